@@ -1,0 +1,99 @@
+"""mcda: which differences between methods are real.
+
+Across datasets (ranks, Friedman, critical differences, step-down post-hoc tests), within a
+dataset over seeds (paired tests with Holm, equivalence, power), pairwise superiority and
+transitivity, Bayesian comparisons, and several criteria at once.
+
+The public API is re-exported here by name and imported on first use, so ``import mcda``
+stays light (numba and matplotlib load only when a kernel or a plot is needed).
+
+>>> import mcda
+>>> cube = mcda.datasets.load("demsar2006")
+>>> cube.attrs["metric"]
+'auroc'
+"""
+
+from __future__ import annotations
+
+import importlib
+
+__version__ = "0.1.0.dev0"
+
+# public name -> module that defines it (one place; later issues add their names here)
+_EXPORTS: dict[str, str] = {
+    # cards
+    "MetricCard": "cards",
+    "get_card": "cards",
+    "properties_for": "cards",
+    "list_cards": "cards",
+    "register_card": "cards",
+    # the cube
+    "score_cube": "cube",
+    "orient": "cube",
+    "complete_cases": "cube",
+    "reduce_seeds": "cube",
+    "missing_cells": "cube",
+    # warnings
+    "McdaWarning": "_validation",
+    "SmallSampleWarning": "_validation",
+    "TiesWarning": "_validation",
+    "DescriptiveOnlyWarning": "_validation",
+    "MissingDataWarning": "_validation",
+    # ranks
+    "rank_table": "ranks",
+    "average_ranks": "ranks",
+    "mean_ranks": "ranks",
+    "rank_stability": "ranks",
+    # across datasets
+    "friedman_test": "frequentist",
+    "iman_davenport": "frequentist",
+    "q_alpha": "frequentist",
+    "critical_difference": "frequentist",
+    "nemenyi": "frequentist",
+    "bonferroni_dunn": "frequentist",
+    "control_test": "frequentist",
+    "all_pairs_test": "frequentist",
+    "compare_over_datasets": "frequentist",
+    "adjust_pvalues": "frequentist",
+    "attainable_significance": "frequentist",
+    # within a dataset
+    "summary": "within",
+    "paired_tests": "within",
+    "equivalence": "within",
+    "power": "within",
+    "design_adequacy": "within",
+    # pairwise
+    "pairwise_counts": "pairwise",
+    "pairwise_superiority": "pairwise",
+    "pairwise_transitivity": "pairwise",
+    "bradley_terry": "pairwise",
+    "marginal_means": "pairwise",
+    # bayesian
+    "bayesian_sign_comparison": "bayesian",
+    "bayesian_signed_rank_comparison": "bayesian",
+    "correlated_t_test": "bayesian",
+    "two_on_multiple": "bayesian",
+}
+
+_SUBMODULES = ("cards", "cube", "datasets", "ranks", "frequentist", "within", "pairwise", "bayesian",
+               "criteria", "report", "export", "plots", "cli")
+
+__all__ = sorted(_EXPORTS) + ["datasets", "__version__"]
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        module = importlib.import_module(f".{_EXPORTS[name]}", __name__)
+        try:
+            value = getattr(module, name)
+        except AttributeError:
+            raise AttributeError(f"mcda.{name} is planned in mcda.{_EXPORTS[name]} but not implemented yet") from None
+        globals()[name] = value
+        return value
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'mcda' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS) | set(_SUBMODULES))

@@ -1,0 +1,822 @@
+"""The score cube: every input becomes one ``xarray.DataArray`` here, in one place.
+
+Dims are ``dataset`` and ``method`` and, when present, ``seed``, ``metric``, ``epoch`` and
+``split`` (in that order). Coordinates carry the labels. The metric's card travels in the
+attrs (single metric: ``metric``, ``direction``, ``noise_floor``, ``card`` as JSON) or, with
+a ``metric`` dim, as the coordinates ``direction(metric)`` and ``noise_floor(metric)`` plus
+the attr ``cards`` (JSON). NaN means "no result": it is kept, counted and reported, never
+filled. Every statistic works on :func:`orient` (higher is better).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ._validation import check_choice, check_rope
+from .cards import DIRECTIONS, MetricCard, UnknownMetricError, card_from_dict, get_card
+
+__all__ = [
+    "DIMS",
+    "score_cube",
+    "as_cube",
+    "orient",
+    "complete_cases",
+    "CompleteCases",
+    "reduce_seeds",
+    "missing_cells",
+    "cube_card",
+    "cube_cards",
+    "cube_direction",
+    "cube_metric",
+    "resolve_rope",
+    "to_json",
+    "from_json",
+    "to_netcdf",
+    "from_netcdf",
+]
+
+DIMS = ("dataset", "method", "seed", "metric", "epoch", "split")
+_OPTIONAL_DIMS = DIMS[2:]
+_STRING_DIMS = ("dataset", "method", "metric", "split")
+JSON_FORMAT = "mcda-cube"
+JSON_VERSION = 1
+_DEFAULT_COLUMNS = {d: d for d in DIMS} | {"score": "score"}
+_MAX_SHOWN = 8
+
+
+def _shown(items, limit: int = _MAX_SHOWN) -> str:
+    items = list(items)
+    text = ", ".join(repr(i) for i in items[:limit])
+    if len(items) > limit:
+        text += f", … ({len(items) - limit} more)"
+    return text
+
+
+# --------------------------------------------------------------------------- metric / direction
+
+def _resolve_one(metric, direction, *, what: str = "") -> tuple[str, str, MetricCard | None]:
+    """(metric name or '', direction, card or None) for one metric; contradictions raise."""
+    where = f" for metric {what!r}" if what else ""
+    if direction is not None:
+        check_choice("direction", direction, DIRECTIONS)
+    if metric is None:
+        if direction is None:
+            raise ValueError("pass `metric=` (a card name such as 'accuracy') or `direction=` "
+                             "('higher_is_better' or 'lower_is_better'): mcda needs to know which way is better.")
+        return "", direction, None
+    try:
+        card = get_card(metric)
+    except UnknownMetricError:
+        if direction is None:
+            raise
+        name = metric.name if isinstance(metric, MetricCard) else str(metric)
+        return name, direction, None
+    if direction is not None and direction != card.direction:
+        raise ValueError(f"`direction` {direction!r}{where} contradicts the card for {card.name!r}, which says "
+                         f"{card.direction!r}. Drop `direction=`, or register a corrected card.")
+    name = metric.name if isinstance(metric, MetricCard) else str(metric)
+    return name, card.direction, card
+
+
+def _attach_metric(da: xr.DataArray, metric, direction) -> xr.DataArray:
+    """Write the metric / direction / card attrs (and coords along ``metric``)."""
+    attrs = {k: v for k, v in da.attrs.items() if k not in ("metric", "direction", "noise_floor", "card", "cards")}
+    if "metric" in da.dims:
+        labels = [str(m) for m in da.coords["metric"].values]
+        metric_map = metric if isinstance(metric, Mapping) else None
+        direction_map = direction if isinstance(direction, Mapping) else None
+        if metric is not None and metric_map is None:
+            raise TypeError("with a `metric` dim, `metric` must be None (cards looked up from the labels) or a "
+                            f"mapping label -> card name; got {metric!r}")
+        for mp, nm in ((metric_map, "metric"), (direction_map, "direction")):
+            if mp is not None:
+                unknown = [k for k in mp if str(k) not in labels]
+                if unknown:
+                    raise ValueError(f"`{nm}` names metrics that are not in the cube: {_shown(unknown)}; "
+                                     f"the cube has {_shown(labels)}")
+        dirs, floors, cards = [], [], {}
+        for label in labels:
+            m = metric_map.get(label, label) if metric_map else label
+            d = direction_map.get(label) if direction_map else direction
+            _, dd, card = _resolve_one(m, d, what=label)
+            dirs.append(dd)
+            floors.append(card.noise_floor if card else math.nan)
+            cards[label] = card.to_dict() if card else None
+        da = da.assign_coords(direction=("metric", np.array(dirs, dtype=object)),
+                              noise_floor=("metric", np.array(floors, dtype=float)))
+        attrs["cards"] = json.dumps(cards, sort_keys=True)
+    else:
+        if isinstance(metric, Mapping) or isinstance(direction, Mapping):
+            raise TypeError("`metric` and `direction` are mappings only for cubes with a `metric` dim")
+        name, d, card = _resolve_one(metric, direction)
+        attrs["metric"] = name
+        attrs["direction"] = d
+        attrs["noise_floor"] = card.noise_floor if card else math.nan
+        attrs["card"] = card.to_json() if card else ""
+    da.attrs = attrs
+    return da
+
+
+def cube_metric(cube: xr.DataArray) -> str:
+    """The metric name of a single-metric cube ('' when it has none)."""
+    return str(cube.attrs.get("metric", ""))
+
+
+def cube_card(cube: xr.DataArray) -> MetricCard | None:
+    """The card of a single-metric cube, or None when it has none."""
+    if "metric" in cube.dims:
+        raise ValueError("this cube has a `metric` dim; use cube_cards(cube) or select one metric first "
+                         "(cube.sel(metric=...))")
+    text = cube.attrs.get("card", "")
+    return card_from_dict(json.loads(text), source=json.loads(text).get("source", "cube")) if text else None
+
+
+def cube_cards(cube: xr.DataArray) -> dict[str, MetricCard | None]:
+    """The card per metric label of a cube with a ``metric`` dim."""
+    if "metric" not in cube.dims:
+        return {cube_metric(cube): cube_card(cube)}
+    raw = json.loads(cube.attrs.get("cards", "{}"))
+    return {k: (card_from_dict(v, source=v.get("source", "cube")) if v else None) for k, v in raw.items()}
+
+
+def cube_direction(cube: xr.DataArray):
+    """The direction of a single-metric cube (a dict label -> direction with a ``metric`` dim)."""
+    if "metric" in cube.dims:
+        return dict(zip([str(m) for m in cube.coords["metric"].values],
+                        [str(d) for d in cube.coords["direction"].values]))
+    if "direction" not in cube.attrs:
+        raise ValueError("this DataArray carries no `direction`; build it with mcda.score_cube(...)")
+    return cube.attrs["direction"]
+
+
+def resolve_rope(cube: xr.DataArray, rope=None) -> float:
+    """``rope`` checked, or the card's noise floor when ``rope`` is None.
+
+    Raises
+    ------
+    ValueError
+        When ``rope`` is None and the cube has no card (pass ``rope=`` explicitly; 0 is allowed).
+    """
+    if rope is not None:
+        return check_rope(rope)
+    if "metric" in cube.dims:
+        raise ValueError("this cube has a `metric` dim; select one metric (cube.sel(metric=...)) before "
+                         "resolving its rope")
+    floor = cube.attrs.get("noise_floor", math.nan)
+    if floor is None or (isinstance(floor, float) and math.isnan(floor)):
+        raise ValueError("`rope` is None and the scores carry no metric card, so there is no noise floor to use; "
+                         "pass `rope=` explicitly (0.0 for none) or `metric=` naming a card.")
+    return float(floor)
+
+
+# --------------------------------------------------------------------------- parsing
+
+def _numeric(values: pd.Series | np.ndarray, where) -> np.ndarray:
+    """float64 values; non-numeric entries and ±inf raise naming ``where(i)`` for each bad i."""
+    arr = np.asarray(values)
+    if arr.dtype.kind in "fiu":
+        out = arr.astype(np.float64)
+        bad_text = np.zeros(out.shape, dtype=bool)
+    else:
+        series = pd.Series(arr.ravel(), dtype=object)
+        numeric = pd.to_numeric(series, errors="coerce")
+        isbool = series.map(lambda v: isinstance(v, (bool, np.bool_)))
+        bad_text = ((numeric.isna() & series.notna() & ~series.map(_is_missing_marker)) | isbool).to_numpy()
+        out = numeric.to_numpy(dtype=np.float64).reshape(arr.shape)
+        bad_text = bad_text.reshape(arr.shape)
+        if bad_text.any():
+            idx = list(zip(*np.nonzero(bad_text)))
+            shown = [f"{where(i)}: {arr[i]!r}" for i in idx[:_MAX_SHOWN]]
+            more = f" (and {len(idx) - _MAX_SHOWN} more)" if len(idx) > _MAX_SHOWN else ""
+            raise ValueError("scores must be numeric; non-numeric values at " + "; ".join(shown) + more)
+    infinite = np.isinf(out)
+    if infinite.any():
+        idx = list(zip(*np.nonzero(infinite)))
+        shown = [f"{where(i)}: {out[i]!r}" for i in idx[:_MAX_SHOWN]]
+        more = f" (and {len(idx) - _MAX_SHOWN} more)" if len(idx) > _MAX_SHOWN else ""
+        raise ValueError("scores must be finite (NaN marks a missing result); infinite values at "
+                         + "; ".join(shown) + more)
+    return out
+
+
+def _is_missing_marker(v) -> bool:
+    if v is None:
+        return True
+    if isinstance(v, float) and math.isnan(v):
+        return True
+    if isinstance(v, str) and v.strip() == "":
+        return True
+    return v is pd.NA or v is pd.NaT
+
+
+def _labels(values, dim: str) -> np.ndarray:
+    labels = pd.unique(pd.Series(values))
+    if dim in _STRING_DIMS:
+        labels = np.array([str(v) for v in labels], dtype=object)
+    else:
+        labels = np.asarray(labels)
+        if labels.dtype == object:
+            try:
+                labels = labels.astype(np.int64)
+            except (TypeError, ValueError):
+                labels = np.array([str(v) for v in labels], dtype=object)
+    return labels
+
+
+def _from_tidy(frame: pd.DataFrame, columns: Mapping[str, str]) -> xr.DataArray:
+    cols = dict(_DEFAULT_COLUMNS)
+    if columns:
+        unknown_roles = [k for k in columns if k not in cols]
+        if unknown_roles:
+            raise ValueError(f"`columns` keys must be among {_shown(cols)}; got {_shown(unknown_roles)}")
+        cols.update(columns)
+    for role in ("dataset", "method", "score"):
+        if cols[role] not in frame.columns:
+            raise ValueError(f"the tidy table has no {role} column {cols[role]!r}; its columns are "
+                             f"{_shown(frame.columns)}. Name it with `columns={{{role!r}: ...}}`.")
+    if columns:
+        for role, name in columns.items():
+            if name not in frame.columns:
+                raise ValueError(f"`columns` maps {role!r} to {name!r}, which is not a column; the columns are "
+                                 f"{_shown(frame.columns)}")
+    dims = ["dataset", "method"] + [d for d in _OPTIONAL_DIMS if cols[d] in frame.columns]
+    keys = [cols[d] for d in dims]
+    key_frame = frame[keys]
+    for d, k in zip(dims, keys):
+        if key_frame[k].isna().any():
+            rows = list(frame.index[key_frame[k].isna()])
+            raise ValueError(f"the {d} column {k!r} is empty in rows {_shown(rows)}")
+    dup = key_frame.duplicated(keep=False)
+    if dup.any():
+        dups = key_frame[dup].drop_duplicates().head(_MAX_SHOWN)
+        shown = "; ".join(", ".join(f"{d}={v!r}" for d, v in zip(dims, row)) for row in dups.itertuples(index=False))
+        n = int(key_frame[dup].drop_duplicates().shape[0])
+        raise ValueError(f"duplicate rows: {n} ({', '.join(dims)}) keys appear more than once, e.g. {shown}. "
+                         "Aggregate them yourself or add the distinguishing column (e.g. a seed).")
+    index_names = list(frame.index)
+    values = _numeric(frame[cols["score"]].to_numpy(),
+                      lambda i: f"row {index_names[i[0]]!r} (column {cols['score']!r})")
+    labels = {d: _labels(frame[k].to_numpy(), d) for d, k in zip(dims, keys)}
+    shape = tuple(len(labels[d]) for d in dims)
+    data = np.full(shape, np.nan)
+    codes = []
+    for d, k in zip(dims, keys):
+        raw = frame[k].to_numpy()
+        if d in _STRING_DIMS:
+            raw = np.array([str(v) for v in raw], dtype=object)
+        lookup = {v: i for i, v in enumerate(labels[d].tolist())}
+        codes.append(np.array([lookup[v] for v in (raw.tolist())], dtype=np.int64))
+    data[tuple(codes)] = values
+    return xr.DataArray(data, dims=dims, coords={d: labels[d] for d in dims}, name="score")
+
+
+def _from_wide(frame: pd.DataFrame, columns: Mapping[str, str] | None) -> xr.DataArray:
+    dataset_col = (columns or {}).get("dataset", "dataset")
+    if dataset_col in frame.columns:
+        frame = frame.set_index(dataset_col)
+    datasets = [str(v) for v in frame.index]
+    methods = [str(c) for c in frame.columns]
+    for what, labels in (("dataset (row)", datasets), ("method (column)", methods)):
+        seen = pd.Series(labels)
+        if seen.duplicated().any():
+            raise ValueError(f"duplicate {what} labels: {_shown(seen[seen.duplicated()].unique())}")
+    values = _numeric(frame.to_numpy(dtype=object),
+                      lambda i: f"dataset {datasets[i[0]]!r}, method {methods[i[1]]!r}")
+    return xr.DataArray(values, dims=("dataset", "method"),
+                        coords={"dataset": np.array(datasets, dtype=object),
+                                "method": np.array(methods, dtype=object)}, name="score")
+
+
+def _from_dict(data: Mapping) -> xr.DataArray:
+    datasets = [str(k) for k in data]
+    if len(set(datasets)) != len(datasets):
+        raise ValueError(f"duplicate dataset labels after conversion to text: {_shown(datasets)}")
+    methods: list[str] = []
+    n_seeds = 0
+    has_seeds = False
+    for ds, inner in data.items():
+        if not isinstance(inner, Mapping):
+            raise TypeError(f"a nested dict must map dataset -> {{method: score or [scores per seed]}}; "
+                            f"dataset {ds!r} maps to {type(inner).__name__}")
+        for m, v in inner.items():
+            if str(m) not in methods:
+                methods.append(str(m))
+            if isinstance(v, (list, tuple, np.ndarray, pd.Series)):
+                has_seeds = True
+                n_seeds = max(n_seeds, len(v))
+    shape = (len(datasets), len(methods)) + ((n_seeds,) if has_seeds else ())
+    raw = np.full(shape, np.nan, dtype=object)
+    for i, (ds, inner) in enumerate(data.items()):
+        for m, v in inner.items():
+            j = methods.index(str(m))
+            if has_seeds:
+                vals = list(v) if isinstance(v, (list, tuple, np.ndarray, pd.Series)) else [v]
+                raw[i, j, : len(vals)] = np.array(vals, dtype=object)
+            else:
+                raw[i, j] = v
+    seeds_note = ", seed {}".format
+    values = _numeric(raw, lambda idx: f"dataset {datasets[idx[0]]!r}, method {methods[idx[1]]!r}"
+                      + (seeds_note(idx[2]) if has_seeds else ""))
+    dims = ("dataset", "method") + (("seed",) if has_seeds else ())
+    coords = {"dataset": np.array(datasets, dtype=object), "method": np.array(methods, dtype=object)}
+    if has_seeds:
+        coords["seed"] = np.arange(n_seeds)
+    return xr.DataArray(values, dims=dims, coords=coords, name="score")
+
+
+def _from_array(data, method_names, dataset_names, seed_names) -> xr.DataArray:
+    arr = np.asarray(data)
+    if arr.ndim not in (2, 3):
+        raise ValueError(f"an array of scores must be 2-D (datasets × methods) or 3-D (datasets × methods × "
+                         f"seeds); got shape {arr.shape}")
+    dims = ("dataset", "method", "seed")[: arr.ndim]
+    names = {"dataset": dataset_names, "method": method_names, "seed": seed_names}
+    coords = {}
+    for axis, d in enumerate(dims):
+        given = names[d]
+        if given is None:
+            labels = np.arange(arr.shape[axis]) if d == "seed" else np.array(
+                [f"{d}_{i}" for i in range(arr.shape[axis])], dtype=object)
+        else:
+            given = list(given)
+            if len(given) != arr.shape[axis]:
+                raise ValueError(f"`{d}_names` has {len(given)} labels but the array has {arr.shape[axis]} "
+                                 f"{d}s (axis {axis}); got {_shown(given)}")
+            labels = np.array([str(v) for v in given], dtype=object) if d != "seed" else np.asarray(given)
+            if len(set(labels.tolist())) != len(labels):
+                raise ValueError(f"`{d}_names` has duplicates: {_shown(pd.Series(labels)[pd.Series(labels).duplicated()])}")
+        coords[d] = labels
+    values = _numeric(arr, lambda idx: ", ".join(f"{d} {coords[d][i]!r}" for d, i in zip(dims, idx)))
+    return xr.DataArray(values, dims=dims, coords=coords, name="score")
+
+
+def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
+    unknown = [d for d in da.dims if d not in DIMS]
+    if unknown:
+        raise ValueError(f"a score cube's dims must be among {_shown(DIMS)}; got unknown dims {_shown(unknown)}")
+    for d in ("dataset", "method"):
+        if d not in da.dims:
+            raise ValueError(f"a score cube needs a {d!r} dim; got dims {_shown(da.dims)}")
+    order = [d for d in DIMS if d in da.dims]
+    da = da.transpose(*order)
+    coords = {}
+    for d in order:
+        if d in da.coords:
+            labels = da.coords[d].values
+            labels = np.array([str(v) for v in labels], dtype=object) if d in _STRING_DIMS else labels
+        else:
+            labels = np.arange(da.sizes[d]) if d not in _STRING_DIMS else np.array(
+                [f"{d}_{i}" for i in range(da.sizes[d])], dtype=object)
+        if len(pd.unique(pd.Series(labels))) != len(labels):
+            raise ValueError(f"duplicate {d} labels: {_shown(pd.Series(labels)[pd.Series(labels).duplicated()])}")
+        coords[d] = labels
+    if hasattr(da.data, "dask"):  # keep lazy arrays lazy; values are checked chunk-wise where used
+        out = da.assign_coords(coords)
+    else:
+        values = _numeric(da.values, lambda idx: ", ".join(f"{d} {coords[d][i]!r}" for d, i in zip(order, idx)))
+        out = da.copy(data=values).assign_coords(coords)
+    out.name = "score"
+    return out
+
+
+def score_cube(data, *, metric=None, direction=None, method_names: Sequence | None = None,
+               dataset_names: Sequence | None = None, seed_names: Sequence | None = None,
+               columns: Mapping[str, str] | None = None) -> xr.DataArray:
+    """Turn any accepted input into the score cube.
+
+    Parameters
+    ----------
+    data : DataFrame, dict, array or DataArray
+        - a **tidy** DataFrame with columns ``dataset``, ``method``, ``score`` and optionally
+          ``seed``, ``metric``, ``epoch``, ``split`` (rename with ``columns``);
+        - a **wide** DataFrame, datasets × methods (the index, or a ``dataset`` column, gives the
+          datasets);
+        - a nested dict ``{dataset: {method: score or [scores per seed]}}``;
+        - a 2-D (datasets × methods) or 3-D (datasets × methods × seeds) array with
+          ``method_names`` (and optionally ``dataset_names``, ``seed_names``);
+        - an existing cube (re-validated; its card kept).
+    metric : str or MetricCard, optional
+        The metric; its card gives the direction and noise floor. With a ``metric`` dim, a
+        mapping label -> card name (default: each label is looked up).
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        Needed when the metric has no card; must agree with the card otherwise. With a
+        ``metric`` dim, a mapping label -> direction.
+    method_names, dataset_names, seed_names : sequence, optional
+        Labels for array input.
+    columns : mapping, optional
+        Role -> column name for tidy frames, e.g. ``{"dataset": "data", "score": "ari"}``.
+
+    Returns
+    -------
+    xarray.DataArray
+        Dims ``dataset``, ``method`` and, when present, ``seed``, ``metric``, ``epoch``,
+        ``split``; float64 values with NaN for missing results.
+
+    Raises
+    ------
+    ValueError
+        Empty input, fewer than 2 methods, duplicate rows (named), non-numeric or infinite
+        scores (named by cell), a direction that contradicts the card, unknown columns.
+    UnknownMetricError
+        A metric with no card and no ``direction`` (the nearest names are suggested).
+
+    Examples
+    --------
+    >>> import mcda
+    >>> cube = mcda.score_cube({"iris": {"a": 0.9, "b": 0.8}, "wine": {"a": 0.7, "b": 0.75}},
+    ...                        metric="accuracy")
+    >>> cube.dims, cube.attrs["direction"]
+    (('dataset', 'method'), 'higher_is_better')
+    """
+    keep_attrs = {}
+    if isinstance(data, xr.DataArray):
+        if data.attrs.get("oriented"):  # back to the metric's own direction before re-validating
+            attrs = dict(data.attrs)
+            data = data * _sign(data)
+            data.attrs = {k: v for k, v in attrs.items() if k != "oriented"}
+        da = _from_dataarray(data)
+        keep_attrs = {k: v for k, v in data.attrs.items() if k not in _META_ATTRS}
+        if metric is None:
+            metric = _stored_metric(data)
+        if direction is None:
+            direction = _stored_direction(data)
+    elif isinstance(data, pd.DataFrame):
+        if data.shape[0] == 0 or data.shape[1] == 0:
+            raise ValueError(f"`data` is empty (a DataFrame of shape {data.shape})")
+        cols = dict(_DEFAULT_COLUMNS) | dict(columns or {})
+        is_tidy = cols["method"] in data.columns and cols["score"] in data.columns
+        da = _from_tidy(data, columns) if is_tidy else _from_wide(data, columns)
+    elif isinstance(data, Mapping):
+        if len(data) == 0:
+            raise ValueError("`data` is empty (a dict with no datasets)")
+        da = _from_dict(data)
+    elif isinstance(data, (np.ndarray, list, tuple)):
+        if np.size(data) == 0:
+            raise ValueError(f"`data` is empty (an array of shape {np.shape(data)})")
+        da = _from_array(data, method_names, dataset_names, seed_names)
+    else:
+        raise TypeError("`data` must be a tidy or wide pandas DataFrame, a nested dict, a numpy array (with "
+                        f"`method_names`) or an xarray DataArray; got {type(data).__name__}")
+    if method_names is not None and not isinstance(data, (np.ndarray, list, tuple)):
+        names = [str(m) for m in method_names]
+        if names != [str(m) for m in da.coords["method"].values]:
+            if len(names) != da.sizes["method"]:
+                raise ValueError(f"`method_names` has {len(names)} labels but the scores have "
+                                 f"{da.sizes['method']} methods")
+            da = da.assign_coords(method=np.array(names, dtype=object))
+    da = _attach_metric(da, metric, direction)
+    for k, v in keep_attrs.items():
+        da.attrs.setdefault(k, v)
+    return _check_shape(da)
+
+
+_META_ATTRS = ("metric", "direction", "noise_floor", "card", "cards", "oriented")
+
+
+def _stored_metric(da: xr.DataArray):
+    """The card(s) a DataArray carries: a MetricCard, a name, a mapping (metric dim) or None."""
+    if "metric" in da.dims:
+        stored = json.loads(da.attrs.get("cards", "") or "{}")
+        if not stored:
+            return None
+        return {k: (card_from_dict(v, source=v.get("source", "cube")) if v else k) for k, v in stored.items()}
+    if da.attrs.get("card"):
+        raw = json.loads(da.attrs["card"])
+        return card_from_dict(raw, source=raw.get("source", "cube"))
+    return da.attrs.get("metric") or None
+
+
+def _stored_direction(da: xr.DataArray):
+    if "metric" in da.dims:
+        if "direction" not in da.coords:
+            return None
+        return dict(zip([str(m) for m in da.coords["metric"].values], [str(v) for v in da.coords["direction"].values]))
+    return da.attrs.get("direction") or None
+
+
+def _check_shape(da: xr.DataArray) -> xr.DataArray:
+    if da.sizes["dataset"] == 0:
+        raise ValueError("`data` is empty: no datasets")
+    if da.sizes["method"] < 2:
+        raise ValueError(f"a comparison needs at least 2 methods; got {da.sizes['method']} "
+                         f"({_shown(da.coords['method'].values)})")
+    return da
+
+
+def as_cube(scores, direction=None, *, metric=None, method_names=None) -> xr.DataArray:
+    """The cube for a statistic's ``scores`` argument (any input :func:`score_cube` takes).
+
+    A cube that already carries a direction is returned as is unless ``direction`` or
+    ``metric`` is given (then it must agree with its card).
+    """
+    if (isinstance(scores, xr.DataArray) and direction is None and metric is None and method_names is None
+            and ("direction" in scores.attrs or "direction" in scores.coords)):
+        return _check_shape(_from_dataarray(scores) if not _looks_built(scores) else scores)
+    return score_cube(scores, metric=metric, direction=direction, method_names=method_names)
+
+
+def _looks_built(da: xr.DataArray) -> bool:
+    order = [d for d in DIMS if d in da.dims]
+    return (list(da.dims) == order and all(d in da.coords for d in order) and da.dtype == np.float64)
+
+
+# --------------------------------------------------------------------------- views
+
+def _sign(cube: xr.DataArray):
+    if "metric" in cube.dims:
+        dirs = cube.coords["direction"].values
+        return xr.DataArray(np.where(dirs == "higher_is_better", 1.0, -1.0), dims="metric",
+                            coords={"metric": cube.coords["metric"].values})
+    return 1.0 if cube_direction(cube) == "higher_is_better" else -1.0
+
+
+def orient(cube: xr.DataArray) -> xr.DataArray:
+    """The higher-is-better view every statistic works on (lower-is-better metrics negated).
+
+    The attrs are kept and ``attrs["oriented"] = 1`` marks the view; the card still says the
+    metric's own direction.
+    """
+    if cube.attrs.get("oriented"):
+        return cube
+    out = cube * _sign(cube)
+    out.attrs = dict(cube.attrs)
+    out.attrs["oriented"] = 1
+    out.name = cube.name
+    return out
+
+
+def _cell_missing(cube: xr.DataArray) -> xr.DataArray:
+    """True where a (dataset, method) cell has no result (all NaN; with metrics, any metric all NaN)."""
+    other = [d for d in cube.dims if d not in ("dataset", "method", "metric")]
+    missing = cube.isnull().all(dim=other) if other else cube.isnull()
+    if "metric" in missing.dims:
+        missing = missing.any("metric")
+    return missing.transpose("dataset", "method")
+
+
+def missing_cells(cube: xr.DataArray) -> pd.DataFrame:
+    """One row per (dataset, method) cell with no result: columns ``dataset, method``."""
+    miss = _cell_missing(cube).values
+    ds = cube.coords["dataset"].values
+    me = cube.coords["method"].values
+    i, j = np.nonzero(miss)
+    return pd.DataFrame({"dataset": ds[i], "method": me[j]})
+
+
+@dataclass(frozen=True)
+class CompleteCases:
+    """The complete part of a cube and what was excluded to get it.
+
+    Attributes
+    ----------
+    cube : xarray.DataArray
+        The complete design (no missing (dataset, method) cell).
+    excluded : dict
+        ``policy="methods"``: method -> tuple of the datasets it lacks.
+        ``policy="datasets"``: dataset -> tuple of the methods it lacks.
+    empty_datasets : tuple
+        Datasets on which no method has a result (dropped under either policy).
+    policy : str
+    """
+
+    cube: xr.DataArray
+    excluded: dict = field(default_factory=dict)
+    empty_datasets: tuple = ()
+    policy: str = "methods"
+
+    def summary(self) -> str:
+        if not self.excluded and not self.empty_datasets:
+            return "complete: no cell is missing"
+        what = "lacks" if self.policy == "methods" else "lacks results for"
+        lines = [f"excluded (incomplete): {k} {what} {list(v)}" for k, v in self.excluded.items()]
+        if self.empty_datasets:
+            lines.append(f"dropped datasets with no result at all: {list(self.empty_datasets)}")
+        return "\n".join(lines)
+
+
+def complete_cases(cube: xr.DataArray, *, policy: str = "methods") -> CompleteCases:
+    """The complete design of a cube: drop incomplete methods (default) or incomplete datasets.
+
+    Nothing is imputed. Datasets where no method has a result are dropped first and named.
+
+    Parameters
+    ----------
+    cube : xarray.DataArray
+        A score cube.
+    policy : {"methods", "datasets"}
+        ``"methods"`` drops every method that lacks a result on some dataset and names the
+        datasets it lacks; ``"datasets"`` drops every dataset on which some method lacks a result.
+
+    Raises
+    ------
+    ValueError
+        When fewer than 2 methods or no dataset would remain (naming the other policy).
+    """
+    check_choice("policy", policy, ("methods", "datasets"))
+    cube = as_cube(cube)
+    miss = _cell_missing(cube)
+    empty = miss.all("method").values
+    ds = cube.coords["dataset"].values
+    me = cube.coords["method"].values
+    empty_datasets = tuple(ds[empty].tolist())
+    keep_ds = ~empty
+    m = miss.values[keep_ds]
+    excluded: dict = {}
+    if policy == "methods":
+        bad = m.any(axis=0)
+        for j in np.nonzero(bad)[0]:
+            excluded[str(me[j])] = tuple(ds[keep_ds][m[:, j]].tolist())
+        out = cube.isel(dataset=np.nonzero(keep_ds)[0], method=np.nonzero(~bad)[0])
+        if out.sizes["method"] < 2 or out.sizes["dataset"] == 0:
+            raise ValueError(f"dropping incomplete methods leaves {out.sizes['method']} method(s) on "
+                             f"{out.sizes['dataset']} dataset(s); excluded {_shown(excluded)}. "
+                             "Try `policy='datasets'`, or restrict the comparison to the methods you need.")
+    else:
+        bad = m.any(axis=1)
+        kept_ds = ds[keep_ds]
+        for i in np.nonzero(bad)[0]:
+            excluded[str(kept_ds[i])] = tuple(me[m[i]].tolist())
+        idx = np.nonzero(keep_ds)[0][~bad]
+        out = cube.isel(dataset=idx)
+        if out.sizes["dataset"] == 0:
+            raise ValueError(f"dropping incomplete datasets leaves none; excluded {_shown(excluded)}. "
+                             "Try `policy='methods'`.")
+    return CompleteCases(cube=out, excluded=excluded, empty_datasets=empty_datasets, policy=policy)
+
+
+_REDUCTIONS = ("mean", "median", "min", "max", "best", "worst")
+
+
+def reduce_seeds(cube: xr.DataArray, *, how: str, missing: str = "propagate") -> xr.DataArray:
+    """Collapse the ``seed`` dim explicitly.
+
+    Parameters
+    ----------
+    cube : xarray.DataArray
+        A cube with a ``seed`` dim.
+    how : {"mean", "median", "min", "max", "best", "worst"}
+        The reduction; "best"/"worst" follow the metric's direction. There is no default:
+        how seeds are collapsed is the analyst's decision.
+    missing : {"propagate", "skip"}
+        "propagate" (default): a cell with any missing seed becomes missing; "skip": reduce
+        over the seeds present (a cell with no seed stays missing). The seeds used per cell
+        are in the coordinate ``n_seeds``.
+
+    Returns
+    -------
+    xarray.DataArray
+        The cube without ``seed``; ``attrs["seeds_reduced"]`` records ``how``.
+    """
+    check_choice("how", how, _REDUCTIONS)
+    check_choice("missing", missing, ("propagate", "skip"))
+    cube = as_cube(cube)
+    if "seed" not in cube.dims:
+        raise ValueError(f"`cube` has no 'seed' dim to reduce; its dims are {_shown(cube.dims)}")
+    skipna = missing == "skip"
+    op = how
+    if how in ("best", "worst"):
+        if "metric" in cube.dims:
+            oriented = orient(cube)
+            red = oriented.max("seed", skipna=skipna) if how == "best" else oriented.min("seed", skipna=skipna)
+            out = red * _sign(cube)
+        else:
+            higher = cube_direction(cube) == "higher_is_better"
+            op = "max" if (how == "best") == higher else "min"
+    if how not in ("best", "worst") or "metric" not in cube.dims:
+        out = getattr(cube, op)("seed", skipna=skipna)
+    n = cube.notnull().sum("seed")
+    out = out.assign_coords(n_seeds=n)
+    out.attrs = dict(cube.attrs)
+    out.attrs["seeds_reduced"] = how
+    out.name = "score"
+    return out
+
+
+# --------------------------------------------------------------------------- persistence
+
+def _jsonable(values: np.ndarray):
+    arr = np.asarray(values)
+    if arr.dtype.kind == "f":
+        obj = arr.astype(object)
+        obj[np.isnan(arr)] = None
+        return obj.tolist()
+    return arr.tolist()
+
+
+def to_json(cube: xr.DataArray, path: str | Path | None = None) -> str:
+    """A readable, versioned JSON of the raw cube: values (null for missing), labels, attrs.
+
+    Floats are written with Python's shortest round-trip repr, so :func:`from_json` gives
+    back the identical cube. Returns the text (and writes it to ``path`` when given).
+    """
+    cube = as_cube(cube)
+    extra = {}
+    for name, coord in cube.coords.items():
+        if name in cube.dims:
+            continue
+        extra[name] = {"dims": list(coord.dims), "values": _jsonable(coord.values)}
+    doc = {
+        "format": JSON_FORMAT,
+        "version": JSON_VERSION,
+        "dims": list(cube.dims),
+        "coords": {d: _jsonable(cube.coords[d].values) for d in cube.dims},
+        "extra_coords": extra,
+        "attrs": {k: (v.item() if isinstance(v, np.generic) else v) for k, v in cube.attrs.items()},
+        "values": _jsonable(cube.values),
+    }
+    text = json.dumps(doc, indent=1, allow_nan=False, default=_json_default)
+    if path is not None:
+        Path(path).write_text(text, encoding="utf-8")
+    return text
+
+
+def _json_default(obj):
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if isinstance(obj, float) and math.isnan(obj):
+        return None
+    raise TypeError(f"cannot write {type(obj).__name__} to JSON")
+
+
+def _clean_attrs(attrs: dict) -> dict:
+    out = {}
+    for k, v in attrs.items():
+        if isinstance(v, float) and math.isnan(v):
+            out[k] = None
+        else:
+            out[k] = v
+    return out
+
+
+def from_json(source) -> xr.DataArray:
+    """Read a cube written by :func:`to_json` (a path, or the JSON text itself)."""
+    if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+        text = Path(source).read_text(encoding="utf-8")
+    else:
+        text = source
+    doc = json.loads(text)
+    if doc.get("format") != JSON_FORMAT:
+        raise ValueError(f"not an mcda cube JSON (format {doc.get('format')!r}, expected {JSON_FORMAT!r})")
+    if doc.get("version", 0) > JSON_VERSION:
+        raise ValueError(f"this cube JSON is version {doc['version']}; this mcda reads up to {JSON_VERSION}")
+    dims = doc["dims"]
+    coords = {}
+    for d in dims:
+        labels = doc["coords"][d]
+        coords[d] = np.array(labels, dtype=object) if d in _STRING_DIMS else np.array(labels)
+    values = np.array([[np.nan if v is None else v for v in row] for row in [doc["values"]]][0], dtype=object)
+    values = np.array(_nan_from_none(doc["values"]), dtype=np.float64)
+    da = xr.DataArray(values, dims=dims, coords=coords, name="score")
+    for name, spec in doc.get("extra_coords", {}).items():
+        raw = spec["values"]
+        arr = np.array(_nan_from_none(raw)) if _has_numbers(raw) else np.array(raw, dtype=object)
+        da = da.assign_coords({name: (tuple(spec["dims"]), arr)})
+    attrs = dict(doc.get("attrs", {}))
+    if attrs.get("noise_floor", 0) is None:
+        attrs["noise_floor"] = math.nan
+    da.attrs = attrs
+    return da
+
+
+def _has_numbers(raw) -> bool:
+    flat = np.array(raw, dtype=object).ravel()
+    return any(isinstance(v, (int, float)) and not isinstance(v, bool) for v in flat) and not any(
+        isinstance(v, str) for v in flat)
+
+
+def _nan_from_none(raw):
+    if isinstance(raw, list):
+        return [_nan_from_none(v) for v in raw]
+    return np.nan if raw is None else raw
+
+
+def to_netcdf(cube: xr.DataArray, path: str | Path) -> None:
+    """Write the cube to netCDF (labels, NaNs and card survive :func:`from_netcdf` exactly)."""
+    cube = as_cube(cube)
+    out = cube.copy()
+    for name in list(out.coords):
+        if out.coords[name].dtype == object:
+            out = out.assign_coords({name: out.coords[name].astype(str)})
+    out.to_netcdf(path)
+
+
+def from_netcdf(path: str | Path, *, chunks=None) -> xr.DataArray:
+    """Read a cube written by :func:`to_netcdf` (lazily, chunked along ``dataset``, when ``chunks`` is given)."""
+    if chunks is None:
+        da = xr.open_dataarray(path).load()
+        da.close()
+    else:
+        da = xr.open_dataarray(path, chunks=chunks)
+    for name in list(da.coords):
+        if da.coords[name].dtype.kind in "US":
+            da = da.assign_coords({name: (da.coords[name].dims, da.coords[name].values.astype(object))})
+    da.name = "score"
+    return da
