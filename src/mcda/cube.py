@@ -452,7 +452,7 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
         if data.shape[0] == 0 or data.shape[1] == 0:
             raise ValueError(f"`data` is empty (a DataFrame of shape {data.shape})")
         cols = dict(_DEFAULT_COLUMNS) | dict(columns or {})
-        is_tidy = cols["method"] in data.columns and cols["score"] in data.columns
+        is_tidy = cols["method"] in data.columns
         da = _from_tidy(data, columns) if is_tidy else _from_wide(data, columns)
     elif isinstance(data, Mapping):
         if len(data) == 0:
@@ -729,7 +729,7 @@ def to_json(cube: xr.DataArray, path: str | Path | None = None) -> str:
         "dims": list(cube.dims),
         "coords": {d: _jsonable(cube.coords[d].values) for d in cube.dims},
         "extra_coords": extra,
-        "attrs": {k: (v.item() if isinstance(v, np.generic) else v) for k, v in cube.attrs.items()},
+        "attrs": _clean_attrs({k: (v.item() if isinstance(v, np.generic) else v) for k, v in cube.attrs.items()}),
         "values": _jsonable(cube.values),
     }
     text = json.dumps(doc, indent=1, allow_nan=False, default=_json_default)

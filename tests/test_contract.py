@@ -1,0 +1,100 @@
+"""One parametrised contract over every public function (cases in tests/contract/cases_*.py)."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import tests.contract as contract_pkg
+from tests.contract.harness import (
+    Case,
+    assert_frames_match,
+    canonical,
+    flip_direction,
+    make_cube,
+    relabel,
+)
+
+
+def _collect() -> list[Case]:
+    cases = []
+    for info in pkgutil.iter_modules(contract_pkg.__path__):
+        if info.name.startswith("cases_"):
+            module = importlib.import_module(f"tests.contract.{info.name}")
+            cases.extend(module.CASES)
+    return cases
+
+
+CASES = _collect()
+IDS = [c.name for c in CASES]
+
+
+def _frame(result) -> pd.DataFrame:
+    frame = result.to_frame()
+    assert isinstance(frame, pd.DataFrame)
+    return frame
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_fields_and_pvalues(case: Case):
+    result = case.call(make_cube(case))
+    for name in case.fields:
+        assert hasattr(result, name), f"{case.name}: result lacks field {name!r}"
+    frame = _frame(result)
+    assert len(frame) > 0
+    for col in case.pvalue_columns:
+        p = frame[col].to_numpy(dtype=float)
+        p = p[~np.isnan(p)]
+        assert np.all((p >= 0) & (p <= 1)), f"{case.name}: {col} outside [0, 1]"
+    assert isinstance(repr(result), str) and repr(result)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_relabelling_methods_relabels_output(case: Case):
+    cube = make_cube(case)
+    labels = [str(m) for m in cube.coords["method"].values]
+    mapping = {m: f"zz_{m[::-1]}" for m in labels}
+    back = {v: k for k, v in mapping.items()}
+    original = canonical(_frame(case.call(cube)), case)
+    renamed = canonical(_frame(case.call(relabel(cube, mapping))), case, rename=back)
+    assert_frames_match(original, renamed, case.rtol)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_reordering_permutes_output(case: Case):
+    cube = make_cube(case)
+    k, n = cube.sizes["method"], cube.sizes["dataset"]
+    perm = np.random.default_rng(3).permutation(k)
+    shuffled = cube.isel(method=perm, dataset=np.random.default_rng(4).permutation(n))
+    original = canonical(_frame(case.call(cube)), case)
+    permuted = canonical(_frame(case.call(shuffled)), case)
+    assert_frames_match(original, permuted, case.rtol)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_direction_flip_with_card_changes_nothing(case: Case):
+    cube = make_cube(case)
+    original = canonical(_frame(case.call(cube)), case)
+    flipped = canonical(_frame(case.call(flip_direction(cube))), case)
+    for col in case.flip_columns:
+        if col in flipped.columns:
+            flipped[col] = -flipped[col]
+    for x, y in case.flip_swap.items():
+        if x in flipped.columns and y in flipped.columns:
+            flipped[[x, y]] = flipped[[y, x]].to_numpy()
+    assert_frames_match(original, flipped, case.rtol)
+
+
+BAD = [(c, kw, exc, text) for c in CASES for (kw, exc, text) in c.bad_inputs]
+
+
+@pytest.mark.parametrize("case,kwargs,exc,text", BAD,
+                         ids=[f"{c.name}-{'-'.join(kw)}" for c, kw, _, _ in BAD])
+def test_bad_input_gives_the_promised_error(case: Case, kwargs, exc, text):
+    cube = make_cube(case)
+    with pytest.raises(exc, match=text):
+        case.call(cube, **kwargs)
