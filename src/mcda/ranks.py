@@ -111,10 +111,9 @@ def rank_table(scores, direction=None, *, missing: str = "complete", method_name
     Examples
     --------
     >>> import mcda
-    >>> mcda.rank_table({"d1": {"a": 0.9, "b": 0.8, "c": 0.8}}, direction="higher_is_better")
-    method    a    b    c
-    dataset
-    d1      1.0  2.5  2.5
+    >>> table = mcda.rank_table({"d1": {"a": 0.9, "b": 0.8, "c": 0.8}}, direction="higher_is_better")
+    >>> table.loc["d1"].tolist()
+    [1.0, 2.5, 2.5]
     """
     prep = prepare_across(scores, direction, method_names=method_names, missing=missing)
     table = pd.DataFrame(rank_rows(prep.values), index=pd.Index(prep.datasets, name="dataset"),
