@@ -1,0 +1,33 @@
+"""Figures for papers, drawn from mcda's result objects.
+
+Every ``plot_*`` function takes a result object (or a score cube, for learning curves), draws it
+in mcda's style (:mod:`mcda.plots._style`: Okabe–Ito colours, paper-column sizes, embedded
+TrueType fonts) and returns ``(fig, ax)``; pass ``ax=`` to draw into an existing axes. Plots
+compute no statistics: the numbers come from the result, and the geometry (positions, cliques,
+label placement) lives in pure functions tested without drawing.
+
+Importing ``mcda.plots`` imports matplotlib; ``import mcda`` does not.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from ._style import WIDTHS, savefig, style
+
+# public name -> module inside mcda.plots (imported on first use)
+_PLOTS: dict[str, str] = {}
+
+__all__ = ["style", "savefig", "WIDTHS", *sorted(_PLOTS)]
+
+
+def __getattr__(name: str):
+    if name in _PLOTS:
+        value = getattr(importlib.import_module(f".{_PLOTS[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'mcda.plots' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_PLOTS))

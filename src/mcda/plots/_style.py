@@ -1,0 +1,276 @@
+"""One look for every mcda figure.
+
+Every ``plot_*`` function draws inside :func:`style`, a context manager around
+:func:`matplotlib.rc_context`: the settings apply while the figure is drawn and are restored
+afterwards, so mcda never changes a user's global ``rcParams``.
+
+What the style fixes, and why
+-----------------------------
+* **Colours**: the Okabe–Ito palette (Okabe & Ito 2008), distinguishable under the common
+  colour-vision deficiencies and in greyscale print by lightness. :data:`PALETTE` gives the
+  categorical order; :data:`SEQUENTIAL_CMAP` and :data:`DIVERGING_CMAP` are perceptually ordered,
+  colour-blind-safe maps for heat maps.
+* **Sizes**: :data:`WIDTHS` holds a paper column (3.35 in = 85 mm) and a full page width
+  (7.0 in = 178 mm), the usual two-column journal and conference widths; fonts are 8 pt so that
+  text in the figure matches a 9–10 pt body once placed at 100 %.
+* **Vector output**: TrueType fonts embedded in PDF/PS (``fonttype 42``, editable and accepted by
+  publishers that reject Type 3 fonts), SVG text kept as text, 300 dpi for rasters.
+
+Because ``pdf.fonttype`` is read when a figure is *saved*, save with :func:`savefig` (or inside
+``with style():``) to get the vector settings.
+
+Examples
+--------
+>>> import matplotlib
+>>> from mcda.plots._style import style, new_figure, WIDTHS
+>>> before = matplotlib.rcParams["font.size"]
+>>> with style():
+...     fig, ax = new_figure(width="column")
+>>> bool(round(fig.get_figwidth(), 2) == WIDTHS["column"])
+True
+>>> matplotlib.rcParams["font.size"] == before
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import Iterator, Sequence
+
+from .._validation import check_choice
+
+__all__ = [
+    "OKABE_ITO",
+    "PALETTE",
+    "NEUTRAL",
+    "LIGHT",
+    "HIGHLIGHT",
+    "SEQUENTIAL_CMAP",
+    "DIVERGING_CMAP",
+    "WIDTHS",
+    "FONT_SIZE",
+    "RC",
+    "style",
+    "styled",
+    "figure_size",
+    "new_figure",
+    "get_figure",
+    "colors_for",
+    "text_color_on",
+    "savefig",
+]
+
+#: The eight Okabe–Ito colours by name (Okabe & Ito 2008, "Color Universal Design").
+OKABE_ITO: dict[str, str] = {
+    "black": "#000000",
+    "orange": "#E69F00",
+    "sky_blue": "#56B4E9",
+    "bluish_green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "reddish_purple": "#CC79A7",
+}
+
+#: Categorical order used for methods: strong, well separated hues first; yellow (weak on white)
+#: and black (reserved for annotations) last.
+PALETTE: tuple[str, ...] = (
+    OKABE_ITO["blue"],
+    OKABE_ITO["orange"],
+    OKABE_ITO["bluish_green"],
+    OKABE_ITO["vermillion"],
+    OKABE_ITO["reddish_purple"],
+    OKABE_ITO["sky_blue"],
+    OKABE_ITO["yellow"],
+    OKABE_ITO["black"],
+)
+
+#: Annotation grey (axes, CD bars, non-highlighted text).
+NEUTRAL: str = "#4D4D4D"
+#: Light grey for bands and backgrounds (ROPE band, shading of rows).
+LIGHT: str = "#E6E6E6"
+#: The one colour that means "look here" (highlighted methods, circular triads).
+HIGHLIGHT: str = OKABE_ITO["vermillion"]
+
+#: Sequential map for probabilities and counts (perceptually uniform, colour-blind safe).
+SEQUENTIAL_CMAP: str = "viridis"
+#: Diverging map for signed differences (ColorBrewer PuOr: colour-blind safe).
+DIVERGING_CMAP: str = "PuOr"
+
+#: Figure widths in inches: one paper column, and a full page (both columns).
+WIDTHS: dict[str, float] = {"column": 3.35, "page": 7.0}
+
+#: Base font size in points.
+FONT_SIZE: float = 8.0
+
+#: The rcParams applied by :func:`style` (only these keys; everything else is the user's).
+RC: dict[str, object] = {
+    "font.size": FONT_SIZE,
+    "axes.titlesize": FONT_SIZE + 1,
+    "axes.labelsize": FONT_SIZE,
+    "xtick.labelsize": FONT_SIZE - 1,
+    "ytick.labelsize": FONT_SIZE - 1,
+    "legend.fontsize": FONT_SIZE - 1,
+    "figure.titlesize": FONT_SIZE + 1,
+    "axes.linewidth": 0.6,
+    "axes.edgecolor": NEUTRAL,
+    "axes.labelcolor": "black",
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.titlelocation": "left",
+    "axes.titleweight": "normal",
+    "xtick.major.width": 0.6,
+    "ytick.major.width": 0.6,
+    "xtick.major.size": 3.0,
+    "ytick.major.size": 3.0,
+    "xtick.color": NEUTRAL,
+    "ytick.color": NEUTRAL,
+    "lines.linewidth": 1.2,
+    "lines.markersize": 4.0,
+    "patch.linewidth": 0.6,
+    "legend.frameon": False,
+    "grid.linewidth": 0.4,
+    "grid.color": LIGHT,
+    "image.cmap": SEQUENTIAL_CMAP,
+    "figure.dpi": 100,
+    "figure.facecolor": "white",
+    "savefig.dpi": 300,
+    "savefig.bbox": "tight",
+    "savefig.pad_inches": 0.02,
+    "savefig.facecolor": "white",
+    "pdf.fonttype": 42,
+    "ps.fonttype": 42,
+    "svg.fonttype": "none",
+}
+
+
+def _cycler():
+    from cycler import cycler
+
+    return cycler(color=list(PALETTE))
+
+
+@contextlib.contextmanager
+def style(**overrides) -> Iterator[None]:
+    """Apply mcda's figure style inside a ``with`` block, then restore the user's settings.
+
+    Parameters
+    ----------
+    **overrides
+        rcParams that take precedence over :data:`RC` inside the block (keys have dots, so pass
+        them as ``**{"font.size": 9}``).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> from mcda.plots._style import style
+    >>> with style(**{"font.size": 10}):
+    ...     matplotlib.rcParams["font.size"]
+    10.0
+    """
+    import matplotlib
+
+    rc = dict(RC)
+    rc["axes.prop_cycle"] = _cycler()
+    rc.update(overrides)
+    with matplotlib.rc_context(rc):
+        yield
+
+
+def styled(func):
+    """Decorator: run a plotting function inside :func:`style`."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        with style():
+            return func(*args, **kwargs)
+
+    return wrapper
+
+
+def figure_size(width="column", *, aspect: float = 0.62, height: float | None = None) -> tuple[float, float]:
+    """Figure size in inches for a paper: ``width`` is ``"column"``, ``"page"`` or inches.
+
+    The height is ``height`` if given, else ``aspect * width`` (0.62 ≈ the golden ratio).
+
+    Examples
+    --------
+    >>> from mcda.plots._style import figure_size
+    >>> figure_size("page", height=2.0)
+    (7.0, 2.0)
+    """
+    if isinstance(width, str):
+        width = WIDTHS[check_choice("width", width, tuple(WIDTHS))]
+    elif not isinstance(width, (int, float)) or isinstance(width, bool) or not width > 0:
+        raise ValueError(f"`width` must be one of {{'column', 'page'}} or a positive number of inches; "
+                         f"got {width!r}.")
+    width = float(width)
+    return (width, float(height) if height is not None else aspect * width)
+
+
+def new_figure(width="column", *, aspect: float = 0.62, height: float | None = None, nrows: int = 1,
+               ncols: int = 1, **subplot_kw):
+    """A new figure of paper size with ``nrows x ncols`` axes: returns ``(fig, ax)``.
+
+    ``ax`` is one Axes when ``nrows == ncols == 1``, else the array ``plt.subplots`` returns.
+    The figure is made through pyplot (so notebooks show it inline) with the constrained layout
+    engine (so labels are not clipped). Call inside :func:`style`.
+    """
+    import matplotlib.pyplot as plt
+
+    fig = plt.figure(figsize=figure_size(width, aspect=aspect, height=height), layout="constrained")
+    ax = fig.subplots(nrows, ncols, squeeze=True, **subplot_kw)
+    return fig, ax
+
+
+def get_figure(ax, width="column", *, aspect: float = 0.62, height: float | None = None):
+    """Return ``(fig, ax)``: the given axes and its figure, or a new paper-size figure if ``ax`` is None."""
+    if ax is None:
+        return new_figure(width, aspect=aspect, height=height)
+    from matplotlib.axes import Axes
+
+    if not isinstance(ax, Axes):
+        raise TypeError(f"`ax` must be a matplotlib Axes or None; got {type(ax).__name__}.")
+    return ax.figure, ax
+
+
+def colors_for(labels: Sequence) -> dict:
+    """Map each label to a palette colour, in order, cycling after eight.
+
+    Examples
+    --------
+    >>> from mcda.plots._style import colors_for, PALETTE
+    >>> colors_for(["a", "b"])["b"] == PALETTE[1]
+    True
+    """
+    return {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(labels)}
+
+
+def text_color_on(rgba) -> str:
+    """Black or white, whichever reads better on a background colour (relative luminance, WCAG 2).
+
+    Examples
+    --------
+    >>> from mcda.plots._style import text_color_on
+    >>> text_color_on((0.0, 0.0, 0.2, 1.0)), text_color_on("#FFFFFF")
+    ('white', 'black')
+    """
+    from matplotlib.colors import to_rgb
+
+    def linear(c):
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in to_rgb(rgba))
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    # contrast with white (1.05 / (L + 0.05)) vs with black ((L + 0.05) / 0.05)
+    return "white" if 1.05 / (luminance + 0.05) > (luminance + 0.05) / 0.05 else "black"
+
+
+def savefig(fig, path, **kwargs) -> None:
+    """Save ``fig`` with mcda's vector-friendly settings (embedded TrueType fonts, 300 dpi, tight box).
+
+    Keyword arguments go to :meth:`matplotlib.figure.Figure.savefig`.
+    """
+    with style():
+        fig.savefig(path, **kwargs)
