@@ -1,0 +1,218 @@
+"""Cubes larger than memory: Zarr / netCDF stores opened lazily, chunked along ``dataset``.
+
+Per-item evaluation makes cubes of millions of "datasets" (items). The same public functions
+run on a dask-backed cube: every across-dataset statistic reduces along ``dataset`` through
+sufficient statistics that add up over chunks (rank sums, tie terms, pairwise region counts),
+so a chunk is read, reduced and dropped. Needs the ``dask`` extra (``pip install mcda[dask]``).
+
+Examples
+--------
+>>> import mcda, tempfile, pathlib
+>>> from mcda import store
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "duo.zarr"
+>>> store.to_zarr(mcda.datasets.load("duo2018"), path, chunk_datasets=5)
+>>> lazy = store.open_cube(path)
+>>> lazy.chunks[0]
+(5, 5, 2)
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ._validation import check_positive_int
+from .cube import DIMS, _attach_metric, _check_shape, _stored_direction, _stored_metric, as_cube
+
+__all__ = ["open_cube", "to_zarr", "parquet_to_zarr", "is_lazy"]
+
+
+def is_lazy(cube: xr.DataArray) -> bool:
+    """Whether the cube is backed by a dask array (not loaded into memory)."""
+    return hasattr(cube.data, "dask")
+
+
+def _require_dask():
+    try:
+        import dask  # noqa: F401
+    except ImportError as exc:  # pragma: no cover - exercised only without the extra
+        raise ImportError("lazy cubes need dask: pip install 'mcda[dask]'") from exc
+
+
+def to_zarr(cube: xr.DataArray, path, *, chunk_datasets: int = 100_000) -> None:
+    """Write a cube to a Zarr store, chunked along ``dataset`` (labels, NaNs and card kept)."""
+    _require_dask()
+    chunk_datasets = check_positive_int("chunk_datasets", chunk_datasets)
+    cube = as_cube(cube)
+    out = cube.copy()
+    for name in list(out.coords):
+        if out.coords[name].dtype == object:
+            out = out.assign_coords({name: (out.coords[name].dims, out.coords[name].values.astype(str))})
+    out = out.chunk({"dataset": chunk_datasets, **{d: -1 for d in out.dims if d != "dataset"}})
+    attrs = {k: ("" if v is None else v) for k, v in out.attrs.items()}
+    out.attrs = attrs
+    out.name = "score"
+    out.to_dataset().to_zarr(str(path), mode="w", consolidated=False)
+
+
+def open_cube(path, *, chunks: int | None = None) -> xr.DataArray:
+    """Open a cube from a Zarr store or a netCDF file lazily, chunked along ``dataset``.
+
+    Parameters
+    ----------
+    path : str or Path
+        A ``.zarr`` directory written by :func:`to_zarr` / :func:`parquet_to_zarr`, or a netCDF
+        file written by :func:`mcda.cube.to_netcdf`.
+    chunks : int, optional
+        Datasets per chunk (default: the store's own chunks; for netCDF 100,000).
+
+    Returns
+    -------
+    xarray.DataArray
+        A dask-backed cube with its card; nothing is loaded but the labels.
+    """
+    _require_dask()
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"`path` {str(path)!r} does not exist")
+    spec = {"dataset": chunks} if chunks is not None else None
+    if path.is_dir():
+        ds = xr.open_zarr(str(path), chunks=spec if spec else {}, consolidated=False)
+        if "score" not in ds:
+            raise ValueError(f"`path` {str(path)!r} is a Zarr store without a 'score' array; it has {list(ds)}")
+        da = ds["score"]
+    else:
+        da = xr.open_dataarray(str(path), chunks=spec or {"dataset": 100_000})
+    da = da.chunk({d: -1 for d in da.dims if d != "dataset"})
+    for name in list(da.coords):
+        if da.coords[name].dtype.kind in "UST" or str(da.coords[name].dtype).startswith("StringDType"):
+            da = da.assign_coords({name: (da.coords[name].dims, np.asarray(da.coords[name].values, dtype=object))})
+    unknown = [d for d in da.dims if d not in DIMS]
+    if unknown:
+        raise ValueError(f"the store's dims must be among {DIMS}; got unknown dims {unknown}")
+    da = da.transpose(*[d for d in DIMS if d in da.dims])
+    attrs = dict(da.attrs)
+    if attrs.get("noise_floor") is None or attrs.get("noise_floor") == "":
+        attrs["noise_floor"] = math.nan
+    da.attrs = attrs
+    da = _attach_metric(da, _stored_metric(da), _stored_direction(da))
+    da.name = "score"
+    return _check_shape(da)
+
+
+def parquet_to_zarr(parquet, path, *, metric=None, direction=None, chunk_datasets: int = 1_000_000,
+                    columns: dict | None = None) -> xr.DataArray:
+    """Turn a tidy Parquet file of scores into a Zarr cube, one row group at a time.
+
+    Parameters
+    ----------
+    parquet : str or Path
+        A tidy file with columns ``dataset, method, score`` (rename with ``columns``). Rows must
+        be grouped by dataset (all rows of a dataset together, as any sort or group-by writes
+        them); a dataset that reappears after its chunk was written is an error.
+    path : str or Path
+        The Zarr store to write.
+    metric, direction :
+        As in :func:`mcda.score_cube`.
+    chunk_datasets : int
+        Datasets per chunk of the store.
+    columns : dict, optional
+        Role -> column name.
+
+    Returns
+    -------
+    xarray.DataArray
+        The lazily opened cube.
+
+    Notes
+    -----
+    Memory bound: one Parquet row group, plus one chunk of ``chunk_datasets × n_methods``
+    float64 values (8 bytes each), plus the dataset labels seen so far (a pandas index). The
+    method labels are read in a first pass over the ``method`` column only.
+    """
+    _require_dask()
+    import pyarrow.parquet as pq
+    import zarr
+
+    chunk_datasets = check_positive_int("chunk_datasets", chunk_datasets)
+    cols = {"dataset": "dataset", "method": "method", "score": "score"} | dict(columns or {})
+    pf = pq.ParquetFile(str(parquet))
+    missing = [c for c in cols.values() if c not in pf.schema_arrow.names]
+    if missing:
+        raise ValueError(f"the Parquet file has no column(s) {missing}; its columns are {pf.schema_arrow.names}")
+    methods: list = []
+    seen_methods: set = set()
+    n_rows = 0
+    for i in range(pf.num_row_groups):
+        col = pf.read_row_group(i, columns=[cols["method"]]).column(0).to_pandas()
+        n_rows += len(col)
+        for m in pd.unique(col.astype(str)):
+            if m not in seen_methods:
+                seen_methods.add(m)
+                methods.append(m)
+    method_index = pd.Index(methods)
+    k = len(methods)
+    store_path = str(path)
+    root = zarr.open_group(store_path, mode="w", zarr_format=2)
+    # an upper bound on the datasets; trimmed when done
+    capacity = max(1, n_rows)
+    scores = root.create_array("score", shape=(capacity, k), chunks=(chunk_datasets, k), dtype="f8",
+                               fill_value=np.nan)
+    labels: list = []
+    written: set = set()
+    buffer = np.full((chunk_datasets, k), np.nan)
+    buffer_labels: list = []
+    buffer_lookup: dict = {}
+    offset = 0
+
+    def flush():
+        nonlocal offset, buffer, buffer_labels, buffer_lookup
+        n = len(buffer_labels)
+        if n:
+            scores[offset:offset + n, :] = buffer[:n]
+            labels.extend(buffer_labels)
+            written.update(buffer_labels)
+            offset += n
+        buffer = np.full((chunk_datasets, k), np.nan)
+        buffer_labels = []
+        buffer_lookup = {}
+
+    for i in range(pf.num_row_groups):
+        table = pf.read_row_group(i, columns=[cols["dataset"], cols["method"], cols["score"]]).to_pandas()
+        ds = table[cols["dataset"]].astype(str).to_numpy()
+        me = method_index.get_indexer(table[cols["method"]].astype(str))
+        val = pd.to_numeric(table[cols["score"]], errors="coerce").to_numpy(dtype=float)
+        bad = np.isnan(val) & table[cols["score"]].notna().to_numpy()
+        if bad.any() or np.isinf(val).any():
+            j = int(np.nonzero(bad | np.isinf(val))[0][0])
+            raise ValueError(f"scores must be numeric and finite; row group {i}, dataset {ds[j]!r}: "
+                             f"{table[cols['score']].iloc[j]!r}")
+        for label, m, v in zip(ds, me, val):
+            row = buffer_lookup.get(label)
+            if row is None:
+                if label in written:
+                    raise ValueError(f"dataset {label!r} reappears after its chunk was written: the Parquet rows "
+                                     "must be grouped by dataset (sort them by dataset first)")
+                if len(buffer_labels) == chunk_datasets:
+                    flush()
+                row = len(buffer_labels)
+                buffer_lookup[label] = row
+                buffer_labels.append(label)
+            if not np.isnan(buffer[row, m]):
+                raise ValueError(f"duplicate rows: dataset {label!r}, method {methods[m]!r} appears more than once")
+            buffer[row, m] = v
+    flush()
+    scores.resize((offset, k))
+    cube = xr.DataArray(np.zeros((0, k)), dims=("dataset", "method"))  # only to resolve the card attrs
+    cube = _attach_metric(cube.assign_coords(method=np.array(methods, dtype=object)), metric, direction)
+    root.create_array("dataset", data=np.array(labels, dtype=str))
+    root.create_array("method", data=np.array(methods, dtype=str))
+    scores.attrs.update({"_ARRAY_DIMENSIONS": ["dataset", "method"],
+                         **{k2: ("" if v is None else v) for k2, v in cube.attrs.items()}})
+    root["dataset"].attrs["_ARRAY_DIMENSIONS"] = ["dataset"]
+    root["method"].attrs["_ARRAY_DIMENSIONS"] = ["method"]
+    return open_cube(path)
