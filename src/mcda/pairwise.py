@@ -329,6 +329,12 @@ def _labelled(values, methods, *, name=None):
     return pd.DataFrame(values, index=idx, columns=idx.rename("versus"))
 
 
+def _order_by(*keys: np.ndarray) -> np.ndarray:
+    """Indices by decreasing first key, ties (equal up to rounding at 1e-9) broken by the next
+    keys, then by input order; NaN last."""
+    return np.lexsort((np.arange(len(keys[0])),) + tuple(-np.round(k, 9) for k in reversed(keys)))
+
+
 def _pairs_text(pairs, sep=" vs ") -> str:
     pairs = list(pairs)
     text = ", ".join(sep.join(p) for p in pairs[:_SHOWN_PAIRS])
@@ -621,8 +627,7 @@ def pairwise_superiority(scores, direction=None, *, rope=None, alpha: float = 0.
         standing = np.where(n_compared > 0, np.nansum(p_superior + p_equivalent, axis=1) / np.maximum(n_compared, 1),
                             np.nan)
         mean_superior = np.where(n_compared > 0, np.nansum(p_superior, axis=1) / np.maximum(n_compared, 1), np.nan)
-    order_idx = np.lexsort((np.arange(k), -np.nan_to_num(mean_superior, nan=-1.0),
-                            -np.nan_to_num(standing, nan=-1.0)))
+    order_idx = _order_by(standing, mean_superior)
     return SuperiorityReport(
         methods=methods, counts=counts,
         probability_superior=_labelled(p_superior, methods), probability_equivalent=_labelled(p_equivalent, methods),
@@ -1057,7 +1062,7 @@ def bradley_terry(report, *, ties: str = "half", confidence_level: float = 0.95)
                                          index=pd.Index(methods, name="method")),
         confidence_level=confidence_level, worth=_labelled(worth / worth.sum(), methods, name="worth"),
         win_probability=_labelled(probability, methods),
-        order=[methods[i] for i in np.argsort(-beta, kind="stable")], ties=ties, log_likelihood=loglik,
+        order=[methods[i] for i in _order_by(beta)], ties=ties, log_likelihood=loglik,
         n_iterations=n_iter, converged=converged,
         reason="" if converged else "Newton's method did not converge in 100 steps")
 
@@ -1167,7 +1172,7 @@ def marginal_means(scores, direction=None, *, method_names=None) -> MarginalMean
     oriented = sign * differences
     n_opponents = (~np.isnan(oriented)).sum(axis=1)
     advantage = np.where(n_opponents > 0, np.nansum(oriented, axis=1) / np.maximum(n_opponents, 1), np.nan)
-    order_idx = np.lexsort((np.arange(len(methods)), -np.nan_to_num(advantage, nan=-np.inf)))
+    order_idx = _order_by(advantage)
     return MarginalMeans(
         methods=methods, means=_labelled(np.diag(pairwise).copy(), methods, name="mean"),
         n_datasets=_labelled(np.diag(shared).copy(), methods, name="n_datasets"),
