@@ -1,0 +1,127 @@
+"""Loops of the rank-stability bootstrap and of ranking within rows.
+
+- :func:`weighted_counts`: a block of resamples (dataset indices) → the weight each dataset
+  carries in each resample (its count times its weight), ready for one matrix product with
+  the precomputed rank matrix.
+- :func:`accumulate_positions`: positions of the methods in each resample's mean ranks,
+  ties sharing their positions equally, summed into a methods × positions matrix.
+- :func:`rank_rows_average`: ranks within each row, 1 = highest, ties averaged, NaN kept
+  (what ``scipy.stats.rankdata(-x, axis=1, method="average", nan_policy="omit")`` gives).
+
+Each kernel has a plain numpy / scipy reference in ``tests/test_ranks.py``.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+__all__ = ["weighted_counts", "accumulate_positions", "rank_rows_average"]
+
+
+@numba.njit(cache=True)
+def weighted_counts(indices, weights, out):
+    """``out[r, indices[r, i]] += weights[indices[r, i]]`` for every resample r (``out`` zeroed).
+
+    Parameters
+    ----------
+    indices : int64 (n_resamples, n_draws)
+        The datasets drawn in each resample (positions into ``weights``).
+    weights : float64 (n_datasets,)
+        Each dataset's (unnormalised) weight; ones for the uniform aggregation.
+    out : float64 (n_resamples, n_datasets)
+        Filled in place.
+    """
+    n_resamples, n_draws = indices.shape
+    for r in range(n_resamples):
+        for i in range(n_draws):
+            d = indices[r, i]
+            out[r, d] += weights[d]
+
+
+@numba.njit(cache=True)
+def accumulate_positions(mean_ranks, tol, probabilities):
+    """Add each resample's position distribution to ``probabilities`` (methods × positions).
+
+    Methods are sorted by mean rank (smaller = better). Consecutive sorted values within
+    ``tol`` of each other form one tie (chained); a tie of t methods over positions
+    p … p + t − 1 gives each of them 1/t at each of those positions (the average over every
+    way of breaking the tie), so every row and every column of one resample sums to 1.
+
+    Parameters
+    ----------
+    mean_ranks : float64 (n_resamples, n_methods)
+    tol : float
+        Values closer than this are tied.
+    probabilities : float64 (n_methods, n_methods)
+        Accumulated in place (divide by the number of resamples afterwards).
+    """
+    n_resamples, k = mean_ranks.shape
+    for r in range(n_resamples):
+        row = mean_ranks[r]
+        order = np.argsort(row, kind="mergesort")
+        start = 0
+        while start < k:
+            stop = start + 1
+            while stop < k and row[order[stop]] - row[order[stop - 1]] <= tol:
+                stop += 1
+            share = 1.0 / (stop - start)
+            for a in range(start, stop):
+                method = order[a]
+                for position in range(start, stop):
+                    probabilities[method, position] += share
+            start = stop
+
+
+@numba.njit(cache=True)
+def _sort_row(keys, m, order):
+    """Indices 0..m-1 in ``order`` sorted by ``keys`` (stable): insertion sort for short rows."""
+    if m > 64:
+        order[:m] = np.argsort(keys[:m], kind="mergesort")
+        return
+    for a in range(m):
+        order[a] = a
+    for a in range(1, m):
+        current = order[a]
+        key = keys[current]
+        b = a - 1
+        while b >= 0 and keys[order[b]] > key:
+            order[b + 1] = order[b]
+            b -= 1
+        order[b + 1] = current
+
+
+@numba.njit(cache=True, parallel=True)
+def rank_rows_average(values, out):
+    """Ranks within each row: 1 = highest value, ties get the average rank, NaN stays NaN.
+
+    Non-NaN entries of a row are ranked among themselves (a row with m results gets ranks
+    1 … m). ``out`` (float64, same shape as ``values``) is filled in place. Rows are
+    independent (parallel over rows).
+    """
+    n_rows, k = values.shape
+    chunk = 4096
+    for c in numba.prange((n_rows + chunk - 1) // chunk):
+        present = np.empty(k, dtype=np.int64)
+        keys = np.empty(k)
+        order = np.empty(k, dtype=np.int64)
+        for i in range(c * chunk, min(n_rows, (c + 1) * chunk)):
+            m = 0
+            for j in range(k):
+                v = values[i, j]
+                if np.isnan(v):
+                    out[i, j] = np.nan
+                else:
+                    present[m] = j
+                    keys[m] = -v
+                    m += 1
+            _sort_row(keys, m, order)
+            start = 0
+            while start < m:
+                stop = start + 1
+                while stop < m and keys[order[stop]] == keys[order[start]]:
+                    stop += 1
+                rank = 0.5 * (start + stop + 1)  # mean of start+1 … stop
+                for a in range(start, stop):
+                    out[i, present[order[a]]] = rank
+                start = stop
