@@ -150,8 +150,8 @@ def test_issue_call_shape_with_an_array_and_the_ari_noise_floor():
 
 
 def test_missing_cells_are_dropped_pairwise_and_counted():
-    scores = pd.DataFrame({"a": [0.9, 0.8, 0.7, np.nan], "b": [0.5, np.nan, 0.6, 0.4], "c": [np.nan, np.nan, np.nan, 0.3]},
-                          index=["d1", "d2", "d3", "d4"])
+    scores = pd.DataFrame({"a": [0.9, 0.8, 0.7, np.nan], "b": [0.5, np.nan, 0.6, 0.4],
+                           "c": [np.nan, np.nan, np.nan, 0.3]}, index=["d1", "d2", "d3", "d4"])
     report = quiet(pairwise_superiority, scores, "higher_is_better", rope=0.0)
     frame = report.to_frame().set_index(["method_a", "method_b"])
     assert frame.loc[("a", "b"), "n_datasets"] == 2 and frame.loc[("a", "b"), "wins_a"] == 2

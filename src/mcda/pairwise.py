@@ -335,6 +335,10 @@ def _order_by(*keys: np.ndarray) -> np.ndarray:
     return np.lexsort((np.arange(len(keys[0])),) + tuple(-np.round(k, 9) for k in reversed(keys)))
 
 
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def _pairs_text(pairs, sep=" vs ") -> str:
     pairs = list(pairs)
     text = ", ".join(sep.join(p) for p in pairs[:_SHOWN_PAIRS])
@@ -471,15 +475,11 @@ class SuperiorityReport:
         lines = [f"Pairwise superiority of {len(self.methods)} methods (rope {self.rope:g}, {self.direction}); "
                  f"exact sign test, alpha {self.alpha:g}{adjust}",
                  "standing: " + ", ".join(f"{m} {self.standing[m]:.3f}" for m in self.order)]
-        frame = self.to_frame().set_index(["method_a", "method_b"])
-        shown = []
-        for better, worse in self.superior_pairs[:_SHOWN_PAIRS]:
-            key = (better, worse) if (better, worse) in frame.index else (worse, better)
-            row = frame.loc[key]
-            wins = row["wins_a"] if key[0] == better else row["wins_b"]
-            shown.append(f"{better} > {worse} ({wins}/{row['n_datasets']} datasets, p_adj {row['pvalue_adjusted']:.3g})")
-        more = len(self.superior_pairs) - len(shown)
-        lines.append("superior: " + ("; ".join(shown) if shown else "none") + (f"; … ({more} more)" if more > 0 else ""))
+        c = self.counts
+        shown = [f"{a} > {b} ({c.wins.loc[a, b]}/{c.n_shared.loc[a, b]} datasets, "
+                 f"p_adj {self.pvalues_adjusted.loc[a, b]:.3g})" for a, b in self.superior_pairs]
+        more = f"; … ({len(shown) - _SHOWN_PAIRS} more)" if len(shown) > _SHOWN_PAIRS else ""
+        lines.append("superior: " + ("; ".join(shown[:_SHOWN_PAIRS]) or "none") + more)
         lines.append("not told apart: " + _pairs_text(self.equivalent_pairs))
         if self.incomparable_pairs:
             lines.append("no shared dataset: " + _pairs_text(self.incomparable_pairs))
@@ -712,7 +712,7 @@ class TransitivityResult:
                 else f"{self.coefficient_of_consistence:.3f}")
         lines = [f"Pairwise-majority relation on {len(self.methods)} methods: "
                  f"{'transitive' if self.is_transitive else 'not transitive'}, "
-                 f"{'complete' if self.is_complete else f'{len(self.tied_pairs)} tied pairs'}",
+                 f"{'complete' if self.is_complete else _plural(len(self.tied_pairs), 'tied pair')}",
                  f"circular triads: {self.n_circular_triads} of at most {self.max_circular_triads}; "
                  f"coefficient of consistence {zeta}",
                  f"Condorcet choice: {self.condorcet_choice}"]
@@ -810,7 +810,7 @@ def pairwise_transitivity(report) -> TransitivityResult:
     is_complete = not tied
     reasons = []
     if not is_complete:
-        reasons.append(f"{len(tied)} pairs are tied ({_pairs_text(tied)}): Kendall's coefficient of consistence "
+        reasons.append(f"{_plural(len(tied), 'pair')} tied ({_pairs_text(tied)}): Kendall's coefficient of consistence "
                        "needs a winner in every pair")
     if n < 3:
         reasons.append("fewer than 3 methods: no triad, so no coefficient of consistence")
@@ -820,7 +820,7 @@ def pairwise_transitivity(report) -> TransitivityResult:
     else:
         order = None
         if cycles:
-            reasons.append(f"{len(cycles)} circular triads: the pairwise majorities admit no single order")
+            reasons.append(f"{_plural(len(cycles), 'circular triad')}: the pairwise majorities admit no single order")
         elif not is_transitive:
             a, c = violations[0]
             b = int(np.nonzero(relation[a] & relation[:, c])[0][0])
