@@ -16,7 +16,9 @@ import importlib
 from ._style import WIDTHS, savefig, style
 
 # public name -> module inside mcda.plots (imported on first use)
-_PLOTS: dict[str, str] = {}
+_PLOTS: dict[str, str] = {
+    "plot_critical_difference": "critical_difference",
+}
 
 __all__ = ["style", "savefig", "WIDTHS", *sorted(_PLOTS)]
 

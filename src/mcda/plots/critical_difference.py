@@ -1,0 +1,541 @@
+"""Demšar's critical-difference diagram, with its geometry in pure functions.
+
+The geometry (:func:`cd_layout`: where every label, line and clique bar goes) is computed
+without matplotlib and tested on its own; :func:`plot_critical_difference` only draws it.
+
+Conventions
+-----------
+* The rank axis runs from 1 (best) at the **left** to k (worst) at the right, in every mcda
+  figure. The best methods are listed at the top left, the worst at the top right, so the
+  eye finds the winner first (autorank lists the worst first; mcda does not).
+* Clique bars are exactly the groups of the result (``ComparisonResult.groups``: maximal
+  cliques of methods the post-hoc test did not separate). A bar is never widened to cover a
+  separated pair: a dot marks each member on its bar, so a method whose line crosses a bar
+  without a dot is not in that group (this happens with step-down tests, whose decisions are
+  not nested in rank order; critdd instead widens bars over separated pairs).
+* Bars that touch or overlap go on different levels (first fit in order of their left end),
+  so no two bars overlap and the layout is the same on every run.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .._validation import check_choice
+from . import _style
+
+__all__ = ["CDBar", "CDLabel", "CDLayout", "clique_bars", "label_rows", "cd_layout", "plot_critical_difference"]
+
+_LABEL_SIDES = ("both", "left", "right")
+
+# vertical geometry, in text lines (one line = _LINE_PITCH × font size); y grows downwards
+_BAR_TOP = 0.75          # first clique bar below the axis
+_BAR_PITCH = 0.45        # between bar levels
+_LABEL_GAP = 0.9         # from the lowest bar (or the axis) to the first label row
+_ROW_PITCH = 1.0         # between label rows
+_LINE_PITCH = 1.45       # one line, in units of the font size
+_NOTE_PITCH = 0.85       # between lines of a note (smaller font)
+#: Half the gap, in rank units, kept between two bars on one level (and added at the bar ends).
+BAR_PAD = 0.04
+
+
+@dataclass(frozen=True)
+class CDBar:
+    """One clique bar: the methods of a group, drawn from ``start`` to ``end`` on ``level``.
+
+    ``start``/``end`` are the lowest and highest mean rank of the members (the drawn bar adds
+    :data:`BAR_PAD` at both ends); ``level`` 0 is the one nearest the axis.
+    """
+
+    methods: tuple
+    start: float
+    end: float
+    level: int
+
+
+@dataclass(frozen=True)
+class CDLabel:
+    """Where one method's label goes: its side and row (row 0 is nearest the axis)."""
+
+    method: str
+    mean_rank: float
+    side: str
+    row: int
+
+
+@dataclass(frozen=True)
+class CDLayout:
+    """Everything :func:`plot_critical_difference` draws, in rank units and text lines.
+
+    Attributes
+    ----------
+    low, high : int
+        The rank axis runs from ``low`` = 1 (best, left) to ``high`` = k (right).
+    labels : tuple of CDLabel
+    bars : tuple of CDBar
+    n_levels : int
+        Bar levels used (0 without bars).
+    bar_y : dict
+        level -> y of the bars on it (text lines below the axis).
+    label_y : dict
+        row -> y of the label row.
+    left_edge, right_edge : float
+        Rank-axis x where the label lines end (labels are written beyond them).
+    """
+
+    low: int
+    high: int
+    labels: tuple
+    bars: tuple
+    n_levels: int
+    bar_y: dict
+    label_y: dict
+    left_edge: float
+    right_edge: float
+
+    @property
+    def depth(self) -> float:
+        """y of the lowest label row (text lines below the axis)."""
+        return max(self.label_y.values()) if self.label_y else 0.0
+
+
+def _ordered(mean_ranks: pd.Series) -> list:
+    """Methods by mean rank, ties in input order (a stable, deterministic order)."""
+    values = mean_ranks.to_numpy(dtype=float)
+    order = np.lexsort((np.arange(len(values)), values))
+    return [mean_ranks.index[i] for i in order]
+
+
+def clique_bars(mean_ranks: pd.Series, groups: Sequence[Sequence[str]], *, pad: float = BAR_PAD) -> list[CDBar]:
+    """Bars for the groups of two or more methods, each on the first level where it fits.
+
+    Parameters
+    ----------
+    mean_ranks : pandas.Series
+        Mean rank per method.
+    groups : sequence of sequences of method names
+        The cliques, as the result gives them (singletons draw no bar).
+    pad : float
+        Rank units added at both ends of a bar; two bars share a level only when their padded
+        extents are separated by at least ``2 * pad``.
+
+    Returns
+    -------
+    list of CDBar
+        In order of (start, end); ``methods`` of each bar are exactly one group's members.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> r = pd.Series({"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0})
+    >>> [(b.methods, b.level) for b in clique_bars(r, [("a", "b"), ("b", "c"), ("d",)])]
+    [(('a', 'b'), 0), (('b', 'c'), 1)]
+    """
+    position = {m: i for i, m in enumerate(_ordered(mean_ranks))}
+    bars = []
+    for group in groups:
+        members = tuple(sorted(group, key=position.__getitem__))
+        if len(members) < 2:
+            continue
+        ranks = [float(mean_ranks[m]) for m in members]
+        bars.append((min(ranks), max(ranks), members))
+    bars.sort(key=lambda b: (b[0], b[1], [position[m] for m in b[2]]))
+    level_ends: list[float] = []   # padded right end of the last bar on each level
+    out = []
+    for start, end, members in bars:
+        left = start - pad
+        for level, last in enumerate(level_ends):
+            if left - last >= 2 * pad - 1e-12:
+                break
+        else:
+            level = len(level_ends)
+            level_ends.append(-math.inf)
+        level_ends[level] = end + pad
+        out.append(CDBar(methods=members, start=start, end=end, level=level))
+    return out
+
+
+def label_rows(mean_ranks: pd.Series, *, labels: str = "both") -> list[CDLabel]:
+    """Side and row of every label, so that no two label lines cross.
+
+    With ``labels="both"`` the better half (the first ⌈k/2⌉ by mean rank) goes left, best in
+    row 0 (nearest the axis), and the rest right, worst in row 0. With one side, every method
+    goes there, in the order that keeps lines from crossing (left: best first; right: worst
+    first). Every label has a row of its own on its side.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> r = pd.Series({"a": 2.5, "b": 1.2, "c": 3.1})
+    >>> [(x.method, x.side, x.row) for x in label_rows(r)]
+    [('b', 'left', 0), ('a', 'left', 1), ('c', 'right', 0)]
+    """
+    check_choice("labels", labels, _LABEL_SIDES)
+    order = _ordered(mean_ranks)
+    k = len(order)
+    if labels == "left":
+        left, right = order, []
+    elif labels == "right":
+        left, right = [], order
+    else:
+        half = (k + 1) // 2
+        left, right = order[:half], order[half:]
+    out = [CDLabel(method=m, mean_rank=float(mean_ranks[m]), side="left", row=i) for i, m in enumerate(left)]
+    out += [CDLabel(method=m, mean_rank=float(mean_ranks[m]), side="right", row=i)
+            for i, m in enumerate(reversed(right))]
+    return out
+
+
+def cd_layout(mean_ranks: pd.Series, groups: Sequence[Sequence[str]] = (), *, labels: str = "both") -> CDLayout:
+    """The whole diagram's geometry: axis range, label rows, bar levels and their heights.
+
+    Parameters
+    ----------
+    mean_ranks : pandas.Series
+        Mean rank per method (1 = best).
+    groups : sequence of sequences of str
+        Cliques to draw as bars (empty: no bars).
+    labels : {"both", "left", "right"}
+        Where the method names go.
+
+    Returns
+    -------
+    CDLayout
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> r = pd.Series({"a": 1.5, "b": 1.5, "c": 3.0})
+    >>> lay = cd_layout(r, [("a", "b")])
+    >>> lay.low, lay.high, lay.n_levels, [b.methods for b in lay.bars]
+    (1, 3, 1, [('a', 'b')])
+    """
+    if not isinstance(mean_ranks, pd.Series) or len(mean_ranks) < 2:
+        raise ValueError(f"`mean_ranks` must be a pandas Series with at least 2 methods; got {mean_ranks!r}")
+    values = mean_ranks.to_numpy(dtype=float)
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"`mean_ranks` must be finite; got {mean_ranks.to_dict()}")
+    unknown = sorted({m for g in groups for m in g} - set(mean_ranks.index), key=str)
+    if unknown:
+        raise ValueError(f"`groups` name methods without a mean rank: {unknown}")
+    k = len(values)
+    low, high = 1, max(k, int(math.ceil(values.max())))
+    bars = clique_bars(mean_ranks, groups)
+    n_levels = 1 + max((b.level for b in bars), default=-1)
+    bar_y = {level: _BAR_TOP + level * _BAR_PITCH for level in range(n_levels)}
+    first_row = (bar_y[n_levels - 1] if n_levels else 0.0) + _LABEL_GAP
+    rows = label_rows(mean_ranks, labels=labels)
+    n_rows = 1 + max(x.row for x in rows)
+    label_y = {row: first_row + row * _ROW_PITCH for row in range(n_rows)}
+    margin = 0.04 * (high - low) + 0.1
+    return CDLayout(low=low, high=high, labels=tuple(rows), bars=tuple(bars), n_levels=n_levels, bar_y=bar_y,
+                    label_y=label_y, left_edge=low - margin, right_edge=high + margin)
+
+
+# --------------------------------------------------------------------------- drawing
+
+def _inputs(result):
+    """(mean_ranks, groups to draw, critical difference, test, alpha, control, notes, diagnostic)."""
+    from ..ranks import MeanRanks
+
+    if isinstance(result, MeanRanks):
+        notes = []
+        diagnostic = not result.supports_critical_difference
+        if result.is_weighted:
+            notes.append(f"Diagnostic only: {result.aggregation}-weighted mean ranks\n"
+                         "(no critical difference, no test)")
+        elif result.missing != "complete":
+            notes.append("Diagnostic only: ranks among the methods available per dataset\n"
+                         "(no critical difference, no test)")
+        else:
+            notes.append("Mean ranks only: no test was run")
+        return result.mean_ranks, [], None, None, None, None, notes, diagnostic
+    needed = ("mean_ranks", "groups", "posthoc", "friedman", "alpha", "test", "control", "critical_difference")
+    if not all(hasattr(result, name) for name in needed):
+        raise TypeError("`result` must be a ComparisonResult (mcda.compare_over_datasets) or a MeanRanks "
+                        f"(mcda.mean_ranks); got {type(result).__name__}.")
+    notes = []
+    excluded = list(getattr(result, "excluded", {}) or {})
+    if excluded:
+        shown = ", ".join(str(m) for m in excluded[:4]) + (f", … ({len(excluded) - 4} more)" if len(excluded) > 4 else "")
+        notes.append(f"excluded (missing results): {shown}")
+    if result.posthoc is None:
+        f = result.friedman
+        notes.append(f"Friedman (Iman–Davenport) p = {f.f_pvalue:.3g} > α = {result.alpha:g}:\n"
+                     "no difference may be claimed")
+        return result.mean_ranks, [], None, result.test, result.alpha, result.control, notes, False
+    if result.critical_difference is None:
+        name = _TEST_NAMES.get(result.test, result.test)
+        against = f"against {result.control}" if result.control is not None else "all pairs"
+        notes.append(f"{name} ({against}, α = {result.alpha:g}): bars join methods not separated")
+    return (result.mean_ranks, list(result.groups), result.critical_difference, result.test, result.alpha,
+            result.control, notes, False)
+
+
+_TEST_NAMES = {"nemenyi": "Nemenyi", "bonferroni-dunn": "Bonferroni–Dunn", "holm": "Holm", "hochberg": "Hochberg",
+               "hommel": "Hommel", "shaffer": "Shaffer", "bergmann-hommel": "Bergmann–Hommel"}
+_TICK_STEPS = (1, 2, 5, 10, 20, 25, 50, 100)
+_LABEL_OFFSET_PT = 2.0         # from a label line's end to its text
+_MIN_CORE_SHARE = 0.35         # the rank axis keeps at least this share of the width
+
+
+def label_text(label: CDLabel) -> str:
+    """A method's label: its name and mean rank, the rank on the side of the line."""
+    if label.side == "left":
+        return f"{label.method} ({label.mean_rank:.2f})"
+    return f"({label.mean_rank:.2f}) {label.method}"
+
+
+def label_font_size(n_methods: int) -> float:
+    """Label size in points: the style's base size, one point less beyond 30 methods."""
+    return _style.FONT_SIZE - (1.0 if n_methods > 30 else 0.0)
+
+
+def text_width(text: str, size: float, *, bold: bool = False) -> float:
+    """Width of ``text`` in points at ``size`` (the font's own metrics; no figure needed)."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
+
+    prop = FontProperties(size=size, weight="bold" if bold else "normal")
+    return TextToPath().get_text_width_height_descent(text, prop, ismath=False)[0]
+
+
+def x_limits(core: tuple[float, float], *, axes_width: float, left_text: float, right_text: float) -> tuple:
+    """x-limits (rank units) that leave room for the label texts inside the axes.
+
+    ``core`` is the range that holds the axis, bars and label lines; ``axes_width`` and the
+    widest texts on each side are in points. The core keeps at least 35 % of the width (labels
+    wider than that extend past the axes; a tight bounding box still saves them).
+
+    Examples
+    --------
+    >>> x_limits((0.0, 10.0), axes_width=200.0, left_text=50.0, right_text=50.0)
+    (-5.0, 15.0)
+    """
+    lo, hi = core
+    core_width = max(axes_width - left_text - right_text, _MIN_CORE_SHARE * axes_width)
+    per_point = (hi - lo) / core_width
+    return (lo - left_text * per_point, hi + right_text * per_point)
+
+
+def tick_step(high: int, *, points_per_rank: float, label_size: float) -> int:
+    """The smallest step among 1, 2, 5, 10, 20, 25, 50 whose tick labels do not collide.
+
+    Examples
+    --------
+    >>> tick_step(50, points_per_rank=2.0, label_size=7.0), tick_step(5, points_per_rank=40.0, label_size=7.0)
+    (10, 1)
+    """
+    widest = text_width(str(high), label_size)
+    for step in _TICK_STEPS:
+        if step * points_per_rank >= 1.8 * widest + 2.0:
+            return step
+    return _TICK_STEPS[-1]
+
+
+def tick_labels(high: int, step: int) -> list[int]:
+    """Labelled ranks: 1, the multiples of ``step`` and ``high``, none closer than 0.75 step to another.
+
+    Examples
+    --------
+    >>> tick_labels(50, 2)[:3], tick_labels(12, 5)
+    ([1, 4, 6], [1, 5, 10])
+    """
+    labelled = [1]
+    for r in list(range(step, high + 1, step)) + [high]:
+        if r - labelled[-1] >= 0.75 * step and r not in labelled:
+            labelled.append(r)
+    return labelled
+
+
+def crossed_methods(bar: CDBar, mean_ranks: pd.Series) -> list:
+    """Methods whose line crosses ``bar`` without belonging to its group.
+
+    Empty for the contiguous groups of the Nemenyi test; with step-down tests a group can skip
+    a method, and then the bar marks its members with dots.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> r = pd.Series({"a": 1.0, "b": 2.0, "c": 3.0})
+    >>> crossed_methods(CDBar(methods=("a", "c"), start=1.0, end=3.0, level=0), r)
+    ['b']
+    """
+    return [m for m, r in mean_ranks.items() if bar.start <= r <= bar.end and m not in bar.methods]
+
+
+def plot_critical_difference(result, *, annotate: bool = True, highlight: Sequence[str] | None = None,
+                             width="column", labels: str = "both", ax=None):
+    """Demšar's critical-difference diagram of a comparison over datasets.
+
+    Parameters
+    ----------
+    result : ComparisonResult or MeanRanks
+        From :func:`mcda.compare_over_datasets` (mean ranks, the post-hoc decisions, the
+        groups and the CD), or a :class:`~mcda.ranks.MeanRanks` (then only the ranks are drawn;
+        a weighted or descriptive one is titled a diagnostic).
+    annotate : bool
+        Write the test, α and the CD (or the omnibus verdict) above the axis. α is the
+        result's own: to draw another level, recompute with ``compare_over_datasets(alpha=...)``.
+    highlight : str or sequence of str, optional
+        Methods drawn in the highlight colour and bold.
+    width : {"column", "page"} or float
+        Figure width (a paper column, a full page, or inches); the height follows from the
+        number of methods. Ignored when ``ax`` is given.
+    labels : {"both", "left", "right"}
+        Method names on both sides (the better half left) or all on one side.
+    ax : matplotlib Axes, optional
+        Draw into it (its axis is switched off; labels are fitted to its current size); by
+        default a new figure of paper size.
+
+    Returns
+    -------
+    fig, ax : matplotlib Figure and Axes
+
+    Raises
+    ------
+    TypeError
+        ``result`` is neither a ComparisonResult nor a MeanRanks.
+    ValueError
+        ``labels`` not one of its values, or ``highlight`` names an unknown method.
+
+    Notes
+    -----
+    Rank 1 (best) is at the left. Above the axis: the critical difference as a bar from
+    rank 1 (Nemenyi), or the interval ``control rank ± CD`` around the control
+    (Bonferroni–Dunn). Below: one thick bar per group of ``result.groups`` with two or more
+    members; bars are never widened over a pair the test separated, and when a bar passes a
+    method that is not in its group (possible with step-down tests) dots mark its members.
+    Against a control, the one group is the control with the methods not separated from it
+    (only pairs with the control are tested). The step-down tests (Holm, Shaffer,
+    Bergmann–Hommel) have no single CD, so only their groups are drawn. When the omnibus does
+    not reject (``result.posthoc is None``) no bar is drawn and the figure says so; for a
+    weighted mean rank (``MeanRanks.is_weighted``) no CD exists and the figure is titled a
+    diagnostic.
+
+    References
+    ----------
+    Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets. JMLR 7:1–30.
+    https://jmlr.org/papers/v7/demsar06a.html
+
+    Examples
+    --------
+    >>> import mcda
+    >>> from mcda.plots import plot_critical_difference
+    >>> res = mcda.compare_over_datasets(mcda.datasets.load("demsar2006_published_ranks"))
+    >>> fig, ax = plot_critical_difference(res)
+    >>> [t.get_text() for t in ax.texts if t.get_gid() == "method_label"]
+    ['C4.5+m+cf (1.96)', 'C4.5+m (2.00)', '(3.14) C4.5', '(2.89) C4.5+cf']
+    """
+    mean_ranks, groups, cd, test, alpha, control, notes, diagnostic = _inputs(result)
+    check_choice("labels", labels, _LABEL_SIDES)
+    if highlight is None:
+        highlight = set()
+    else:
+        highlight = {str(h) for h in ([highlight] if isinstance(highlight, str) else highlight)}
+    unknown = sorted(highlight - {str(m) for m in mean_ranks.index})
+    if unknown:
+        raise ValueError(f"`highlight` must name methods of the result {list(mean_ranks.index)}; got {unknown}")
+    layout = cd_layout(mean_ranks, groups, labels=labels)
+    with _style.style():
+        return _draw(layout, mean_ranks=mean_ranks, cd=cd, test=test, alpha=alpha, control=control, notes=notes,
+                     diagnostic=diagnostic, annotate=annotate, highlight=highlight, width=width, ax=ax)
+
+
+def _draw(layout: CDLayout, *, mean_ranks, cd, test, alpha, control, notes, diagnostic, annotate, highlight,
+          width, ax):
+    k = len(mean_ranks)
+    font = label_font_size(k)
+    small = font - 1
+    pitch = _LINE_PITCH * font                               # points per text line
+    show_cd = cd is not None and annotate
+    show_notes = annotate or diagnostic
+    note_lines = [part for note in notes for part in note.split("\n")] if show_notes else []
+    header = 1.3 + (1.7 if show_cd else 0.0) + _NOTE_PITCH * len(note_lines)
+    top, bottom = -header - 0.15, layout.depth + 0.7
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        size = _style.figure_size(width, height=(bottom - top) * pitch / 72.0)
+        fig = plt.figure(figsize=size)
+        ax = fig.add_axes((0.01, 0.0, 0.98, 1.0))
+    else:
+        fig, ax = _style.get_figure(ax)
+    ax.set_axis_off()
+    low, high = layout.low, layout.high
+    core = [layout.left_edge, layout.right_edge]
+    if show_cd:
+        ends = ((mean_ranks[control] - cd, mean_ranks[control] + cd) if control is not None else (low, low + cd))
+        core = [min(core[0], ends[0] - 0.05), max(core[1], ends[1] + 0.05)]
+    widths = {"left": 0.0, "right": 0.0}
+    for lab in layout.labels:
+        w = text_width(label_text(lab), font, bold=str(lab.method) in highlight) + _LABEL_OFFSET_PT + 2.0
+        widths[lab.side] = max(widths[lab.side], w)
+    fig_w, fig_h = fig.get_size_inches()
+    axes_width = ax.get_position().width * fig_w * 72.0
+    x_lo, x_hi = x_limits(tuple(core), axes_width=axes_width, left_text=widths["left"], right_text=widths["right"])
+    ax.set_xlim(x_lo, x_hi)
+    ax.set_ylim(bottom, top)                                  # y grows downwards
+    points_per_rank = axes_width / (x_hi - x_lo)
+    black, grey = "black", _style.NEUTRAL
+
+    # the rank axis, ticks and tick labels (rank 1 = best, at the left)
+    ax.plot([low, high], [0, 0], color=black, lw=0.8, solid_capstyle="butt", gid="rank_axis")
+    step = tick_step(high, points_per_rank=points_per_rank, label_size=small)
+    majors = tick_labels(high, step)
+    for r in range(low, high + 1):
+        major = r in majors
+        if major or points_per_rank >= 2.5:
+            ax.plot([r, r], [0, -0.3 if major else -0.15], color=black, lw=0.6, gid="rank_tick")
+        if major:
+            ax.text(r, -0.4, str(r), ha="center", va="bottom", fontsize=small, color=black, gid="tick_label")
+
+    # the critical difference
+    y_head = -1.4
+    if show_cd:
+        y_cd = -2.0
+        name = _TEST_NAMES.get(test, test)
+        start, end = ends
+        ax.plot([start, end], [y_cd, y_cd], color=black, lw=1.0, gid="cd_bar")
+        for x in (start, end):
+            ax.plot([x, x], [y_cd - 0.15, y_cd + 0.15], color=black, lw=0.8, gid="cd_bar_end")
+        if control is None:
+            label = f"CD = {cd:.2f} ({name}, α = {alpha:g})"
+            ax.text(start, y_cd - 0.3, label, ha="left", va="bottom", fontsize=small, gid="cd_label")
+        else:
+            ax.plot([mean_ranks[control]] * 2, [y_cd - 0.25, y_cd + 0.25], color=black, lw=1.0, gid="cd_bar_end")
+            label = f"{name} CD = {cd:.2f} around {control} (α = {alpha:g})"
+            ax.text(mean_ranks[control], y_cd - 0.3, label, ha="center", va="bottom", fontsize=small,
+                    gid="cd_label")
+        y_head = y_cd - 1.1
+    for i, note in enumerate(note_lines):
+        ax.text((x_lo + x_hi) / 2, y_head - _NOTE_PITCH * (len(note_lines) - 1 - i), note, ha="center",
+                va="bottom", fontsize=small, color=_style.HIGHLIGHT if diagnostic else black, gid="note")
+
+    # label lines and labels
+    for lab in layout.labels:
+        y = layout.label_y[lab.row]
+        edge = layout.left_edge if lab.side == "left" else layout.right_edge
+        hot = str(lab.method) in highlight
+        ax.plot([lab.mean_rank, lab.mean_rank, edge], [0, y, y], color=_style.HIGHLIGHT if hot else grey,
+                lw=1.0 if hot else 0.6, solid_joinstyle="miter", gid="label_line")
+        ax.annotate(label_text(lab), xy=(edge, y), xytext=(-_LABEL_OFFSET_PT if lab.side == "left" else
+                                                           _LABEL_OFFSET_PT, 0),
+                    textcoords="offset points", ha="right" if lab.side == "left" else "left", va="center",
+                    fontsize=font, color=_style.HIGHLIGHT if hot else black, fontweight="bold" if hot else "normal",
+                    gid="method_label")
+
+    # clique bars (dots on the members only where a bar passes a method outside its group)
+    for bar in layout.bars:
+        y = layout.bar_y[bar.level]
+        ax.plot([bar.start - BAR_PAD, bar.end + BAR_PAD], [y, y], color=black, lw=2.2, solid_capstyle="butt",
+                gid="clique_bar")
+        if crossed_methods(bar, mean_ranks):
+            ax.plot([mean_ranks[m] for m in bar.methods], [y] * len(bar.methods), linestyle="none", marker="o",
+                    markersize=2.0, markeredgewidth=0, color="white", gid="clique_member")
+    return fig, ax
