@@ -73,6 +73,11 @@ _EXPORTS: dict[str, str] = {
     "bayesian_signed_rank_comparison": "bayesian",
     "correlated_t_test": "bayesian",
     "two_on_multiple": "bayesian",
+    # several criteria
+    "compare_criteria": "criteria",
+    "practical_dominance": "criteria",
+    "promethee": "criteria",
+    "weight_stability": "criteria",
 }
 
 _SUBMODULES = ("cards", "cube", "datasets", "ranks", "frequentist", "within", "pairwise", "bayesian",
