@@ -960,7 +960,10 @@ def _fit_bradley_terry(won: np.ndarray, *, tol: float = 1e-10, max_iter: int = 1
     beta = beta - beta.mean()
     prob = special.expit(beta[:, None] - beta[None, :])
     weight = total * prob * prob.T
-    covariance = np.linalg.pinv(np.diag(weight.sum(axis=1)) - weight)
+    # the information has null space 1 (connected design), so its pseudo-inverse, the covariance
+    # of the centred β, is inv(I + 11ᵀ/k) − 11ᵀ/k
+    centre = np.full(weight.shape, 1.0 / weight.shape[0])
+    covariance = np.linalg.inv(np.diag(weight.sum(axis=1)) - weight + centre) - centre
     return beta, covariance, loglik(beta), iteration, converged
 
 
