@@ -386,7 +386,9 @@ def plot_critical_difference(result, *, annotate: bool = True, highlight: Sequen
         Methods drawn in the highlight colour and bold.
     width : {"column", "page"} or float
         Figure width (a paper column, a full page, or inches); the height follows from the
-        number of methods. Ignored when ``ax`` is given.
+        number of methods. When the names are too long to leave the rank axis 35 % of the
+        width, the figure is widened rather than the names clipped (``labels="left"`` needs
+        less width than ``"both"``). Ignored when ``ax`` is given.
     labels : {"both", "left", "right"}
         Method names on both sides (the better half left) or all on one side.
     ax : matplotlib Axes, optional
@@ -464,8 +466,10 @@ def _draw(layout: CDLayout, *, mean_ranks, cd, test, alpha, control, notes, diag
         size = _style.figure_size(width, height=(bottom - top) * pitch / 72.0)
         fig = plt.figure(figsize=size)
         ax = fig.add_axes((0.01, 0.0, 0.98, 1.0))
+        own_figure = True
     else:
         fig, ax = _style.get_figure(ax)
+        own_figure = False
     ax.set_axis_off()
     low, high = layout.low, layout.high
     core = [layout.left_edge, layout.right_edge]
@@ -478,6 +482,11 @@ def _draw(layout: CDLayout, *, mean_ranks, cd, test, alpha, control, notes, diag
         widths[lab.side] = max(widths[lab.side], w)
     fig_w, fig_h = fig.get_size_inches()
     axes_width = ax.get_position().width * fig_w * 72.0
+    needed = (widths["left"] + widths["right"]) / (1.0 - _MIN_CORE_SHARE)
+    if own_figure and axes_width < needed:            # long names: widen rather than clip them
+        fig_w = fig_w + (needed - axes_width) / 72.0 / ax.get_position().width
+        fig.set_size_inches(fig_w, fig_h)
+        axes_width = ax.get_position().width * fig_w * 72.0
     x_lo, x_hi = x_limits(tuple(core), axes_width=axes_width, left_text=widths["left"], right_text=widths["right"])
     ax.set_xlim(x_lo, x_hi)
     ax.set_ylim(bottom, top)                                  # y grows downwards
