@@ -78,6 +78,11 @@ _EXPORTS: dict[str, str] = {
     "practical_dominance": "criteria",
     "promethee": "criteria",
     "weight_stability": "criteria",
+    # the report object and epoch selection
+    "Report": "report",
+    "select_epoch": "epochs",
+    "selected_epochs": "epochs",
+    "epoch_selection_support": "epochs",
 }
 
 _SUBMODULES = ("cards", "cube", "datasets", "ranks", "frequentist", "within", "pairwise", "bayesian",
