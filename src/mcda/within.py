@@ -1,0 +1,1366 @@
+"""Within a dataset, over seeds: is A better than B on *this* dataset?
+
+Every function here reads the per-seed scores of a cube with a ``seed`` dim (dataset ×
+method × seed, optionally × metric) and answers per dataset:
+
+- :func:`summary`: mean, spread and a t or percentile-bootstrap interval per (dataset, method);
+- :func:`paired_tests`: paired t or Wilcoxon signed-rank for every pair of methods, Holm
+  step-down with the dataset as the family;
+- :func:`equivalence`: paired TOST against a margin (the card's noise floor by default);
+- :func:`power`: minimum detectable effect at this seed count, observed power, seeds needed;
+- :func:`design_adequacy`: before anything is run, whether a design of k methods on N
+  datasets can reach significance at all;
+- :func:`wilcoxon_signed_ranks`: the signed-rank sums R+ and R− of a set of differences.
+
+Pairs are compared on the seeds both methods have (aligned by seed label); the count is in
+every table. Outputs speak in the metric's own units and direction: ``mean_diff`` is
+a − b, so for a lower-is-better metric (an error, a run time) a negative ``mean_diff``
+means that a is better.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+from scipy import stats
+
+from ._validation import check_alpha, check_choice, check_positive_int, check_probability, as_rng
+from .cards import MetricCard
+from .cube import as_cube, cube_card, cube_cards
+
+__all__ = [
+    "summary",
+    "IntervalSummary",
+    "paired_tests",
+    "PairedTests",
+    "equivalence",
+    "EquivalenceResult",
+    "power",
+    "PowerResult",
+    "design_adequacy",
+    "DesignAdequacy",
+    "wilcoxon_signed_ranks",
+    "SignedRanks",
+]
+
+CI_METHODS = ("t", "bootstrap")
+TEST_METHODS = ("t", "wilcoxon")
+ZERO_METHODS = ("wilcox", "pratt", "zsplit")
+# Two differences closer than this many ulps of the scores they come from are the same number
+# written twice (0.768 - 0.763 vs 0.936 - 0.931): the subtraction's own rounding is forgiven, as
+# in mcda.pairwise.
+_ULPS = 8
+_EPS = np.finfo(np.float64).eps
+_FEW_SEEDS_FOR_BOOTSTRAP = 10
+
+
+# --------------------------------------------------------------------------- input
+
+
+@dataclass(frozen=True)
+class _Block:
+    """One metric's per-seed scores, in the metric's own units."""
+
+    metric: str
+    direction: str
+    card: MetricCard | None
+    noise_floor: float
+    values: np.ndarray  # (n_datasets, n_methods, n_seeds), NaN = no result
+    datasets: list
+    methods: list
+
+    @property
+    def sign(self) -> float:
+        return 1.0 if self.direction == "higher_is_better" else -1.0
+
+
+def _blocks(scores, direction, metric, method_names) -> tuple[xr.DataArray, list[_Block]]:
+    """The cube and one block per metric; a cube without ``seed`` (or with epoch/split) raises."""
+    cube = as_cube(scores, direction, metric=metric, method_names=method_names)
+    if "seed" not in cube.dims:
+        raise ValueError(
+            f"`scores` has no 'seed' dim (its dims are {tuple(cube.dims)}): within-dataset statistics compare "
+            "methods over repeated runs (seeds) on each dataset. Pass per-seed scores (a tidy frame with a "
+            "`seed` column, a nested dict of lists, or a datasets × methods × seeds array); for one score per "
+            "dataset use the across-dataset functions (mcda.friedman_test, mcda.pairwise_superiority).")
+    extra = [d for d in cube.dims if d not in ("dataset", "method", "seed", "metric")]
+    if extra:
+        raise ValueError(f"`scores` has the extra dims {extra}; select one value along each first "
+                         f"(e.g. cube.sel({extra[0]}=...)).")
+    datasets = [str(d) for d in cube.coords["dataset"].values]
+    methods = [str(m) for m in cube.coords["method"].values]
+    blocks = []
+    if "metric" in cube.dims:
+        cards = cube_cards(cube)
+        for i, label in enumerate(str(m) for m in cube.coords["metric"].values):
+            sub = cube.isel(metric=i).transpose("dataset", "method", "seed")
+            blocks.append(_Block(metric=label, direction=str(cube.coords["direction"].values[i]),
+                                 card=cards.get(label), noise_floor=float(cube.coords["noise_floor"].values[i]),
+                                 values=np.ascontiguousarray(sub.values, dtype=np.float64),
+                                 datasets=datasets, methods=methods))
+    else:
+        floor = cube.attrs.get("noise_floor", math.nan)
+        blocks.append(_Block(metric=str(cube.attrs.get("metric", "")), direction=str(cube.attrs["direction"]),
+                             card=cube_card(cube), noise_floor=math.nan if floor is None else float(floor),
+                             values=np.ascontiguousarray(cube.transpose("dataset", "method", "seed").values,
+                                                         dtype=np.float64),
+                             datasets=datasets, methods=methods))
+    return cube, blocks
+
+
+def _meta(cube: xr.DataArray, blocks: list[_Block]):
+    """(metric, direction) fields: a name and a direction, or a tuple and a dict with a metric dim."""
+    if "metric" in cube.dims:
+        return tuple(b.metric for b in blocks), {b.metric: b.direction for b in blocks}
+    return blocks[0].metric, blocks[0].direction
+
+
+def _check_confidence(confidence_level) -> float:
+    return check_probability("confidence_level", confidence_level)
+
+
+# --------------------------------------------------------------------------- result display helpers
+
+
+def _fmt(x, digits: int = 4) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "nan"
+    return f"{x:.{digits}g}" if isinstance(x, float) else str(x)
+
+
+def _show_table(frame: pd.DataFrame, columns: list[str], limit: int = 20) -> str:
+    shown = frame[[c for c in columns if c in frame.columns]].head(limit)
+    text = shown.to_string(index=False, float_format=lambda v: f"{v:.4g}")
+    if len(frame) > limit:
+        text += f"\n… ({len(frame) - limit} more rows; see .to_frame())"
+    return text
+
+
+def _notes_text(notes) -> str:
+    return "".join(f"\nnote: {n}" for n in notes)
+
+
+# --------------------------------------------------------------------------- summary
+
+
+@dataclass(frozen=True, repr=False)
+class IntervalSummary:
+    """Mean, spread and an interval for the mean per (dataset, method[, metric]), over seeds.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per (dataset, method[, metric]): ``dataset, method, [metric,] n_seeds, mean,
+        std, sem, ci_low, ci_high, reason``. Values in the metric's own units; ``std`` is the
+        sample standard deviation (ddof = 1), ``sem = std / sqrt(n_seeds)``. ``reason`` is
+        empty, or says why a value is NaN (no seed, or a single seed).
+    ci_method : {"t", "bootstrap"}
+    confidence_level : float
+    n_resamples : int or None
+        Resamples per cell for the bootstrap (None for the t interval).
+    metric : str or tuple of str
+    direction : str or dict
+    notes : tuple of str
+        What the reader should know (e.g. that the card marks the metric as bounded, so the
+        percentile bootstrap suits it better than the t interval).
+    """
+
+    table: pd.DataFrame
+    ci_method: str
+    confidence_level: float
+    n_resamples: int | None
+    metric: object
+    direction: object
+    notes: tuple = ()
+
+    def to_frame(self) -> pd.DataFrame:
+        """The tidy table (a copy)."""
+        return self.table.copy()
+
+    def summary(self) -> str:
+        how = ("Student t" if self.ci_method == "t"
+               else f"percentile bootstrap, {self.n_resamples} resamples")
+        metric = self.metric if isinstance(self.metric, str) else ", ".join(self.metric)
+        head = (f"Interval summary over seeds ({metric or 'unnamed metric'}; {self.confidence_level:.0%} {how}), "
+                f"{len(self.table)} cells")
+        cols = ["dataset", "method", "metric", "n_seeds", "mean", "std", "ci_low", "ci_high", "reason"]
+        return head + "\n" + _show_table(self.table, cols) + _notes_text(self.notes)
+
+    def __repr__(self) -> str:
+        return self.summary()
+
+
+def _t_interval(mean, sem, n, confidence_level):
+    """mean ± t_{(1+cl)/2, n-1} · sem, NaN where n < 2."""
+    n = np.asarray(n)
+    quantile = np.full(n.shape, np.nan)
+    ok = n >= 2
+    if ok.any():
+        quantile[ok] = stats.t.ppf(0.5 + confidence_level / 2.0, n[ok] - 1)
+    half = quantile * sem
+    return mean - half, mean + half
+
+
+def _compact(values: np.ndarray, valid: np.ndarray):
+    """Rows of a (cells, seeds) array with their valid entries packed: (flat values, offsets)."""
+    counts = valid.sum(axis=1)
+    offsets = np.zeros(values.shape[0] + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    return np.ascontiguousarray(values[valid], dtype=np.float64), offsets
+
+
+def _bootstrap_interval(oriented: np.ndarray, confidence_level: float, n_resamples: int, gen) -> np.ndarray:
+    """Percentile-bootstrap endpoints of the mean per row of an oriented (cells, seeds) array."""
+    from ._kernels.bootstrap import bootstrap_mean_quantiles, cell_keys
+
+    valid = ~np.isnan(oriented)
+    flat, offsets = _compact(oriented + 0.0, valid)  # + 0.0: -0.0 and 0.0 share one key
+    base = np.uint64(gen.integers(0, 2**64, dtype=np.uint64))
+    keys = cell_keys(flat.view(np.uint64), offsets, base)
+    tail = (1.0 - confidence_level) / 2.0
+    probs = np.array([tail, 1.0 - tail])
+    return bootstrap_mean_quantiles(flat, offsets, keys, int(n_resamples), probs)
+
+
+def summary(scores, *, ci_method: str = "t", confidence_level: float = 0.95, n_resamples: int = 9999,
+            rng=None, direction=None, metric=None, method_names=None) -> IntervalSummary:
+    """Mean, spread and an interval for the mean of each method on each dataset, over seeds.
+
+    Parameters
+    ----------
+    scores : any input of :func:`mcda.score_cube` with a ``seed`` dim
+        Per-seed scores (dataset × method × seed, optionally × metric).
+    ci_method : {"t", "bootstrap"}
+        ``"t"``: the Student interval with n − 1 degrees of freedom. ``"bootstrap"``: the
+        percentile bootstrap of the mean over seeds, reported by its own (asymmetric) endpoints.
+    confidence_level : float
+        In (0, 1); default 0.95.
+    n_resamples : int
+        Bootstrap resamples per cell (default 9999, as scipy); ignored for ``"t"``.
+    rng : numpy.random.Generator, int or None
+        Source of the bootstrap draws (one 64-bit number is drawn per call).
+    direction, metric : optional
+        The metric's direction or card, when ``scores`` does not carry them.
+    method_names : sequence, optional
+        Labels for array input.
+
+    Returns
+    -------
+    IntervalSummary
+        ``table`` with columns ``dataset, method, [metric,] n_seeds, mean, std, sem, ci_low,
+        ci_high, reason``; ``ci_method``, ``confidence_level``, ``n_resamples``, ``metric``,
+        ``direction``, ``notes``.
+
+    Raises
+    ------
+    ValueError
+        ``scores`` without a ``seed`` dim (or with an ``epoch``/``split`` dim); a
+        ``ci_method`` that is not "t" or "bootstrap"; ``confidence_level`` outside (0, 1).
+    TypeError
+        ``n_resamples`` not an integer; ``rng`` not a Generator or seed.
+
+    Notes
+    -----
+    With n seeds x_1..x_n of a cell, mean x̄, standard deviation s (ddof 1) and
+    sem = s/√n, the t interval is x̄ ± t_{(1+c)/2, n−1} · sem (t_{0.975, 9} = 2.262 for ten
+    seeds, not 1.96). It is exact for normal seeds and good for smooth, unbounded metrics; it
+    ignores bounds, so near a bound (accuracy near 1) it can extend past it.
+
+    The percentile bootstrap draws B resamples of the n seeds with replacement and reports
+    the (1−c)/2 and (1+c)/2 quantiles (numpy's linear definition) of the B resampled means.
+    It stays inside the range of the data and follows its skew, which suits bounded or
+    heavy-tailed metrics (the card says which), but it is too narrow with few seeds (it
+    covers less than its nominal rate below about ten seeds; Efron & Tibshirani 1993, §13).
+    Each cell's resampling stream is derived from one draw of ``rng`` and the cell's own
+    scores, so a cell's interval does not depend on the other cells or their order.
+
+    A cell with no seed has NaN everywhere; with one seed, a mean and NaN spread and interval;
+    the ``reason`` column says which. Nothing is imputed.
+
+    References
+    ----------
+    Efron, B. and Tibshirani, R. J. (1993). An Introduction to the Bootstrap. Chapman & Hall.
+    https://doi.org/10.1201/9780429246593
+
+    Examples
+    --------
+    Nine seeds at 1.00 and one at 0.90: the t interval runs past 1, the percentile bootstrap
+    does not.
+
+    >>> import mcda
+    >>> scores = {"iris": {"a": [1.0] * 9 + [0.9], "b": [0.95] * 10}}
+    >>> t = mcda.summary(scores, metric="accuracy")
+    >>> t.to_frame().loc[0, ["mean", "ci_low", "ci_high"]].round(4).tolist()
+    [0.99, 0.9674, 1.0126]
+    >>> boot = mcda.summary(scores, metric="accuracy", ci_method="bootstrap", rng=1)
+    >>> boot.to_frame().loc[0, ["ci_low", "ci_high"]].round(2).tolist()
+    [0.97, 1.0]
+    """
+    check_choice("ci_method", ci_method, CI_METHODS)
+    confidence_level = _check_confidence(confidence_level)
+    n_resamples = check_positive_int("n_resamples", n_resamples)
+    gen = as_rng(rng) if ci_method == "bootstrap" else None
+    cube, blocks = _blocks(scores, direction, metric, method_names)
+    frames, notes = [], []
+    for block in blocks:
+        d, k, s = block.values.shape
+        values = block.values.reshape(d * k, s)
+        valid = ~np.isnan(values)
+        n = valid.sum(axis=1)
+        with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
+            warnings.simplefilter("ignore", RuntimeWarning)
+            mean = np.where(n > 0, np.nansum(values, axis=1) / np.maximum(n, 1), np.nan)
+            std = np.where(n > 1, np.nanstd(values, axis=1, ddof=1), np.nan)
+        sem = std / np.sqrt(np.where(n > 0, n, np.nan))
+        if ci_method == "t":
+            ci_low, ci_high = _t_interval(mean, sem, n, confidence_level)
+        else:
+            oriented = block.sign * values
+            ends = _bootstrap_interval(oriented, confidence_level, n_resamples, gen)
+            if block.sign > 0:
+                ci_low, ci_high = ends[:, 0], ends[:, 1]
+            else:
+                ci_low, ci_high = -ends[:, 1], -ends[:, 0]
+        reason = np.full(d * k, "", dtype=object)
+        reason[n == 1] = "only 1 seed: no spread to estimate, so no interval"
+        reason[n == 0] = "no seed has a result for this cell"
+        frame = pd.DataFrame({
+            "dataset": np.repeat(np.array(block.datasets, dtype=object), k),
+            "method": np.tile(np.array(block.methods, dtype=object), d),
+        })
+        if "metric" in cube.dims:
+            frame["metric"] = block.metric
+        frame["n_seeds"] = n.astype(np.int64)
+        frame["mean"] = mean
+        frame["std"] = std
+        frame["sem"] = sem
+        frame["ci_low"] = ci_low
+        frame["ci_high"] = ci_high
+        frame["reason"] = reason
+        frames.append(frame)
+        notes.extend(_summary_notes(block, ci_method, n, ci_low, ci_high))
+    table = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    if len(frames) > 1:
+        table = table.sort_values(["dataset", "method"], kind="stable", key=_label_order(cube)).reset_index(drop=True)
+    metric_field, direction_field = _meta(cube, blocks)
+    return IntervalSummary(table=table, ci_method=ci_method, confidence_level=confidence_level,
+                           n_resamples=n_resamples if ci_method == "bootstrap" else None,
+                           metric=metric_field, direction=direction_field, notes=tuple(notes))
+
+
+def _label_order(cube: xr.DataArray):
+    """A sort key that keeps the cube's own dataset and method order."""
+    order = {"dataset": {str(v): i for i, v in enumerate(cube.coords["dataset"].values)},
+             "method": {str(v): i for i, v in enumerate(cube.coords["method"].values)}}
+
+    def key(column: pd.Series) -> pd.Series:
+        return column.map(order[column.name]) if column.name in order else column
+
+    return key
+
+
+def _summary_notes(block: _Block, ci_method: str, n, ci_low, ci_high) -> list[str]:
+    notes = []
+    name = block.metric or "the metric"
+    card = block.card
+    if card is not None and (card.bounded or card.heavy_tailed) and ci_method == "t":
+        what = " and ".join(w for w, flag in (("bounded", card.bounded), ("heavy-tailed", card.heavy_tailed)) if flag)
+        extra = f" ({card.interval_note})" if card.interval_note else ""
+        notes.append(f"the card marks {name!r} as {what}{extra}; the percentile bootstrap "
+                     "(ci_method='bootstrap') suits it better than the t interval.")
+    if card is not None and ci_method == "t":
+        outside = np.zeros(len(n), dtype=bool)
+        with np.errstate(invalid="ignore"):
+            if card.lower is not None:
+                outside |= ci_low < card.lower
+            if card.upper is not None:
+                outside |= ci_high > card.upper
+        if outside.any():
+            notes.append(f"{int(outside.sum())} t interval(s) of {name!r} extend beyond its range "
+                         f"[{card.lower}, {card.upper}] (reported as computed, not clipped).")
+    if ci_method == "bootstrap":
+        few = (n >= 2) & (n < _FEW_SEEDS_FOR_BOOTSTRAP)
+        if few.any():
+            notes.append(f"{int(few.sum())} cell(s) of {name!r} have fewer than {_FEW_SEEDS_FOR_BOOTSTRAP} seeds: "
+                         "the percentile bootstrap is too narrow there (it covers less than its nominal rate).")
+    partial = (n > 0) & (n < block.values.shape[2])
+    if partial.any():
+        notes.append(f"{int(partial.sum())} cell(s) of {name!r} lack some seeds; each row uses the seeds it has "
+                     "(n_seeds).")
+    return notes
+
+
+# --------------------------------------------------------------------------- paired differences
+
+
+@dataclass(frozen=True)
+class _Pairs:
+    """Seed-aligned differences a − b for every (dataset, pair) row of one block."""
+
+    dataset: np.ndarray  # (rows,) labels
+    method_a: np.ndarray
+    method_b: np.ndarray
+    diff: np.ndarray  # (rows, seeds) a − b in the metric's units, NaN where either is missing
+    n: np.ndarray  # shared seeds per row
+    row_dataset: np.ndarray  # dataset index per row (the Holm family)
+
+
+def _snap(diff: np.ndarray, tol: np.ndarray) -> np.ndarray:
+    """Differences that agree up to the rounding of their own subtraction made equal.
+
+    |d| ≤ tol becomes 0; sorted |d| values whose consecutive gaps are ≤ tol take the
+    cluster's smallest value (the sign is kept). NaN stays NaN. Generic (noise-free) data is
+    returned unchanged.
+    """
+    nan = np.isnan(diff)
+    tol = tol[:, None]
+    absd = np.abs(diff)
+    absd = np.where(absd <= tol, 0.0, absd)
+    order = np.argsort(np.where(nan, np.inf, absd), axis=1, kind="stable")
+    ordered = np.take_along_axis(absd, order, axis=1)
+    gaps = np.diff(ordered, axis=1)
+    starts = np.ones(ordered.shape, dtype=bool)
+    starts[:, 1:] = ~(gaps <= tol)  # NaN gaps start a new cluster
+    index = np.where(starts, np.arange(ordered.shape[1])[None, :], 0)
+    np.maximum.accumulate(index, axis=1, out=index)
+    snapped_sorted = np.take_along_axis(ordered, index, axis=1)
+    snapped = np.empty_like(absd)
+    np.put_along_axis(snapped, order, snapped_sorted, axis=1)
+    out = np.sign(diff) * snapped
+    out[nan] = np.nan
+    return out + 0.0
+
+
+def _pairs(block: _Block) -> _Pairs:
+    d, k, s = block.values.shape
+    ia, ib = np.triu_indices(k, 1)
+    a = block.values[:, ia, :]
+    b = block.values[:, ib, :]
+    diff = (a - b).reshape(-1, s)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        scale = np.nanmax(np.maximum(np.abs(a), np.abs(b)).reshape(-1, s), axis=1)
+    scale = np.where(np.isnan(scale), 0.0, scale)
+    diff = _snap(diff, _ULPS * _EPS * scale)
+    n = (~np.isnan(diff)).sum(axis=1)
+    p = len(ia)
+    methods = np.array(block.methods, dtype=object)
+    return _Pairs(dataset=np.repeat(np.array(block.datasets, dtype=object), p),
+                  method_a=np.tile(methods[ia], d), method_b=np.tile(methods[ib], d),
+                  diff=diff, n=n, row_dataset=np.repeat(np.arange(d), p))
+
+
+def _moments(diff: np.ndarray, n: np.ndarray):
+    """Mean and standard deviation (ddof 1) per row, NaN where undefined."""
+    with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        mean = np.where(n > 0, np.nansum(diff, axis=1) / np.maximum(n, 1), np.nan)
+        sd = np.where(n > 1, np.nanstd(diff, axis=1, ddof=1), np.nan)
+    return mean, sd
+
+
+def _pair_reasons(pairs: _Pairs, sd: np.ndarray, *, t_based: bool) -> np.ndarray:
+    """Why a row's test does not apply ('' where it does)."""
+    reason = np.full(len(pairs.n), "", dtype=object)
+    with np.errstate(invalid="ignore"):
+        all_zero = (pairs.n >= 2) & (np.nansum(np.abs(pairs.diff), axis=1) == 0)
+        constant = (pairs.n >= 2) & (sd == 0) & ~all_zero
+    for i in np.nonzero(all_zero)[0]:
+        reason[i] = (f"every paired difference is exactly 0 (identical scores on all {pairs.n[i]} shared seeds): "
+                     "the test does not apply")
+    if t_based:
+        for i in np.nonzero(constant)[0]:
+            value = pairs.diff[i][~np.isnan(pairs.diff[i])][0]
+            reason[i] = (f"every paired difference equals {value!r} (no spread over {pairs.n[i]} seeds): "
+                         "the t statistic is undefined")
+    for i in np.nonzero(pairs.n < 2)[0]:
+        reason[i] = f"only {pairs.n[i]} shared seed(s): a paired comparison needs at least 2"
+    return reason
+
+
+def _pair_frame(pairs: _Pairs, metric: str | None) -> pd.DataFrame:
+    frame = pd.DataFrame({"dataset": pairs.dataset, "method_a": pairs.method_a, "method_b": pairs.method_b})
+    if metric is not None:
+        frame["metric"] = metric
+    frame["n_seeds"] = pairs.n.astype(np.int64)
+    return frame
+
+
+def _holm(p: np.ndarray, family: np.ndarray) -> np.ndarray:
+    """Holm step-down adjusted p-values within each family (NaN rows are not in the family)."""
+    out = np.full(p.shape, np.nan)
+    for f in np.unique(family):
+        rows = np.nonzero((family == f) & ~np.isnan(p))[0]
+        m = len(rows)
+        if m == 0:
+            continue
+        order = np.argsort(p[rows], kind="stable")
+        adjusted = np.maximum.accumulate(p[rows][order] * np.arange(m, 0, -1))
+        out[rows[order]] = np.minimum(adjusted, 1.0)
+    return out
+
+
+def _concat_pairs(frames: list[pd.DataFrame], cube: xr.DataArray) -> pd.DataFrame:
+    if len(frames) == 1:
+        return frames[0]
+    table = pd.concat(frames, ignore_index=True)
+    return table.sort_values(["dataset"], kind="stable", key=_label_order(cube)).reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------- signed ranks
+
+
+@dataclass(frozen=True)
+class SignedRanks:
+    """The Wilcoxon signed-rank sums of a set of differences.
+
+    Attributes
+    ----------
+    r_plus, r_minus : float
+        Sums of the ranks of |d| over the positive and the negative differences (ties get
+        average ranks; zeros as ``zero_method`` says).
+    statistic : float
+        min(R+, R−), the two-sided statistic of Wilcoxon (1945) and scipy.
+    n : int
+        Differences ranked (zeros excluded under "wilcox").
+    n_zero : int
+        Differences exactly 0.
+    zero_method : str
+    """
+
+    r_plus: float
+    r_minus: float
+    statistic: float
+    n: int
+    n_zero: int
+    zero_method: str
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame([{"r_plus": self.r_plus, "r_minus": self.r_minus, "statistic": self.statistic,
+                              "n": self.n, "n_zero": self.n_zero, "zero_method": self.zero_method}])
+
+
+def _signed_rank_sums(diff: np.ndarray, zero_method: str):
+    """(R+, R−) per row of a NaN-free (rows, n) array of differences."""
+    zero = diff == 0
+    absd = np.abs(diff)
+    if zero_method == "wilcox":
+        absd = np.where(zero, np.nan, absd)
+        ranks = stats.rankdata(absd, axis=1, nan_policy="omit") if zero.any() else stats.rankdata(absd, axis=1)
+        ranks = np.where(zero, 0.0, ranks)
+    else:
+        ranks = stats.rankdata(absd, axis=1)
+    r_plus = np.sum(np.where(diff > 0, ranks, 0.0), axis=1)
+    r_minus = np.sum(np.where(diff < 0, ranks, 0.0), axis=1)
+    if zero_method == "zsplit":
+        half_zero = np.sum(np.where(zero, ranks, 0.0), axis=1) / 2.0
+        r_plus = r_plus + half_zero
+        r_minus = r_minus + half_zero
+    return r_plus, r_minus
+
+
+def wilcoxon_signed_ranks(differences, *, zero_method: str = "wilcox") -> SignedRanks:
+    """R+ and R−: the signed-rank sums behind the Wilcoxon test.
+
+    Parameters
+    ----------
+    differences : array_like
+        Paired differences (NaN not allowed: align the pairs first). They are ranked as
+        given: round them first when they come from printed decimals (0.768 − 0.763 and
+        0.936 − 0.931 differ in floating point).
+    zero_method : {"wilcox", "pratt", "zsplit"}
+        scipy's names. "wilcox" drops zero differences before ranking; "pratt" ranks them and
+        drops their ranks; "zsplit" ranks them and splits their ranks evenly between R+ and R−
+        (Demšar 2006 §3.1.3).
+
+    Returns
+    -------
+    SignedRanks
+        ``r_plus``, ``r_minus``, ``statistic`` (min of the two), ``n``, ``n_zero``,
+        ``zero_method``.
+
+    Raises
+    ------
+    ValueError
+        Empty or non-finite ``differences``; an unknown ``zero_method``.
+
+    Notes
+    -----
+    Rank |d_i| from 1 (smallest) with average ranks for ties; R+ = Σ_{d_i>0} rank_i,
+    R− = Σ_{d_i<0} rank_i. Without zeros, R+ + R− = n(n+1)/2.
+
+    References
+    ----------
+    Wilcoxon, F. (1945). Individual comparisons by ranking methods. Biometrics Bulletin
+    1(6):80–83. https://doi.org/10.2307/3001968
+
+    Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+    JMLR 7:1–30.
+
+    Examples
+    --------
+    >>> from mcda.within import wilcoxon_signed_ranks
+    >>> r = wilcoxon_signed_ranks([0.5, -0.2, 1.0, 0.0], zero_method="zsplit")
+    >>> r.r_plus, r.r_minus
+    (7.5, 2.5)
+    """
+    check_choice("zero_method", zero_method, ZERO_METHODS)
+    d = np.asarray(differences, dtype=np.float64).ravel()
+    if d.size == 0:
+        raise ValueError("`differences` is empty")
+    if not np.isfinite(d).all():
+        bad = np.nonzero(~np.isfinite(d))[0]
+        raise ValueError(f"`differences` must be finite; got non-finite values at positions {bad[:8].tolist()}")
+    r_plus, r_minus = _signed_rank_sums(d[None, :], zero_method)
+    n_zero = int((d == 0).sum())
+    n = d.size - n_zero if zero_method == "wilcox" else d.size
+    return SignedRanks(r_plus=float(r_plus[0]), r_minus=float(r_minus[0]),
+                       statistic=float(min(r_plus[0], r_minus[0])), n=int(n), n_zero=n_zero,
+                       zero_method=zero_method)
+
+
+# --------------------------------------------------------------------------- paired tests
+
+
+@dataclass(frozen=True, repr=False)
+class PairedTests:
+    """Paired tests of every pair of methods on each dataset, over seeds, Holm within dataset.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per (dataset, pair[, metric]): ``dataset, method_a, method_b, [metric,]
+        n_seeds, mean_diff, ci_low, ci_high, statistic, p_raw, p_holm, significant, reason``
+        and, for the Wilcoxon test, ``r_plus, r_minus``. ``mean_diff`` is a − b in the
+        metric's units (for a lower-is-better metric, negative means a is better);
+        ``ci_low, ci_high`` the t interval of the mean difference at 1 − alpha;
+        ``statistic`` the t statistic of a − b, or min(R+, R−); ``p_holm`` Holm-adjusted
+        within the dataset; ``significant`` is ``p_holm <= alpha``.
+    method : {"t", "wilcoxon"}
+    alpha : float
+    direction : str or dict
+    metric : str or tuple of str
+    zero_method : str
+        How Wilcoxon treats zero differences.
+    notes : tuple of str
+    """
+
+    table: pd.DataFrame
+    method: str
+    alpha: float
+    direction: object
+    metric: object
+    zero_method: str = "wilcox"
+    notes: tuple = ()
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table.copy()
+
+    def summary(self) -> str:
+        name = "paired t" if self.method == "t" else "Wilcoxon signed-rank"
+        n_sig = int(self.table["significant"].sum())
+        head = (f"{name} tests over seeds, Holm within each dataset (alpha = {self.alpha:g}): "
+                f"{n_sig} of {len(self.table)} pairs significant")
+        cols = ["dataset", "method_a", "method_b", "metric", "n_seeds", "mean_diff", "p_raw", "p_holm",
+                "significant", "reason"]
+        return head + "\n" + _show_table(self.table, cols) + _notes_text(self.notes)
+
+    def __repr__(self) -> str:
+        return self.summary()
+
+
+def _wilcoxon_pvalues(diff: np.ndarray, n: np.ndarray, rows: np.ndarray, zero_method: str):
+    """scipy's Wilcoxon p and statistic for the given rows, computed group-wise.
+
+    Rows are grouped by (shared seeds, whether any |d| ties or is zero): within such a group
+    scipy's automatic choice (exact / exact permutation / normal) is the one it makes for
+    each row alone, so the vectorised call gives each row's own p-value.
+    """
+    p = np.full(len(n), np.nan)
+    statistic = np.full(len(n), np.nan)
+    r_plus = np.full(len(n), np.nan)
+    r_minus = np.full(len(n), np.nan)
+    if len(rows) == 0:
+        return p, statistic, r_plus, r_minus
+    order = np.argsort(np.isnan(diff[rows]), axis=1, kind="stable")
+    packed = np.take_along_axis(diff[rows], order, axis=1)  # the shared seeds first, in seed order
+    sizes = n[rows]
+    for size in np.unique(sizes):
+        here = np.nonzero(sizes == size)[0]
+        block = packed[here, :size]
+        sorted_abs = np.sort(np.abs(block), axis=1)
+        irregular = (sorted_abs[:, :1] == 0).ravel() | (np.diff(sorted_abs, axis=1) == 0).any(axis=1)
+        rp, rm = _signed_rank_sums(block, zero_method)
+        r_plus[rows[here]] = rp
+        r_minus[rows[here]] = rm
+        for flag in (False, True):
+            sub = here[irregular == flag]
+            if len(sub) == 0:
+                continue
+            res = stats.wilcoxon(packed[sub, :size], zero_method=zero_method, axis=1)
+            p[rows[sub]] = res.pvalue
+            statistic[rows[sub]] = res.statistic
+    return p, statistic, r_plus, r_minus
+
+
+def paired_tests(scores, *, method: str = "t", alpha: float = 0.05, zero_method: str = "wilcox",
+                 direction=None, metric=None, method_names=None) -> PairedTests:
+    """Is A better than B on this dataset? Paired tests over seeds for every pair, per dataset.
+
+    Parameters
+    ----------
+    scores : any input of :func:`mcda.score_cube` with a ``seed`` dim
+    method : {"t", "wilcoxon"}
+        The paired t test (scipy ``ttest_rel``) or the Wilcoxon signed-rank test (scipy
+        ``wilcoxon``, its automatic choice of exact, exact-permutation or normal p-value).
+    alpha : float
+        Family-wise error rate per dataset; also sets the (1 − alpha) interval of the mean
+        difference.
+    zero_method : {"wilcox", "pratt", "zsplit"}
+        How the Wilcoxon test treats zero differences (scipy's names; ignored for "t").
+    direction, metric : optional
+        The metric's direction or card, when ``scores`` does not carry them.
+    method_names : sequence, optional
+        Labels for array input.
+
+    Returns
+    -------
+    PairedTests
+        ``table`` (columns ``dataset, method_a, method_b, [metric,] n_seeds, mean_diff, ci_low,
+        ci_high, statistic, p_raw, p_holm, significant, reason`` and ``r_plus, r_minus`` for
+        Wilcoxon), ``method``, ``alpha``, ``direction``, ``metric``, ``zero_method``,
+        ``notes``.
+
+    Raises
+    ------
+    ValueError
+        ``scores`` without a ``seed`` dim; an unknown ``method`` or ``zero_method``;
+        ``alpha`` outside (0, 1).
+
+    Notes
+    -----
+    Per dataset, every pair (a, b) of methods is compared on the seeds both have (aligned
+    by seed label), with d_s = a_s − b_s in the metric's own units. Paired t:
+    t = d̄ / (s_d / √n) on n − 1 df. Wilcoxon: ranks of |d_s|, statistic min(R+, R−).
+    Differences that agree up to the rounding of their own subtraction (8 ulp of the
+    scores) are treated as equal, so scores stored as rounded decimals tie as they should;
+    on noise-free input nothing changes and the p-values are scipy's.
+
+    A row gets NaN and a ``reason`` (never p = 1) when fewer than 2 seeds are shared, when
+    every difference is exactly 0, or (t test) when every difference is the same number.
+
+    Holm's step-down runs within each dataset (the family is the dataset, never the whole
+    sweep): with the m available p-values sorted, p_(i) is multiplied by m − i + 1 and made
+    monotone. ``significant`` is p_holm ≤ alpha.
+
+    The tests treat seeds as independent replications. Seeds that share a data split or a
+    test set are not independent of each other across methods in every way, so read p as
+    "this difference is not seed noise", not as a statement about new data.
+
+    References
+    ----------
+    Holm, S. (1979). A simple sequentially rejective multiple test procedure. Scandinavian
+    Journal of Statistics 6(2):65–70.
+
+    Wilcoxon, F. (1945). Individual comparisons by ranking methods. Biometrics Bulletin
+    1(6):80–83. https://doi.org/10.2307/3001968
+
+    Examples
+    --------
+    >>> import mcda
+    >>> cube = mcda.datasets.synthetic(n_datasets=2, n_methods=3, n_seeds=10, effects=[0, 0.02, 0.04], rng=0)
+    >>> res = mcda.paired_tests(cube)
+    >>> res.to_frame()[["dataset", "method_a", "method_b", "n_seeds", "mean_diff", "significant"]].round(3)
+         dataset  method_a  method_b  n_seeds  mean_diff  significant
+    0  dataset_0  method_0  method_1       10     -0.017         True
+    1  dataset_0  method_0  method_2       10     -0.037         True
+    2  dataset_0  method_1  method_2       10     -0.020         True
+    3  dataset_1  method_0  method_1       10     -0.025         True
+    4  dataset_1  method_0  method_2       10     -0.035         True
+    5  dataset_1  method_1  method_2       10     -0.010         True
+
+    ``mean_diff`` is a − b: accuracy is higher-is-better, so negative means b is better.
+    """
+    check_choice("method", method, TEST_METHODS)
+    alpha = check_alpha(alpha)
+    check_choice("zero_method", zero_method, ZERO_METHODS)
+    cube, blocks = _blocks(scores, direction, metric, method_names)
+    frames, notes = [], []
+    for block in blocks:
+        pairs = _pairs(block)
+        mean, sd = _moments(pairs.diff, pairs.n)
+        reason = _pair_reasons(pairs, sd, t_based=method == "t")
+        testable = np.nonzero(reason == "")[0]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            se = sd / np.sqrt(pairs.n)
+        ci_low, ci_high = _t_interval(mean, se, pairs.n, 1.0 - alpha)
+        frame = _pair_frame(pairs, block.metric if "metric" in cube.dims else None)
+        frame["mean_diff"] = mean
+        frame["ci_low"] = ci_low
+        frame["ci_high"] = ci_high
+        if method == "t":
+            statistic = np.full(len(mean), np.nan)
+            p = np.full(len(mean), np.nan)
+            statistic[testable] = mean[testable] / se[testable]
+            p[testable] = 2.0 * stats.t.sf(np.abs(statistic[testable]), pairs.n[testable] - 1)
+            frame["statistic"] = statistic
+        else:
+            p, statistic, r_plus, r_minus = _wilcoxon_pvalues(pairs.diff, pairs.n, testable, zero_method)
+            frame["statistic"] = statistic
+        frame["p_raw"] = p
+        p_holm = _holm(p, pairs.row_dataset)
+        frame["p_holm"] = p_holm
+        frame["significant"] = np.nan_to_num(p_holm, nan=np.inf) <= alpha
+        frame["reason"] = reason
+        if method == "wilcoxon":
+            frame["r_plus"] = r_plus
+            frame["r_minus"] = r_minus
+            small = (pairs.n >= 2) & (pairs.n < 6) & (reason == "")
+            if small.any():
+                notes.append(f"{int(small.sum())} pair(s) share fewer than 6 seeds: the two-sided Wilcoxon p "
+                             "cannot go below 2/2^n (0.0625 at n = 5), so they cannot be significant at 0.05.")
+        frames.append(frame)
+    metric_field, direction_field = _meta(cube, blocks)
+    return PairedTests(table=_concat_pairs(frames, cube), method=method, alpha=alpha, direction=direction_field,
+                       metric=metric_field, zero_method=zero_method, notes=tuple(notes))
+
+
+# --------------------------------------------------------------------------- equivalence
+
+
+@dataclass(frozen=True, repr=False)
+class EquivalenceResult:
+    """Paired TOST equivalence of every pair of methods on each dataset, over seeds.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per (dataset, pair[, metric]): ``dataset, method_a, method_b, [metric,]
+        n_seeds, mean_diff, margin, ci_low, ci_high, p_lower, p_upper, p_tost, equivalent,
+        verdict, reason``. ``ci_low, ci_high`` is the (1 − 2·alpha) t interval of the mean
+        difference (the interval TOST inverts); ``p_lower`` tests H0: mean ≤ −margin,
+        ``p_upper`` H0: mean ≥ +margin, ``p_tost`` = max of the two; ``equivalent`` is
+        ``p_tost <= alpha``; ``verdict`` is "equivalent", "different" (the interval lies
+        wholly beyond the margin), "inconclusive", "identical" (every difference exactly 0)
+        or "not applicable".
+    margin : float or dict
+        The margin(s) used, in the metric's units.
+    alpha : float
+    direction : str or dict
+    metric : str or tuple of str
+    notes : tuple of str
+    """
+
+    table: pd.DataFrame
+    margin: object
+    alpha: float
+    direction: object
+    metric: object
+    notes: tuple = ()
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table.copy()
+
+    def summary(self) -> str:
+        counts = self.table["verdict"].value_counts()
+        head = (f"Equivalence (paired TOST, alpha = {self.alpha:g}, margin = {self.margin}): "
+                + ", ".join(f"{v} {k}" for k, v in counts.items()))
+        cols = ["dataset", "method_a", "method_b", "metric", "n_seeds", "mean_diff", "margin", "p_tost", "verdict"]
+        return head + "\n" + _show_table(self.table, cols) + _notes_text(self.notes)
+
+    def __repr__(self) -> str:
+        return self.summary()
+
+
+def _margins(blocks: list[_Block], margin) -> list[float]:
+    out = []
+    for block in blocks:
+        if margin is None:
+            value = block.noise_floor
+            if value is None or math.isnan(value):
+                raise ValueError(f"`margin` is None and {'metric ' + repr(block.metric) if block.metric else 'the scores'}"
+                                 " carries no card with a noise floor; pass `margin=` (a positive number in the "
+                                 "metric's units) or `metric=` naming a card.")
+        elif isinstance(margin, Mapping):
+            if block.metric not in margin:
+                raise ValueError(f"`margin` has no entry for metric {block.metric!r}; it has {sorted(margin)}")
+            value = margin[block.metric]
+        else:
+            value = margin
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
+            raise TypeError(f"`margin` must be a positive number (or None for the card's noise floor); got {value!r}")
+        value = float(value)
+        if not math.isfinite(value) or value <= 0:
+            raise ValueError(f"`margin` must be a finite number > 0 in the metric's units; got {value!r}")
+        out.append(value)
+    return out
+
+
+def equivalence(scores, *, margin=None, alpha: float = 0.05, direction=None, metric=None,
+                method_names=None) -> EquivalenceResult:
+    """Are A and B equivalent on this dataset? Paired TOST over seeds for every pair.
+
+    Parameters
+    ----------
+    scores : any input of :func:`mcda.score_cube` with a ``seed`` dim
+    margin : float, mapping or None
+        Half-width of the equivalence region, in the metric's units; None uses the card's
+        noise floor (with a ``metric`` dim: each metric's own; a mapping gives one per metric).
+    alpha : float
+        Level of each one-sided test.
+    direction, metric, method_names : optional
+        As in :func:`summary`.
+
+    Returns
+    -------
+    EquivalenceResult
+        ``table`` with ``dataset, method_a, method_b, [metric,] n_seeds, mean_diff, margin,
+        ci_low, ci_high, p_lower, p_upper, p_tost, equivalent, verdict, reason``; ``margin``,
+        ``alpha``, ``direction``, ``metric``, ``notes``.
+
+    Raises
+    ------
+    ValueError
+        ``scores`` without a ``seed`` dim; ``margin`` ≤ 0, or None without a card;
+        ``alpha`` outside (0, 1).
+
+    Notes
+    -----
+    Two one-sided paired t tests (Schuirmann 1987) on d_s = a_s − b_s over the n shared
+    seeds, se = s_d/√n, df = n − 1: p_lower = P(T ≥ (d̄ + margin)/se) for H0: μ_d ≤ −margin,
+    p_upper = P(T ≤ (d̄ − margin)/se) for H0: μ_d ≥ +margin; p_tost = max(p_lower, p_upper).
+    Equivalence at level alpha is p_tost ≤ alpha, the same as the (1 − 2·alpha) t interval
+    lying inside (−margin, margin). "different" means that interval lies wholly outside
+    [−margin, margin]; anything else is "inconclusive" (more seeds would tell).
+    NaN and a reason (never p = 1) when fewer than 2 seeds are shared or every difference
+    is the same number; all-zero differences get the verdict "identical".
+
+    References
+    ----------
+    Schuirmann, D. J. (1987). A comparison of the two one-sided tests procedure and the
+    power approach for assessing the equivalence of average bioavailability. Journal of
+    Pharmacokinetics and Biopharmaceutics 15(6):657–680. https://doi.org/10.1007/BF01068419
+
+    Examples
+    --------
+    >>> import mcda
+    >>> cube = mcda.datasets.synthetic(n_datasets=1, n_methods=2, n_seeds=20, effects=[0, 0.001],
+    ...                                noise_sd=0.002, rng=0)
+    >>> res = mcda.equivalence(cube)  # margin: the accuracy card's noise floor, 0.01
+    >>> row = res.to_frame().iloc[0]
+    >>> float(row["margin"]), bool(row["equivalent"]), row["verdict"]
+    (0.01, True, 'equivalent')
+    """
+    alpha = check_alpha(alpha)
+    cube, blocks = _blocks(scores, direction, metric, method_names)
+    margins = _margins(blocks, margin)
+    frames = []
+    for block, m in zip(blocks, margins):
+        pairs = _pairs(block)
+        mean, sd = _moments(pairs.diff, pairs.n)
+        reason = _pair_reasons(pairs, sd, t_based=True)
+        ok = reason == ""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            se = sd / np.sqrt(pairs.n)
+        df = np.where(ok, pairs.n - 1, 1)
+        p_lower = np.where(ok, stats.t.sf((mean + m) / np.where(ok, se, 1.0), df), np.nan)
+        p_upper = np.where(ok, stats.t.cdf((mean - m) / np.where(ok, se, 1.0), df), np.nan)
+        p_tost = np.maximum(p_lower, p_upper)
+        ci_low, ci_high = _t_interval(mean, se, pairs.n, 1.0 - 2.0 * alpha)
+        equivalent = np.nan_to_num(p_tost, nan=np.inf) <= alpha
+        verdict = np.full(len(mean), "inconclusive", dtype=object)
+        verdict[equivalent] = "equivalent"
+        with np.errstate(invalid="ignore"):
+            verdict[ok & ((ci_low > m) | (ci_high < -m))] = "different"
+        verdict[~ok] = "not applicable"
+        identical = np.char.startswith(reason.astype(str), "every paired difference is exactly 0")
+        verdict[identical] = "identical"
+        frame = _pair_frame(pairs, block.metric if "metric" in cube.dims else None)
+        frame["mean_diff"] = mean
+        frame["margin"] = m
+        frame["ci_low"] = ci_low
+        frame["ci_high"] = ci_high
+        frame["p_lower"] = p_lower
+        frame["p_upper"] = p_upper
+        frame["p_tost"] = p_tost
+        frame["equivalent"] = equivalent
+        frame["verdict"] = verdict
+        frame["reason"] = reason
+        frames.append(frame)
+    metric_field, direction_field = _meta(cube, blocks)
+    margin_field = dict(zip((b.metric for b in blocks), margins)) if "metric" in cube.dims else margins[0]
+    return EquivalenceResult(table=_concat_pairs(frames, cube), margin=margin_field, alpha=alpha,
+                             direction=direction_field, metric=metric_field)
+
+
+# --------------------------------------------------------------------------- power
+
+
+@dataclass(frozen=True, repr=False)
+class PowerResult:
+    """Power of the paired t test over seeds, per pair and dataset.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per (dataset, pair[, metric]): ``dataset, method_a, method_b, [metric,]
+        n_seeds, mean_diff, sd_diff, effect_size, mde, observed_power, seeds_needed, reason``.
+        ``effect_size`` = mean_diff / sd_diff (Cohen's d_z, signed as a − b); ``mde`` the
+        smallest |mean difference| the two-sided paired t test detects with
+        ``target_power`` at this seed count, in the metric's units; ``observed_power`` the
+        power against the observed effect; ``seeds_needed`` the smallest seed count
+        (≥ 2) with ``target_power`` against the observed effect.
+    alpha, target_power : float
+    direction : str or dict
+    metric : str or tuple of str
+    notes : tuple of str
+    """
+
+    table: pd.DataFrame
+    alpha: float
+    target_power: float
+    direction: object
+    metric: object
+    notes: tuple = ()
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table.copy()
+
+    def summary(self) -> str:
+        head = (f"Power of the paired t test over seeds (alpha = {self.alpha:g}, "
+                f"target power = {self.target_power:g})")
+        cols = ["dataset", "method_a", "method_b", "metric", "n_seeds", "mean_diff", "mde", "observed_power",
+                "seeds_needed", "reason"]
+        return head + "\n" + _show_table(self.table, cols) + _notes_text(self.notes)
+
+    def __repr__(self) -> str:
+        return self.summary()
+
+
+def _t_power(effect, n, alpha):
+    """Power of the two-sided one-sample (paired) t test: effect size d (σ units), n observations."""
+    df = n - 1.0
+    nc = effect * np.sqrt(n)
+    crit = stats.t.isf(alpha / 2.0, df)
+    return stats.nct.sf(crit, df, nc) + stats.nct.cdf(-crit, df, nc)
+
+
+def _mde_effect(n, alpha, target):
+    """Smallest effect size d > 0 with power ≥ target at n observations (bisection, per n)."""
+    n = np.asarray(n, dtype=float)
+    lo = np.zeros(n.shape)
+    hi = np.ones(n.shape)
+    while True:
+        short = _t_power(hi, n, alpha) < target
+        if not short.any():
+            break
+        hi = np.where(short, hi * 2.0, hi)
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if np.all((hi - lo) <= 1e-13 * hi):
+            break
+        reach = _t_power(mid, n, alpha) >= target
+        lo = np.where(reach, lo, mid)
+        hi = np.where(reach, mid, hi)
+    return hi
+
+
+_MAX_SEEDS_SEARCHED = 2**40
+
+
+def _seeds_needed(effect, alpha, target):
+    """Smallest integer n ≥ 2 with power ≥ target against |effect| (NaN beyond 2**40)."""
+    effect = np.abs(np.asarray(effect, dtype=float))
+    out = np.full(effect.shape, np.nan)
+    ok = effect > 0
+    if not ok.any():
+        return out
+    e = effect[ok]
+    lo = np.full(e.shape, 1.0)  # power(lo) < target, or lo = 1 meaning "below 2"
+    hi = np.full(e.shape, 2.0)
+    while True:
+        short = (_t_power(e, hi, alpha) < target) & (hi < _MAX_SEEDS_SEARCHED)
+        if not short.any():
+            break
+        lo = np.where(short, hi, lo)
+        hi = np.where(short, hi * 2.0, hi)
+    reachable = _t_power(e, hi, alpha) >= target
+    while np.any(hi - lo > 1):
+        mid = np.floor(0.5 * (lo + hi))
+        move = hi - lo > 1
+        reach = _t_power(e, np.maximum(mid, 2.0), alpha) >= target
+        hi = np.where(move & reach, mid, hi)
+        lo = np.where(move & ~reach, mid, lo)
+    result = np.where(reachable, np.maximum(hi, 2.0), np.nan)
+    out[ok] = result
+    return out
+
+
+def power(scores, *, alpha: float = 0.05, target_power: float = 0.8, direction=None, metric=None,
+          method_names=None) -> PowerResult:
+    """How large a difference can these seeds detect, and how many seeds would the observed one need?
+
+    Parameters
+    ----------
+    scores : any input of :func:`mcda.score_cube` with a ``seed`` dim
+    alpha : float
+        Level of the two-sided paired t test.
+    target_power : float
+        The power asked for, in (alpha, 1).
+    direction, metric, method_names : optional
+        As in :func:`summary`.
+
+    Returns
+    -------
+    PowerResult
+        ``table`` with ``dataset, method_a, method_b, [metric,] n_seeds, mean_diff, sd_diff,
+        effect_size, mde, observed_power, seeds_needed, reason``; ``alpha``,
+        ``target_power``, ``direction``, ``metric``, ``notes``.
+
+    Raises
+    ------
+    ValueError
+        ``scores`` without a ``seed`` dim; ``alpha`` or ``target_power`` outside their range.
+
+    Notes
+    -----
+    The two-sided paired t test on n seeds with standardised effect d = μ_d/σ_d has power
+    P(|T'| > t_{1−α/2, n−1}) with T' noncentral t (df n − 1, noncentrality d√n) — the
+    formula of statsmodels' ``TTestPower``. ``mde`` solves power = target for d at the
+    observed n and reports d · s_d in the metric's units; ``seeds_needed`` is the smallest
+    integer n with power ≥ target at the observed d = d̄/s_d. Both take the observed s_d as
+    the true σ_d, so they are rough with few seeds.
+
+    ``observed_power`` (power at the observed effect) is a one-to-one function of the p-value
+    and adds no evidence (Hoenig & Heisey 2001); use ``mde`` to say what a non-significant
+    result rules out, and ``seeds_needed`` to plan the next run.
+
+    NaN and a reason when fewer than 2 seeds are shared or the differences have no spread;
+    ``seeds_needed`` is NaN when the observed difference is 0.
+
+    References
+    ----------
+    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, 2nd ed.
+    Lawrence Erlbaum. https://doi.org/10.4324/9780203771587
+
+    Hoenig, J. M. and Heisey, D. M. (2001). The abuse of power: the pervasive fallacy of power
+    calculations for data analysis. The American Statistician 55(1):19–24.
+    https://doi.org/10.1198/000313001300339897
+
+    Examples
+    --------
+    >>> import mcda
+    >>> cube = mcda.datasets.synthetic(n_datasets=1, n_methods=2, n_seeds=5, effects=[0, 0.005], rng=0)
+    >>> row = mcda.power(cube).to_frame().iloc[0]
+    >>> int(row["n_seeds"]), bool(row["mde"] > abs(row["mean_diff"])), bool(row["seeds_needed"] > 5)
+    (5, True, True)
+    """
+    alpha = check_alpha(alpha)
+    target_power = check_probability("target_power", target_power)
+    if target_power <= alpha:
+        raise ValueError(f"`target_power` must exceed `alpha` ({alpha!r}): the test already rejects with "
+                         f"probability alpha when there is no difference; got {target_power!r}")
+    cube, blocks = _blocks(scores, direction, metric, method_names)
+    frames = []
+    for block in blocks:
+        pairs = _pairs(block)
+        mean, sd = _moments(pairs.diff, pairs.n)
+        reason = _pair_reasons(pairs, sd, t_based=True)
+        for i in np.nonzero(np.char.startswith(reason.astype(str), "every paired difference is exactly 0"))[0]:
+            reason[i] = (f"every paired difference is exactly 0 (identical scores on all {pairs.n[i]} shared seeds): "
+                         "no spread to base a power calculation on")
+        for i in np.nonzero(np.char.startswith(reason.astype(str), "every paired difference equals"))[0]:
+            reason[i] = reason[i].replace("the t statistic is undefined", "no spread to base a power calculation on")
+        ok = reason == ""
+        effect = np.full(len(mean), np.nan)
+        mde = np.full(len(mean), np.nan)
+        observed = np.full(len(mean), np.nan)
+        needed = np.full(len(mean), np.nan)
+        if ok.any():
+            effect[ok] = mean[ok] / sd[ok]
+            sizes = pairs.n[ok].astype(float)
+            unique_n, inverse = np.unique(sizes, return_inverse=True)
+            mde[ok] = _mde_effect(unique_n, alpha, target_power)[inverse] * sd[ok]
+            observed[ok] = _t_power(np.abs(effect[ok]), sizes, alpha)
+            needed[ok] = _seeds_needed(effect[ok], alpha, target_power)
+            zero = ok & (mean == 0)
+            for i in np.nonzero(zero)[0]:
+                reason[i] = "the observed mean difference is 0: no seed count detects it"
+            huge = ok & (mean != 0) & np.isnan(needed)
+            for i in np.nonzero(huge)[0]:
+                reason[i] = f"the observed effect is too small to detect with fewer than {_MAX_SEEDS_SEARCHED} seeds"
+        frame = _pair_frame(pairs, block.metric if "metric" in cube.dims else None)
+        frame["mean_diff"] = mean
+        frame["sd_diff"] = sd
+        frame["effect_size"] = effect
+        frame["mde"] = mde
+        frame["observed_power"] = observed
+        frame["seeds_needed"] = needed
+        frame["reason"] = reason
+        frames.append(frame)
+    metric_field, direction_field = _meta(cube, blocks)
+    notes = ("observed_power is a function of the p-value and adds no evidence (Hoenig & Heisey 2001); "
+             "read mde for what these seeds can rule out.",)
+    return PowerResult(table=_concat_pairs(frames, cube), alpha=alpha, target_power=target_power,
+                       direction=direction_field, metric=metric_field, notes=notes)
+
+
+# --------------------------------------------------------------------------- design adequacy
+
+
+@dataclass(frozen=True, repr=False)
+class DesignAdequacy:
+    """Whether k methods on N datasets can reach significance at all, before anything is run.
+
+    Attributes
+    ----------
+    n_methods, n_datasets : int
+    alpha : float
+    n_pairs : int
+        m = k(k − 1)/2.
+    q_alpha : float
+        Nemenyi's critical value q_α = studentized range quantile(1 − α; k, ∞)/√2.
+    critical_difference : float
+        CD = q_α √(k(k + 1)/(6N)), in mean-rank units.
+    max_rank_difference : float
+        k − 1, the largest mean-rank difference any data can produce.
+    smallest_p : float
+        The smallest two-sided p a Wilcoxon signed-rank (or sign) test over N datasets can
+        give: 2/2^N (one method better on every dataset).
+    strictest_threshold : float
+        α/m, the threshold the smallest p must meet in Holm's first step (Bonferroni).
+    min_datasets : int
+        The smallest N with 2/2^N ≤ α/m.
+    nemenyi_possible, pairwise_possible : bool
+        CD ≤ k − 1; smallest_p ≤ strictest_threshold.
+    verdict : {"adequate", "inadequate"}
+    sentence : str
+        The verdict in words.
+    """
+
+    n_methods: int
+    n_datasets: int
+    alpha: float
+    n_pairs: int
+    q_alpha: float
+    critical_difference: float
+    max_rank_difference: float
+    smallest_p: float
+    strictest_threshold: float
+    min_datasets: int
+    nemenyi_possible: bool
+    pairwise_possible: bool
+    verdict: str
+    sentence: str
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame([{name: getattr(self, name) for name in self.__dataclass_fields__}])
+
+    def summary(self) -> str:
+        return (f"Design adequacy: {self.n_methods} methods on {self.n_datasets} datasets, alpha = {self.alpha:g}\n"
+                f"  Nemenyi CD = {self.critical_difference:.3f} (q = {self.q_alpha:.3f}); largest possible "
+                f"mean-rank gap = {self.max_rank_difference:g}\n"
+                f"  smallest attainable p = {self.smallest_p:.3g}; strictest threshold alpha/m = "
+                f"{self.strictest_threshold:.3g} (m = {self.n_pairs})\n"
+                f"  verdict: {self.verdict}. {self.sentence}")
+
+    def __repr__(self) -> str:
+        return self.summary()
+
+
+def _nemenyi_q(n_methods: int, alpha: float) -> float:
+    """q_α for Nemenyi: studentized range quantile over √2 (Demšar 2006, Table 5a)."""
+    # TODO(lead): use frequentist.critical_difference once it lands
+    return float(stats.studentized_range.ppf(1.0 - alpha, n_methods, np.inf) / math.sqrt(2.0))
+
+
+def design_adequacy(n_methods, n_datasets, *, alpha: float = 0.05) -> DesignAdequacy:
+    """Can k methods on N datasets show any significant difference at all?
+
+    Parameters
+    ----------
+    n_methods : int
+        k ≥ 2.
+    n_datasets : int
+        N ≥ 1.
+    alpha : float
+        Family-wise level.
+
+    Returns
+    -------
+    DesignAdequacy
+        ``n_methods, n_datasets, alpha, n_pairs, q_alpha, critical_difference,
+        max_rank_difference, smallest_p, strictest_threshold, min_datasets,
+        nemenyi_possible, pairwise_possible, verdict, sentence``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        ``n_methods`` < 2 or ``n_datasets`` < 1 (or not integers); ``alpha`` outside (0, 1).
+
+    Notes
+    -----
+    Nemenyi: CD = q_α √(k(k+1)/(6N)) with q_α the studentized range quantile over √2
+    (Demšar 2006). No data can make two mean ranks differ by more than k − 1, so CD > k − 1
+    means Nemenyi can never reject.
+
+    Pairwise: a two-sided Wilcoxon signed-rank test (or sign test) over N datasets cannot
+    give p below 2/2^N, reached when one method wins on every dataset. With m = k(k−1)/2
+    pairs, Holm's first step (like Bonferroni) asks p ≤ α/m, so 2/2^N > α/m means no pair can
+    ever be significant after correction, whatever the data. The design is "adequate" when
+    both are possible.
+
+    References
+    ----------
+    Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+    JMLR 7:1–30.
+
+    Examples
+    --------
+    >>> import mcda
+    >>> d = mcda.design_adequacy(10, 5)
+    >>> d.verdict, round(d.smallest_p, 4), round(d.strictest_threshold, 5), d.min_datasets
+    ('inadequate', 0.0625, 0.00111, 11)
+    """
+    n_methods = check_positive_int("n_methods", n_methods, minimum=2)
+    n_datasets = check_positive_int("n_datasets", n_datasets, minimum=1)
+    alpha = check_alpha(alpha)
+    n_pairs = n_methods * (n_methods - 1) // 2
+    q = _nemenyi_q(n_methods, alpha)
+    cd = q * math.sqrt(n_methods * (n_methods + 1) / (6.0 * n_datasets))
+    max_gap = float(n_methods - 1)
+    smallest_p = min(1.0, 2.0 / 2.0**n_datasets)
+    threshold = alpha / n_pairs
+    min_datasets = 1
+    while 2.0 / 2.0**min_datasets > threshold:
+        min_datasets += 1
+    nemenyi_possible = cd <= max_gap
+    pairwise_possible = smallest_p <= threshold
+    adequate = nemenyi_possible and pairwise_possible
+    parts = []
+    if pairwise_possible:
+        parts.append(f"a method that wins on all {n_datasets} datasets reaches p = {smallest_p:.3g}, below "
+                     f"alpha/m = {threshold:.3g}")
+    else:
+        parts.append(f"even a method that wins on all {n_datasets} datasets gets p = {smallest_p:.3g}, above "
+                     f"alpha/m = {threshold:.3g} for {n_pairs} pairs, so no pairwise test can be significant after "
+                     f"correction; that needs at least {min_datasets} datasets")
+    if nemenyi_possible:
+        parts.append(f"the Nemenyi critical difference {cd:.3f} is within the largest possible mean-rank gap "
+                     f"{max_gap:g}")
+    else:
+        parts.append(f"the Nemenyi critical difference {cd:.3f} exceeds the largest possible mean-rank gap "
+                     f"{max_gap:g}, so Nemenyi can never reject")
+    sentence = ("This design can show significant differences: " if adequate
+                else "This design cannot show some differences whatever the data: ") + "; ".join(parts) + "."
+    return DesignAdequacy(n_methods=n_methods, n_datasets=n_datasets, alpha=alpha, n_pairs=n_pairs, q_alpha=q,
+                          critical_difference=cd, max_rank_difference=max_gap, smallest_p=smallest_p,
+                          strictest_threshold=threshold, min_datasets=min_datasets,
+                          nemenyi_possible=bool(nemenyi_possible), pairwise_possible=bool(pairwise_possible),
+                          verdict="adequate" if adequate else "inadequate", sentence=sentence)
