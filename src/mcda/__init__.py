@@ -62,6 +62,7 @@ _EXPORTS: dict[str, str] = {
     "equivalence": "within",
     "power": "within",
     "design_adequacy": "within",
+    "wilcoxon_signed_ranks": "within",
     # pairwise
     "pairwise_counts": "pairwise",
     "pairwise_superiority": "pairwise",
