@@ -99,7 +99,7 @@ def test_report_pvalues_are_binomtest_on_the_decisive_datasets():
             assert np.isnan(row.pvalue) and row.reason
 
 
-@pytest.mark.parametrize("adjust", ["holm", "bonferroni"])
+@pytest.mark.parametrize("adjust", ["holm", "bonferroni", "hommel", "fdr_bh"])
 def test_adjustment_matches_statsmodels(adjust):
     from statsmodels.stats.multitest import multipletests
 
@@ -455,6 +455,9 @@ def test_bad_arguments_name_themselves():
     scores = np.array([[0.9, 0.8], [0.7, 0.6]])
     with pytest.raises(ValueError, match="`adjust` must be None or one of"):
         pairwise_superiority(scores, "higher_is_better", rope=0.0, adjust="fdr")
+    with pytest.raises(ValueError, match="need not be transitive"):
+        pairwise_superiority(scores, "higher_is_better", rope=0.0, adjust="shaffer")
+    assert quiet(pairwise_superiority, scores, "higher_is_better", rope=0.0, adjust="Holm_Bonferroni").adjust == "holm"
     with pytest.raises(ValueError, match="`alpha` must lie in"):
         pairwise_superiority(scores, "higher_is_better", rope=0.0, alpha=1.5)
     with pytest.raises(ValueError, match="`rope`"):

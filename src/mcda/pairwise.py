@@ -289,7 +289,7 @@ def pairwise_counts(scores, direction=None, *, rope=None, method_names=None) -> 
 
 # --------------------------------------------------------------------------- shared helpers
 
-_ADJUSTMENTS = ("holm", "bonferroni")
+_LOGICALLY_RESTRICTED = ("shaffer", "bergmann-hommel")
 _SHOWN_PAIRS = 6
 
 
@@ -362,24 +362,21 @@ def sign_test_pvalues(wins_a, wins_b) -> np.ndarray:
     return np.where(n > 0, p, np.nan)
 
 
-# TODO(lead): use frequentist.adjust_pvalues once it lands (one place for multiplicity corrections).
-def _adjust(pvalues: np.ndarray, method: str) -> np.ndarray:
-    """Holm (step-down) or Bonferroni adjusted p-values; NaN entries are outside the family."""
-    out = np.full(pvalues.shape, np.nan)
-    ok = ~np.isnan(pvalues)
-    p = pvalues[ok]
-    m = p.size
-    if m == 0:
-        return out
-    if method == "bonferroni":
-        adjusted = np.minimum(1.0, m * p)
-    else:
-        order = np.argsort(p, kind="stable")
-        stepped = np.maximum.accumulate((m - np.arange(m)) * p[order])
-        adjusted = np.empty(m)
-        adjusted[order] = np.minimum(1.0, stepped)
-    out[ok] = adjusted
-    return out
+def _check_adjust(adjust) -> str | None:
+    """The canonical name of a multiplicity adjustment (aliases as in :func:`mcda.adjust_pvalues`)."""
+    if adjust is None:
+        return None
+    from .frequentist import _ADJUSTMENT_ALIASES, PVALUE_ADJUSTMENTS
+
+    allowed = [m for m in PVALUE_ADJUSTMENTS if m not in _LOGICALLY_RESTRICTED]
+    key = adjust.strip().lower().replace("_", "-").replace(" ", "-") if isinstance(adjust, str) else adjust
+    name = _ADJUSTMENT_ALIASES.get(key) if isinstance(key, str) else None
+    if name in allowed:
+        return name
+    why = (" Shaffer's and Bergmann–Hommel's logical restrictions hold for equalities of means or mean ranks, "
+           "not for sign-test hypotheses, which need not be transitive." if name in _LOGICALLY_RESTRICTED else "")
+    raise ValueError(f"`adjust` must be None or one of {{{', '.join(repr(a) for a in allowed)}}} "
+                     f"(or an alias accepted by mcda.adjust_pvalues); got {adjust!r}.{why}")
 
 
 # --------------------------------------------------------------------------- superiority
@@ -422,6 +419,7 @@ class SuperiorityReport:
         methods with no shared dataset last).
     alpha : float
     adjust : str or None
+        The canonical name of the multiplicity adjustment.
     rope : float
         In the metric's own units.
     direction : str
@@ -506,8 +504,12 @@ def pairwise_superiority(scores, direction=None, *, rope=None, alpha: float = 0.
         the card's noise floor.
     alpha : float
         Level at which a pair counts as told apart (adjusted p-value ≤ ``alpha``).
-    adjust : {None, "holm", "bonferroni"}
-        Multiplicity adjustment over the k(k − 1)/2 pairs that have a p-value.
+    adjust : str, optional
+        Multiplicity adjustment over the pairs that have a p-value (those without one are
+        outside the family), by :func:`mcda.adjust_pvalues`: "holm", "bonferroni",
+        "hochberg", "hommel", "sidak", "holm-sidak", "fdr-bh", "fdr-by" or their aliases.
+        Not "shaffer" or "bergmann-hommel": their logical restrictions assume transitive
+        null hypotheses (equal means or mean ranks), which sign-test hypotheses are not.
     method_names : sequence of str, optional
         Labels for array input.
 
@@ -580,9 +582,7 @@ def pairwise_superiority(scores, direction=None, *, rope=None, alpha: float = 0.
     0.03125
     """
     alpha = check_alpha(alpha)
-    if adjust is not None and adjust not in _ADJUSTMENTS:
-        raise ValueError(f"`adjust` must be None or one of {{{', '.join(repr(a) for a in _ADJUSTMENTS)}}}; "
-                         f"got {adjust!r}")
+    adjust = _check_adjust(adjust)
     counts = _as_counts(scores, direction, rope, method_names)
     methods = list(counts.methods)
     wins, equivalent, shared = _arrays(counts)
@@ -596,7 +596,12 @@ def pairwise_superiority(scores, direction=None, *, rope=None, alpha: float = 0.
     pvalues[~off] = np.nan
     upper = np.triu_indices(k, 1)
     adjusted = np.full((k, k), np.nan)
-    adjusted[upper] = _adjust(pvalues[upper], adjust) if adjust else pvalues[upper]
+    if adjust:
+        from .frequentist import adjust_pvalues
+
+        adjusted[upper] = adjust_pvalues(pvalues[upper], method=adjust)
+    else:
+        adjusted[upper] = pvalues[upper]
     adjusted[upper[::-1]] = adjusted[upper]
 
     reasons, superior, equivalent_pairs, incomparable, too_few = {}, [], [], [], []
