@@ -1,0 +1,441 @@
+"""The ``mcda`` command: a CSV of scores in, the whole analysis out.
+
+::
+
+    mcda compare SCORES.csv [--metric ari] [--direction ...] [--rope ...] [--alpha ...] [--out DIR]
+    mcda compare --example demsar2006          # or duo2018: the main job on bundled data
+    mcda cards list [--task clustering]
+    mcda cards show NAME
+
+``mcda compare`` prints a readable report (the Friedman verdict, the critical-difference
+groups, pairwise superiority and transitivity, the Bayesian decisions, the within-dataset
+views when there are seeds, the excluded methods) and writes the figures (PNG and PDF), the
+LaTeX tables and the JSON bundle (re-analyse it later with ``mcda.Report.from_json``) to
+``--out`` (default ``./mcda-out``).
+
+Errors a user can fix (a missing file, an unknown column or metric, duplicate rows,
+non-numeric cells) print one line naming the file, line or column, and exit with status 1;
+bad options exit with status 2 (argparse). ``--debug`` shows the traceback instead.
+
+Examples
+--------
+>>> from mcda.cli import main
+>>> main(["cards", "show", "ARI"])  # doctest: +ELLIPSIS
+ari: Adjusted Rand index
+  direction     higher_is_better
+...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["main", "read_scores", "CliError", "build_parser"]
+
+EXAMPLES = ("demsar2006", "duo2018")
+_ROLES = ("dataset", "method", "score", "seed", "epoch", "split", "metric")
+_SHOWN = 5
+_DEMSAR_NOTE = (
+    "Demšar (2006) Table 6 prints the AUCs of C4.5+cf and C4.5+m+cf on 'voting' as 0.975 each, and ranks them 2 "
+    "and 3 from unrounded values. Ranked from the printed AUCs (ties averaged, as here), chi2_F = 9.857 and "
+    "F_F = 3.987 instead of the published 9.28 and 3.69; mcda.datasets.load('demsar2006_published_ranks') "
+    "reproduces the published numbers (see tests/data/demsar2006/PROVENANCE.md).")
+
+
+class CliError(Exception):
+    """An error the user can fix; the message is one line and is printed without a traceback."""
+
+
+# --------------------------------------------------------------------------- reading a CSV
+
+def _line(index) -> int:
+    """The line of a data row in the CSV (the header is line 1)."""
+    return int(index) + 2
+
+
+def _listed(items, limit: int = _SHOWN) -> str:
+    items = list(items)
+    text = ", ".join(repr(i) for i in items[:limit])
+    return text + (f", … ({len(items) - limit} more)" if len(items) > limit else "")
+
+
+def _numeric_column(frame: pd.DataFrame, column: str, source: str) -> pd.Series:
+    raw = frame[column]
+    values = pd.to_numeric(raw, errors="coerce")
+    bad = raw.notna() & values.isna()
+    if bad.any():
+        where = [f"line {_line(i)} ({raw[i]!r})" for i in list(raw.index[bad])[:_SHOWN]]
+        more = f" and {int(bad.sum()) - _SHOWN} more" if bad.sum() > _SHOWN else ""
+        raise CliError(f"{source}: column {column!r} must hold numbers; not a number at " + ", ".join(where) + more)
+    infinite = np.isinf(values)
+    if infinite.any():
+        where = [f"line {_line(i)}" for i in list(values.index[infinite])[:_SHOWN]]
+        raise CliError(f"{source}: column {column!r} holds infinite values at " + ", ".join(where)
+                       + " (leave a cell empty or write NA for a missing result)")
+    return values
+
+
+def read_scores(path, *, columns: dict | None = None) -> pd.DataFrame:
+    """Read a tidy or wide CSV of scores, checking what a user can get wrong, with line numbers.
+
+    Parameters
+    ----------
+    path : str or Path
+        A CSV file. **Tidy**: one row per result, columns ``dataset, method, score`` and
+        optionally ``seed, epoch, split, metric``. **Wide**: one row per dataset (first column
+        or a ``dataset`` column), one column per method.
+    columns : dict, optional
+        Role -> column name for a tidy file, e.g. ``{"score": "ari", "dataset": "data"}``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Tidy (renamed to the standard roles) or wide (indexed by dataset), numeric scores,
+        NaN for empty / NA cells.
+
+    Raises
+    ------
+    CliError
+        A missing or unreadable file, a named column that does not exist, no score column,
+        an empty key cell, duplicate rows, a non-numeric or infinite score (by line).
+    """
+    path = Path(path)
+    source = str(path)
+    if not path.exists():
+        raise CliError(f"{source}: no such file")
+    if path.is_dir():
+        raise CliError(f"{source}: is a directory, not a CSV file")
+    try:
+        frame = pd.read_csv(path, dtype=str, skipinitialspace=True)
+    except pd.errors.EmptyDataError:
+        raise CliError(f"{source}: the file is empty") from None
+    except pd.errors.ParserError as exc:
+        raise CliError(f"{source}: not a readable CSV ({' '.join(str(exc).split())})") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{source}: not a UTF-8 text file") from None
+    frame.columns = [str(c).strip() for c in frame.columns]
+    if frame.empty:
+        raise CliError(f"{source}: no data rows under the header")
+    columns = dict(columns or {})
+    for role, name in columns.items():
+        if name not in frame.columns:
+            raise CliError(f"{source}: no column {name!r} (given for the {role}); the columns are "
+                           f"{_listed(frame.columns, 20)}")
+    roles = {role: columns.get(role, role) for role in _ROLES}
+    if roles["method"] in frame.columns:
+        return _read_tidy(frame, roles, source, explicit_score="score" in columns)
+    if any(role in columns for role in ("method", "score", "seed", "epoch", "split", "metric")):
+        raise CliError(f"{source}: no method column {roles['method']!r}; a tidy file needs one (name it with "
+                       "--method-column), a wide file has one column per method")
+    return _read_wide(frame, roles["dataset"], source)
+
+
+def _read_tidy(frame: pd.DataFrame, roles: dict, source: str, explicit_score: bool) -> pd.DataFrame:
+    if roles["dataset"] not in frame.columns:
+        raise CliError(f"{source}: no dataset column {roles['dataset']!r} (name it with --dataset-column); the columns "
+                       f"are {_listed(frame.columns, 20)}")
+    if roles["score"] not in frame.columns:
+        hint = "" if explicit_score else " (name it with --score-column)"
+        raise CliError(f"{source}: no score column {roles['score']!r}{hint}; the columns are {_listed(frame.columns, 20)}")
+    present = [r for r in _ROLES if roles[r] in frame.columns]
+    keys = [r for r in present if r != "score"]
+    unused = [c for c in frame.columns if c not in {roles[r] for r in present}]
+    if unused:
+        raise CliError(f"{source}: column{'s' if len(unused) > 1 else ''} {_listed(unused)} not understood; a tidy "
+                       "file has dataset, method, score and optionally seed, epoch, split, metric (rename, or drop "
+                       "them)")
+    out = frame[[roles[r] for r in present]].rename(columns={roles[r]: r for r in present})
+    for key in keys:
+        empty = out[key].isna() | (out[key].astype(str).str.strip() == "")
+        if empty.any():
+            lines = [str(_line(i)) for i in list(out.index[empty])[:_SHOWN]]
+            raise CliError(f"{source}: empty {key} at line{'s' if len(lines) > 1 else ''} {', '.join(lines)}")
+        out[key] = out[key].astype(str).str.strip()
+    for key in ("seed", "epoch"):
+        if key in out.columns:
+            as_number = pd.to_numeric(out[key], errors="coerce")
+            if as_number.notna().all() and (as_number == as_number.round()).all():
+                out[key] = as_number.astype(np.int64)
+    duplicated = out.duplicated(subset=keys, keep=False)
+    if duplicated.any():
+        first = out[duplicated].iloc[0]
+        same = out.index[(out[keys] == first[keys]).all(axis=1)]
+        where = ", ".join(f"{k}={first[k]!r}" for k in keys)
+        n = int(out[duplicated].drop_duplicates(subset=keys).shape[0])
+        raise CliError(f"{source}: duplicate rows at lines {' and '.join(str(_line(i)) for i in same[:_SHOWN])} "
+                       f"({where}); {n} key{'s' if n > 1 else ''} repeat. Each "
+                       f"({', '.join(keys)}) may appear once: add a seed column, or aggregate first")
+    out["score"] = _numeric_column(out, "score", source)
+    return out
+
+
+def _read_wide(frame: pd.DataFrame, dataset_column: str, source: str) -> pd.DataFrame:
+    if dataset_column in frame.columns:
+        labels_column = dataset_column
+    else:
+        labels_column = frame.columns[0]
+        numeric = pd.to_numeric(frame[labels_column], errors="coerce")
+        if numeric.notna().all():
+            raise CliError(f"{source}: a wide file needs dataset labels in its first column (or a 'dataset' column); "
+                           f"the first column {labels_column!r} holds numbers. A tidy file needs a 'method' column")
+    labels = frame[labels_column].astype(str).str.strip()
+    empty = frame[labels_column].isna() | (labels == "")
+    if empty.any():
+        raise CliError(f"{source}: empty dataset label at line {_line(frame.index[empty][0])}")
+    repeated = labels.duplicated(keep=False)
+    if repeated.any():
+        label = labels[repeated].iloc[0]
+        lines = [str(_line(i)) for i in labels.index[labels == label]]
+        raise CliError(f"{source}: dataset {label!r} appears on lines {' and '.join(lines)}; each dataset may appear "
+                       "once in a wide file (use a tidy file with a seed column for several runs)")
+    methods = [c for c in frame.columns if c != labels_column]
+    if len(methods) < 2:
+        raise CliError(f"{source}: a wide file needs at least 2 method columns besides {labels_column!r}; it has "
+                       f"{_listed(methods)}")
+    out = pd.DataFrame({m: _numeric_column(frame, m, source) for m in methods})
+    out.index = pd.Index(labels.tolist(), name="dataset")
+    return out
+
+
+# --------------------------------------------------------------------------- the commands
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``mcda`` (every command has ``--help``)."""
+    from . import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="mcda", description="Which differences between benchmarked methods are real: across datasets, within "
+                                 "a dataset over seeds, and pairwise.")
+    parser.add_argument("--version", action="version", version=f"mcda {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+
+    compare = commands.add_parser(
+        "compare", help="analyse a CSV of scores (or a bundled example) and write figures, LaTeX and a JSON bundle",
+        description="Read a tidy CSV (dataset, method, score[, seed, epoch, split, metric]) or a wide CSV (datasets x "
+                    "methods), print the analysis and write figures (PNG and PDF), LaTeX tables and the JSON "
+                    "bundle to --out.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    compare.add_argument("scores", nargs="?", metavar="SCORES.csv", help="the CSV file (omit with --example)")
+    compare.add_argument("--example", choices=EXAMPLES, help="analyse bundled example data instead of a file")
+    compare.add_argument("--metric", help="the metric card (e.g. ari, accuracy, runtime); with a metric column, "
+                                          "the metric to analyse")
+    compare.add_argument("--direction", choices=("higher_is_better", "lower_is_better"),
+                         help="which way is better (needed when the metric has no card)")
+    compare.add_argument("--rope", type=float, help="region of practical equivalence in the metric's units "
+                                                    "(default: the card's noise floor)")
+    compare.add_argument("--alpha", type=float, default=0.05, help="level of every test")
+    compare.add_argument("--out", default="mcda-out", metavar="DIR", help="where to write figures, tables and bundle")
+    compare.add_argument("--test", default="nemenyi", help="post-hoc across datasets: nemenyi, holm, shaffer, "
+                                                           "bergmann-hommel (or with --control: bonferroni-dunn, holm, …)")
+    compare.add_argument("--control", help="a control method chosen beforehand (then --test is a control test)")
+    compare.add_argument("--ci-method", choices=("t", "bootstrap"), help="interval over seeds (default: the card's)")
+    compare.add_argument("--pairwise-method", choices=("t", "wilcoxon"), default="t",
+                         help="paired test over seeds within a dataset")
+    compare.add_argument("--epoch-selection", choices=("final", "best_val"), default="final",
+                         help="with an epoch column: the final epoch, or the best on the validation split")
+    compare.add_argument("--rng", type=int, help="seed of the random views (default: drawn and stored in the bundle)")
+    for role in ("dataset", "method", "score", "seed"):
+        compare.add_argument(f"--{role}-column", metavar="NAME", help=f"the {role} column of a tidy file "
+                                                                      f"(default: {role})")
+    compare.add_argument("--no-figures", action="store_true", help="skip the figures (faster)")
+    compare.add_argument("--debug", action="store_true", help="show tracebacks instead of one-line errors")
+
+    cards = commands.add_parser("cards", help="list or show metric cards",
+                                description="Metric cards: direction, range, noise floor (the default rope), interval.")
+    card_commands = cards.add_subparsers(dest="cards_command", metavar="{list,show}")
+    card_commands.required = True
+    listing = card_commands.add_parser("list", help="list the known metric cards",
+                                       description="List the known metric cards, one per line.")
+    listing.add_argument("--task", help="only the cards of one task (classification, clustering, regression, "
+                                        "ranking, cost, other)")
+    show = card_commands.add_parser("show", help="show one metric card", description="Show one metric card.")
+    show.add_argument("name", metavar="NAME", help="a card name or alias (case-insensitive)")
+    return parser
+
+
+def _unknown_metric(name: str) -> str:
+    from ._validation import nearest
+    from .cards import get_card, list_cards
+
+    known = list_cards()
+    aliases = {a: n for n in known for a in get_card(n).aliases}
+    close = nearest(str(name), known + list(aliases))
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    return (f"--metric {name!r} has no metric card.{hint} See `mcda cards list`; for a metric without a card give "
+            "--direction (and --rope)")
+
+
+def _cards(args, out) -> int:
+    from .cards import get_card, list_cards
+
+    if args.cards_command == "list":
+        names = list_cards(args.task) if args.task else list_cards()
+        width = max(len(n) for n in names) if names else 0
+        for name in names:
+            card = get_card(name)
+            out.write(f"{name:<{width}}  {card.direction:<16}  noise floor {card.noise_floor:<6g}  {card.long_name}\n")
+        return 0
+    out.write(get_card(args.name).summary() + "\n")
+    return 0
+
+
+def _load(args):
+    import mcda
+
+    if args.example and args.scores:
+        raise CliError("give SCORES.csv or --example, not both")
+    if args.example:
+        cube = mcda.datasets.load(args.example)
+        if args.metric is not None or args.direction is not None:
+            return mcda.score_cube(cube, metric=args.metric, direction=args.direction), args.example
+        return cube, args.example
+    if not args.scores:
+        raise CliError("give a CSV of scores (mcda compare SCORES.csv) or --example demsar2006|duo2018")
+    columns = {role: getattr(args, f"{role}_column") for role in ("dataset", "method", "score", "seed")
+               if getattr(args, f"{role}_column")}
+    if args.metric and "score" not in columns:
+        probe = pd.read_csv(args.scores, nrows=0) if Path(args.scores).is_file() else None
+        if probe is not None and "score" not in probe.columns and args.metric in probe.columns and "method" in probe.columns:
+            columns["score"] = args.metric  # a tidy file whose score column is named after the metric
+    return read_scores(args.scores, columns=columns), Path(args.scores).name
+
+
+def _figures(report, out_dir: Path, stdout) -> list[str]:
+    """Draw every figure that applies; a figure that fails is named, and the rest still drawn."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    from .plots import savefig
+
+    wanted = [("critical_difference", lambda: report.plot_critical_difference()),
+              ("superiority", lambda: report.plot_superiority()),
+              ("relation", lambda: report.plot_relation()),
+              ("posterior_bars", lambda: report.plot_posterior_bars()),
+              ("rank_stability", lambda: report.plot_rank_stability())]
+    if report.has_seeds:
+        wanted += [("forest", lambda: report.plot_forest()), ("pairwise", lambda: report.plot_pairwise())]
+    if report.has_epochs:
+        wanted += [("learning_curves", lambda: report.plot_learning_curves())]
+    written = []
+    for name, draw in wanted:
+        try:
+            drawn = draw()
+        except Exception as exc:  # a figure that cannot be drawn must not lose the rest of the analysis
+            stdout.write(f"  figure {name}: not drawn ({' '.join(str(exc).split())})\n")
+            continue
+        fig = drawn[0] if isinstance(drawn, tuple) else drawn
+        fig = getattr(fig, "figure", fig)
+        for ext in ("png", "pdf"):
+            path = out_dir / f"{name}.{ext}"
+            savefig(fig, path)
+            written.append(str(path))
+        plt.close(fig)
+    return written
+
+
+def _compare(args, stdout) -> int:
+    from .cards import UnknownMetricError
+    from .export import comparison_to_latex
+    from .report import Report
+
+    data, source = _load(args)
+    settings = {"alpha": args.alpha, "rope": args.rope, "test": args.test, "control": args.control,
+                "pairwise_method": args.pairwise_method, "epoch_selection": args.epoch_selection}
+    if args.ci_method:
+        settings["ci_method"] = args.ci_method
+    if args.rng is not None:
+        settings["rng"] = args.rng
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if args.example:
+            report = Report(data, **settings)
+        else:
+            has_metric_column = isinstance(data, pd.DataFrame) and "metric" in data.columns
+            if args.metric is None and args.direction is None and not has_metric_column:
+                raise CliError("name the metric with --metric (a card such as accuracy or ari; see `mcda cards list`) "
+                               "or give --direction higher_is_better|lower_is_better")
+            try:
+                report = Report(data, metric=args.metric, direction=args.direction, **settings)
+            except UnknownMetricError:
+                raise CliError(_unknown_metric(args.metric)) from None
+        text = report.overview()
+    stdout.write(f"source: {source}\n")
+    stdout.write(text + "\n")
+    notes = []
+    for w in caught:
+        message = " ".join(str(w.message).split())
+        if message not in notes:
+            notes.append(message)
+    if args.example == "demsar2006":
+        notes.append(_DEMSAR_NOTE)
+    if notes:
+        stdout.write("\n== Notes\n" + "".join(f"  - {n}\n" for n in notes))
+
+    out_dir = Path(args.out)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"--out {str(out_dir)!r}: cannot create the directory ({exc.strerror})") from None
+    written = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        bundle = out_dir / "report.json"
+        report.to_json(bundle)
+        written.append(str(bundle))
+        for name, write in (("scores.tex", lambda p: report.to_latex(p)),
+                            ("comparison.tex", lambda p: comparison_to_latex(report.compare(), p))):
+            write(out_dir / name)
+            written.append(str(out_dir / name))
+        if report.has_seeds:
+            report.pairwise_to_latex(out_dir / "pairwise.tex")
+            written.append(str(out_dir / "pairwise.tex"))
+        (out_dir / "report.txt").write_text(f"source: {source}\n{text}\n", encoding="utf-8")
+        written.append(str(out_dir / "report.txt"))
+        stdout.write(f"\n== Files written to {out_dir}/\n")
+        if not args.no_figures:
+            written += _figures(report, out_dir, stdout)
+    shown = sorted({Path(p).name for p in written})
+    stdout.write("  " + ", ".join(shown) + "\n")
+    stdout.write(f"  re-analyse later: mcda.Report.from_json({str(bundle)!r})\n")
+    return 0
+
+
+def main(argv=None, *, stdout=None, stderr=None) -> int:
+    """Run ``mcda`` with ``argv`` (default: the command line); returns the exit status.
+
+    0 on success, 1 for an error in the input (one line on stderr), 2 for bad options.
+    """
+    stdout = stdout if stdout is not None else sys.stdout
+    stderr = stderr if stderr is not None else sys.stderr
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or a usage error (argparse printed it)
+        return int(exc.code or 0)
+    debug = getattr(args, "debug", False)
+    try:
+        if args.command == "cards":
+            return _cards(args, stdout)
+        return _compare(args, stdout)
+    except (CliError, ValueError, TypeError, KeyError, OSError) as exc:
+        if debug:
+            raise
+        message = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+        if isinstance(exc, OSError) and getattr(exc, "filename", None) and exc.strerror:
+            message = f"{exc.filename}: {exc.strerror}"
+        stderr.write(f"mcda {args.command}: error: {' '.join(message.split())}\n")
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

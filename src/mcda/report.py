@@ -1,0 +1,837 @@
+"""One object holding a cube and the analyst's choices, so tables, figures and exports agree.
+
+A :class:`Report` keeps the raw scores (per seed, per epoch where present) and a few
+settings — the interval (``ci_method``), the paired test (``pairwise_method``), ``alpha``,
+the ``rope``, the ``epoch_selection`` and how seeds are collapsed for the across-dataset
+question (``seed_reduction``). Every view calls the module that owns the statistic with
+these settings as defaults; any view takes a setting per call. report.py computes no
+statistic itself.
+
+Random views (bootstrap intervals, rank stability, sampled Bayesian posteriors) draw from
+the report's ``rng``, an integer stored with the settings: every view, figure and export of
+one report (and of its JSON bundle, read back later) uses the same draws.
+
+Examples
+--------
+>>> import mcda
+>>> report = mcda.Report(mcda.datasets.load("demsar2006"))
+>>> report.metric_name(), report.alpha, report.rope, report.rope_value()
+('auroc', 0.05, None, 0.01)
+>>> report.compare().friedman.rejected
+True
+>>> report.final_metrics()["adult (sample)"]
+{'C4.5': [0.763], 'C4.5+m': [0.768], 'C4.5+cf': [0.771], 'C4.5+m+cf': [0.798]}
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import numbers
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from . import __version__
+from ._validation import check_alpha, check_choice, check_positive_int, check_probability, check_rope, nearest
+from .cards import MetricCard, get_card
+from .cube import (
+    as_cube,
+    cube_card,
+    cube_cards,
+    cube_metric,
+    missing_cells,
+    reduce_seeds,
+    resolve_rope,
+    score_cube,
+)
+from .cube import from_json as _cube_from_json
+from .cube import from_netcdf as _cube_from_netcdf
+from .cube import to_json as _cube_to_json
+from .cube import to_netcdf as _cube_to_netcdf
+from .epochs import EPOCH_SELECTIONS, epoch_selection_support, select_epoch, selected_epochs
+
+__all__ = ["Report", "REPORT_FORMAT", "REPORT_VERSION", "select_epoch", "selected_epochs",
+           "epoch_selection_support"]
+
+REPORT_FORMAT = "mcda-report"
+REPORT_VERSION = 1
+CI_METHODS = ("t", "bootstrap")
+PAIRWISE_METHODS = ("t", "wilcoxon")
+SEED_REDUCTIONS = ("mean", "median")
+_MAX_SEED = 2**63 - 1
+
+# setting -> default; the order is the order shown and stored
+_DEFAULTS = {
+    "ci_method": None,  # None: the card's interval ("t" without a card)
+    "confidence_level": 0.95,
+    "pairwise_method": "t",
+    "alpha": 0.05,
+    "rope": None,  # None: the card's noise floor
+    "test": "nemenyi",
+    "control": None,
+    "adjust": "holm",
+    "seed_reduction": "mean",
+    "epoch_selection": "final",
+    "split": "test",
+    "validation": None,
+    "strict": True,
+    "n_resamples": 9999,
+    "rng": None,  # None: an integer is drawn once and stored
+}
+SETTINGS = tuple(_DEFAULTS)
+# settings that change the cube every view starts from
+_CUBE_SETTINGS = ("epoch_selection", "split", "validation", "strict")
+
+
+def _check_setting(name: str, value, cube: xr.DataArray | None = None):
+    """The validated value of one setting (one place for the constructor, the setters and per-call overrides)."""
+    if name == "ci_method":
+        if value is None:
+            card = _single_card(cube) if cube is not None else None
+            return card.interval if card is not None else "t"
+        return check_choice("ci_method", value, CI_METHODS)
+    if name == "pairwise_method":
+        return check_choice("pairwise_method", value, PAIRWISE_METHODS)
+    if name == "alpha":
+        return check_alpha(value)
+    if name == "confidence_level":
+        return check_probability("confidence_level", value)
+    if name == "rope":
+        return None if value is None else check_rope(value)
+    if name == "epoch_selection":
+        return check_choice("epoch_selection", value, EPOCH_SELECTIONS)
+    if name == "seed_reduction":
+        return check_choice("seed_reduction", value, SEED_REDUCTIONS)
+    if name == "n_resamples":
+        return check_positive_int("n_resamples", value)
+    if name == "strict":
+        if not isinstance(value, bool):
+            raise TypeError(f"`strict` must be True or False; got {value!r}")
+        return value
+    if name in ("test", "split"):
+        if not isinstance(value, str):
+            raise TypeError(f"`{name}` must be a string; got {value!r}")
+        return value
+    if name in ("control", "validation", "adjust"):
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"`{name}` must be a string or None; got {value!r}")
+        return value
+    if name == "rng":
+        if value is None:
+            return int(np.random.SeedSequence().generate_state(1, dtype=np.uint64)[0] % _MAX_SEED)
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 0 <= int(value) <= _MAX_SEED:
+            raise TypeError("a Report's `rng` must be an integer in [0, 2**63 - 1] (or None: one is drawn and stored), so "
+                            f"that every view, figure and export of the report uses the same draws; got {value!r}. "
+                            "A Generator may still be passed to a single view, e.g. report.summary(rng=gen).")
+        return int(value)
+    raise AttributeError(f"`{name}` is not a Report setting; the settings are {list(SETTINGS)}")
+
+
+def _single_card(cube: xr.DataArray) -> MetricCard | None:
+    return cube_card(cube) if "metric" not in cube.dims else None
+
+
+def _frozen(value):
+    """A hashable stand-in for a call argument, or raise TypeError (then the view is not cached)."""
+    if isinstance(value, (str, int, float, bool, type(None))):
+        return value
+    if isinstance(value, (tuple, list)):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((str(k), _frozen(v)) for k, v in value.items()))
+    raise TypeError("not cacheable")
+
+
+def _metric_label(requested, labels: list[str]) -> str:
+    """The label of ``labels`` that ``requested`` names: exact, case-insensitive, or the same card."""
+    name = requested.name if isinstance(requested, MetricCard) else str(requested)
+    if name in labels:
+        return name
+    lowered = {lab.lower(): lab for lab in labels}
+    if name.lower() in lowered:
+        return lowered[name.lower()]
+    try:
+        wanted = get_card(requested).name
+    except (KeyError, ValueError):
+        wanted = None
+    if wanted is not None:
+        for lab in labels:
+            try:
+                if get_card(lab).name == wanted:
+                    return lab
+            except (KeyError, ValueError):
+                continue
+    close = nearest(name, labels)
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    raise ValueError(f"`metric` must name one of the scores' metrics {labels}; got {name!r}.{hint}")
+
+
+def _one_metric(scores, metric, direction, method_names) -> xr.DataArray:
+    """The raw cube of one metric: a report is about one metric (select it from a metric dim or column)."""
+    if isinstance(scores, pd.DataFrame) and "metric" in scores.columns and "method" in scores.columns:
+        labels = [str(v) for v in pd.unique(scores["metric"].astype(str))]
+        if metric is None and len(labels) > 1:
+            raise ValueError(f"the scores hold several metrics {labels}; a report is about one metric: pass `metric=` "
+                             "naming one of them")
+        label = labels[0] if metric is None else _metric_label(metric, labels)
+        scores = scores.loc[scores["metric"].astype(str) == label].drop(columns="metric")
+        if metric is None or (not isinstance(metric, MetricCard) and str(metric) == label):
+            metric = label if direction is None else _card_or_label(label)
+        return score_cube(scores, metric=metric, direction=direction, method_names=method_names)
+    if isinstance(scores, xr.DataArray) and "metric" in scores.dims:
+        full = as_cube(scores)
+        labels = [str(v) for v in full.coords["metric"].values]
+        if metric is None and len(labels) > 1:
+            raise ValueError(f"the scores hold several metrics {labels}; a report is about one metric: pass `metric=` "
+                             "naming one of them")
+        label = labels[0] if metric is None else _metric_label(metric, labels)
+        card = cube_cards(full).get(label)
+        stored_direction = str(full.coords["direction"].values[labels.index(label)])
+        sub = full.sel(metric=label).drop_vars(["metric", "direction", "noise_floor"], errors="ignore")
+        sub.attrs = {k: v for k, v in full.attrs.items() if k not in ("cards",)}
+        use = metric if isinstance(metric, MetricCard) else (card if card is not None else None)
+        if use is None:
+            return score_cube(sub, metric=label if direction is None else None,
+                              direction=direction or stored_direction)
+        return score_cube(sub, metric=use, direction=direction)
+    return score_cube(scores, metric=metric, direction=direction, method_names=method_names)
+
+
+def _card_or_label(label: str):
+    try:
+        return get_card(label)
+    except (KeyError, ValueError):
+        return label
+
+
+class Report:
+    """A score cube and the analyst's choices; every view, figure and export reads both.
+
+    Parameters
+    ----------
+    scores : any input of :func:`mcda.score_cube`
+        Per seed and per epoch where present (dims ``dataset``, ``method`` and optionally
+        ``seed``, ``epoch``, ``split``). With several metrics (a ``metric`` dim or column),
+        ``metric`` selects the one the report is about.
+    metric : str or MetricCard, optional
+        The metric (its card gives the direction, the noise floor and the suitable interval).
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        Needed when the metric has no card.
+    method_names : sequence, optional
+        Labels for array input.
+    ci_method : {"t", "bootstrap"}, optional
+        The interval of :meth:`summary`, the forest plot and the LaTeX table. None: the one
+        the metric's card recommends ("t" without a card).
+    confidence_level : float, default 0.95
+    pairwise_method : {"t", "wilcoxon"}, default "t"
+        The paired test over seeds within a dataset (Holm over the pairs of a dataset).
+    alpha : float, default 0.05
+        The level of every test.
+    rope : float, optional
+        Region of practical equivalence in the metric's units; None uses the card's noise
+        floor (then the card is required).
+    test : str, default "nemenyi"
+        The post-hoc of :meth:`compare` (see :func:`mcda.compare_over_datasets`).
+    control : str, optional
+        A control method chosen beforehand (then ``test`` must be a control test).
+    adjust : str or None, default "holm"
+        The multiplicity adjustment of the pairwise sign tests of :meth:`superiority`.
+    seed_reduction : {"mean", "median"}, default "mean"
+        How seeds are collapsed for the across-dataset views (missing seeds are skipped and
+        counted in the coordinate ``n_seeds``; a cell with no seed stays missing).
+    epoch_selection : {"final", "best_val"}, default "final"
+        With an ``epoch`` dim: which epoch of each run is reported (:func:`select_epoch`).
+    split, validation : str
+        The reported and the validation split (``validation=None``: "val", "valid", …).
+    strict : bool, default True
+        "best_val" raises where no validation series exists; False falls back to the final
+        epoch there.
+    n_resamples : int, default 9999
+        Bootstrap resamples of the intervals and of :meth:`rank_stability`.
+    rng : int, optional
+        The seed of every random view; None draws one integer now and stores it.
+
+    Notes
+    -----
+    Settings are attributes: ``report.ci_method = "bootstrap"`` changes the summary, the
+    forest plot and the LaTeX table together. Each view also takes any setting as a keyword
+    for one call. Results are cached per settings, so repeated views are free.
+
+    Examples
+    --------
+    >>> import mcda
+    >>> report = mcda.Report(mcda.datasets.synthetic(n_datasets=4, n_methods=3, n_seeds=5, rng=1), rng=7)
+    >>> report.ci_method                       # the accuracy card recommends the bootstrap
+    'bootstrap'
+    >>> report.summary().ci_method, report.summary(ci_method="t").ci_method
+    ('bootstrap', 't')
+    """
+
+    def __init__(self, scores, *, metric=None, direction=None, method_names=None, **settings):
+        unknown = [k for k in settings if k not in _DEFAULTS]
+        if unknown:
+            close = nearest(unknown[0], list(SETTINGS))
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            raise TypeError(f"Report() got unknown settings {unknown}; the settings are {list(SETTINGS)}.{hint}")
+        raw = _one_metric(scores, metric, direction, method_names)
+        object.__setattr__(self, "_raw", raw)
+        object.__setattr__(self, "_cache", {})
+        object.__setattr__(self, "_settings", {})
+        for name, default in _DEFAULTS.items():
+            self._settings[name] = _check_setting(name, settings.get(name, default), raw)
+        self._check_epoch_settings()
+
+    # ------------------------------------------------------------------ settings
+
+    def __getattr__(self, name):
+        settings = self.__dict__.get("_settings")
+        if settings is not None and name in settings:
+            return settings[name]
+        raise AttributeError(f"'Report' object has no attribute {name!r}")
+
+    def __setattr__(self, name, value):
+        if name in _DEFAULTS:
+            self._settings[name] = _check_setting(name, value, self._raw)
+            if name in _CUBE_SETTINGS:
+                self._check_epoch_settings()
+            return
+        raise AttributeError(f"cannot set {name!r} on a Report; the settings are {list(SETTINGS)}")
+
+    def _check_epoch_settings(self):
+        if "epoch" not in self._raw.dims and self._settings["epoch_selection"] != "final":
+            raise ValueError(f"`epoch_selection`={self._settings['epoch_selection']!r} needs scores with an `epoch` "
+                             "dim; these have none (one score per run)")
+
+    @property
+    def settings(self) -> dict:
+        """The settings as stored in the JSON bundle (a copy)."""
+        return dict(self._settings)
+
+    def _resolve(self, overrides: dict, names) -> dict:
+        unknown = [k for k in overrides if k not in _DEFAULTS]
+        if unknown:
+            raise TypeError(f"unknown settings {unknown}; the settings are {list(SETTINGS)}")
+        out = {}
+        for name in names:
+            if name in overrides:
+                value = overrides[name]
+                out[name] = value if name == "rng" and not isinstance(value, (int, type(None))) else \
+                    _check_setting(name, value, self._raw)
+            else:
+                out[name] = self._settings[name]
+        return out
+
+    # ------------------------------------------------------------------ cubes
+
+    @property
+    def raw(self) -> xr.DataArray:
+        """The cube as given: per seed and per epoch where present, before any choice is applied."""
+        return self._raw
+
+    def _selected(self, overrides: dict | None = None) -> xr.DataArray:
+        s = self._resolve(overrides or {}, _CUBE_SETTINGS)
+        key = ("_cube",) + tuple(s[k] for k in _CUBE_SETTINGS)
+        if key not in self._cache:
+            if "epoch" in self._raw.dims:
+                cube = select_epoch(self._raw, selection=s["epoch_selection"], split=s["split"],
+                                    validation=s["validation"], strict=s["strict"])
+            elif "split" in self._raw.dims:
+                cube = as_cube(self._raw.sel(split=s["split"]).drop_vars("split"))
+            else:
+                cube = self._raw
+            self._cache[key] = cube
+        return self._cache[key]
+
+    @property
+    def cube(self) -> xr.DataArray:
+        """The cube every within-dataset view starts from: one score per run (epoch selected), seeds kept."""
+        return self._selected()
+
+    def _across(self, overrides: dict | None = None) -> xr.DataArray:
+        overrides = overrides or {}
+        cube = self._selected(overrides)
+        if "seed" not in cube.dims:
+            return cube
+        how = self._resolve(overrides, ("seed_reduction",))["seed_reduction"]
+        key = ("_across", how) + tuple(self._resolve(overrides, _CUBE_SETTINGS).values())
+        if key not in self._cache:
+            self._cache[key] = reduce_seeds(cube, how=how, missing="skip")
+        return self._cache[key]
+
+    @property
+    def across_cube(self) -> xr.DataArray:
+        """One score per (dataset, method): seeds collapsed by ``seed_reduction`` (the across-dataset input)."""
+        return self._across()
+
+    @property
+    def has_seeds(self) -> bool:
+        """Whether the within-dataset views (intervals, paired tests, equivalence, power) apply."""
+        return "seed" in self._raw.dims
+
+    @property
+    def has_epochs(self) -> bool:
+        return "epoch" in self._raw.dims
+
+    @property
+    def methods(self) -> list:
+        return [str(m) for m in self._raw.coords["method"].values]
+
+    @property
+    def datasets(self) -> list:
+        return [str(d) for d in self._raw.coords["dataset"].values]
+
+    @property
+    def direction(self) -> str:
+        return str(self._raw.attrs["direction"])
+
+    @property
+    def card(self) -> MetricCard | None:
+        return cube_card(self._raw)
+
+    def rope_value(self, **overrides) -> float:
+        """The rope in use: the setting, or the card's noise floor when it is None."""
+        return resolve_rope(self._raw, self._resolve(overrides, ("rope",))["rope"])
+
+    def metric_name(self, *, long: bool = False) -> str:
+        """The metric's name ("score" when the scores carry none); ``long=True`` gives the card's long name."""
+        name = cube_metric(self._raw) or "score"
+        card = self.card
+        if long and card is not None and card.long_name:
+            return card.long_name
+        return name
+
+    def final_metrics(self, **overrides) -> dict:
+        """The reported scores as a nested dict: dataset -> method -> list of seed values.
+
+        After epoch selection, in the metric's own units; a cube without seeds gives one-element
+        lists. A missing seed (or cell) stays NaN: nothing is dropped or filled, so
+        ``mcda.score_cube(report.final_metrics(), metric=...)`` gives the same cube back.
+        """
+        cube = self._selected(overrides)
+        out: dict = {}
+        values = cube.transpose("dataset", "method", *(["seed"] if "seed" in cube.dims else [])).values
+        for i, d in enumerate(cube.coords["dataset"].values):
+            row = {}
+            for j, m in enumerate(cube.coords["method"].values):
+                cell = values[i, j]
+                row[str(m)] = [float(v) for v in np.atleast_1d(cell)]
+            out[str(d)] = row
+        return out
+
+    def missing_cells(self, **overrides) -> pd.DataFrame:
+        """The (dataset, method) cells with no result after epoch selection."""
+        return missing_cells(self._selected(overrides))
+
+    # ------------------------------------------------------------------ caching
+
+    def _cached(self, key_parts, compute):
+        try:
+            key = _frozen(key_parts)
+        except TypeError:
+            return compute()
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+    def _rng(self, value):
+        return np.random.default_rng(value) if isinstance(value, numbers.Integral) else value
+
+    def _requires_seeds(self, view: str):
+        if "seed" not in self._selected().dims:
+            raise ValueError(f"report.{view}() is a within-dataset view over seeds, and these scores have one score per "
+                             "(dataset, method) (no `seed` dim): it does not apply. The across-dataset views "
+                             "(compare, superiority, bayesian, …) do.")
+
+    # ------------------------------------------------------------------ epochs
+
+    def epoch_selection_support(self, **overrides):
+        """Which datasets can have their epoch chosen on validation, and why not (:func:`epoch_selection_support`)."""
+        s = self._resolve(overrides, ("split", "validation"))
+        return epoch_selection_support(self._raw, split=s["split"], validation=s["validation"])
+
+    def selected_epochs(self, **overrides) -> pd.DataFrame:
+        """The epoch chosen per (dataset, method, seed) under the report's ``epoch_selection``."""
+        s = self._resolve(overrides, _CUBE_SETTINGS)
+        return selected_epochs(self._raw, selection=s["epoch_selection"], split=s["split"],
+                               validation=s["validation"], strict=s["strict"])
+
+    # ------------------------------------------------------------------ within a dataset
+
+    def summary(self, **overrides):
+        """Per (dataset, method) mean and interval over seeds (:func:`mcda.summary`)."""
+        from .within import summary
+
+        self._requires_seeds("summary")
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("ci_method", "confidence_level", "n_resamples", "rng"))
+        return self._cached(("summary", s), lambda: summary(
+            self._selected(s), ci_method=s["ci_method"], confidence_level=s["confidence_level"],
+            n_resamples=s["n_resamples"], rng=self._rng(s["rng"])))
+
+    def pairwise(self, **overrides):
+        """Paired tests over seeds for every pair within each dataset, Holm per dataset (:func:`mcda.paired_tests`)."""
+        from .within import paired_tests
+
+        self._requires_seeds("pairwise")
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("pairwise_method", "alpha"))
+        return self._cached(("pairwise", s), lambda: paired_tests(
+            self._selected(s), method=s["pairwise_method"], alpha=s["alpha"]))
+
+    def equivalence(self, **overrides):
+        """TOST equivalence over seeds within each dataset, the rope as margin (:func:`mcda.equivalence`)."""
+        from .within import equivalence
+
+        self._requires_seeds("equivalence")
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("rope", "alpha"))
+        return self._cached(("equivalence", s), lambda: equivalence(
+            self._selected(s), margin=self.rope_value(rope=s["rope"]), alpha=s["alpha"]))
+
+    def power(self, **overrides):
+        """Power and minimum detectable effect of the paired t test at this many seeds (:func:`mcda.power`)."""
+        from .within import power
+
+        self._requires_seeds("power")
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("alpha",))
+        return self._cached(("power", s), lambda: power(self._selected(s), alpha=s["alpha"]))
+
+    # ------------------------------------------------------------------ across datasets
+
+    def friedman(self, **overrides):
+        """Friedman's omnibus with the Iman–Davenport F over datasets (:func:`mcda.friedman_test`)."""
+        from .frequentist import friedman_test
+
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "alpha"))
+        return self._cached(("friedman", s), lambda: friedman_test(self._across(s), alpha=s["alpha"]))
+
+    def compare(self, **overrides):
+        """The across-dataset procedure: ranks, Friedman, a post-hoc only if it rejects (:func:`mcda.compare_over_datasets`)."""
+        from .frequentist import compare_over_datasets
+
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "alpha", "test", "control"))
+        return self._cached(("compare", s), lambda: compare_over_datasets(
+            self._across(s), test=s["test"], control=s["control"], alpha=s["alpha"]))
+
+    def mean_ranks(self, *, aggregation: str = "uniform", groups=None, weights=None, **overrides):
+        """Mean ranks across datasets, uniform or weighted (:func:`mcda.mean_ranks`).
+
+        ``aggregation="reliability"`` needs seeds: it reads the per-seed cube (after epoch
+        selection); every other aggregation ranks the seed-reduced cube.
+        """
+        from .ranks import mean_ranks
+
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction",))
+        cube = self._selected(s) if aggregation == "reliability" else self._across(s)
+        return self._cached(("mean_ranks", s, aggregation, groups, weights), lambda: mean_ranks(
+            cube, aggregation=aggregation, groups=groups, weights=weights))
+
+    def rank_table(self, **overrides) -> pd.DataFrame:
+        """Ranks within each dataset, datasets × methods (:func:`mcda.rank_table`)."""
+        from .ranks import rank_table
+
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction",))
+        return self._cached(("rank_table", s), lambda: rank_table(self._across(s)))
+
+    def rank_stability(self, *, aggregation: str = "uniform", groups=None, weights=None, **overrides):
+        """Bootstrap and jackknife over datasets of the mean ranks (:func:`mcda.rank_stability`)."""
+        from .ranks import rank_stability
+
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "n_resamples", "confidence_level", "rng"))
+        cube = self._selected(s) if aggregation == "reliability" else self._across(s)
+        return self._cached(("rank_stability", s, aggregation, groups, weights), lambda: rank_stability(
+            cube, n_resamples=s["n_resamples"], aggregation=aggregation, groups=groups, weights=weights,
+            confidence_level=s["confidence_level"], rng=self._rng(s["rng"])))
+
+    def superiority(self, **overrides):
+        """Probability of superiority with an exact sign test per pair (:func:`mcda.pairwise_superiority`)."""
+        from .pairwise import pairwise_superiority
+
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "rope", "alpha", "adjust"))
+        return self._cached(("superiority", s), lambda: pairwise_superiority(
+            self._across(s), rope=s["rope"], alpha=s["alpha"], adjust=s["adjust"]))
+
+    def transitivity(self, **overrides):
+        """Is the pairwise-majority relation a single order? (:func:`mcda.pairwise_transitivity`)."""
+        from .pairwise import pairwise_transitivity
+
+        return pairwise_transitivity(self.superiority(**overrides))
+
+    def bayesian(self, *, method: str = "exact", threshold: float = 0.95, n_samples: int = 50_000, **overrides):
+        """The Bayesian sign test for every pair (:func:`mcda.bayesian_sign_comparison`).
+
+        ``method="exact"`` (default) integrates the posterior; ``"sampling"`` draws from the
+        report's ``rng`` and keeps the draws for :meth:`plot_posterior`.
+        """
+        from .bayesian import bayesian_sign_comparison
+
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "rope", "rng"))
+        return self._cached(("bayesian", s, method, threshold, n_samples), lambda: bayesian_sign_comparison(
+            self._across(s), rope=s["rope"], threshold=threshold, method=method, n_samples=n_samples,
+            rng=self._rng(s["rng"]) if method == "sampling" else None))
+
+    # ------------------------------------------------------------------ figures
+
+    def _split(self, kwargs: dict) -> tuple[dict, dict]:
+        settings = {k: v for k, v in kwargs.items() if k in _DEFAULTS}
+        rest = {k: v for k, v in kwargs.items() if k not in _DEFAULTS}
+        return settings, rest
+
+    def _plot(self, name: str, result, plot_kwargs):
+        from . import plots
+
+        return getattr(plots, name)(result, **plot_kwargs)
+
+    def plot_critical_difference(self, **kwargs):
+        """Demšar's critical-difference diagram of :meth:`compare` (settings as keywords, the rest to the plot)."""
+        settings, rest = self._split(kwargs)
+        return self._plot("plot_critical_difference", self.compare(**settings), rest)
+
+    def plot_forest(self, **kwargs):
+        """Means and intervals of :meth:`summary` per dataset and method."""
+        settings, rest = self._split(kwargs)
+        return self._plot("plot_forest", self.summary(**settings), rest)
+
+    def plot_pairwise(self, **kwargs):
+        """The paired tests of :meth:`pairwise`."""
+        settings, rest = self._split(kwargs)
+        return self._plot("plot_pairwise", self.pairwise(**settings), rest)
+
+    def plot_superiority(self, **kwargs):
+        """Probability of superiority of :meth:`superiority`."""
+        settings, rest = self._split(kwargs)
+        return self._plot("plot_superiority", self.superiority(**settings), rest)
+
+    def plot_relation(self, **kwargs):
+        """The pairwise-majority relation of :meth:`transitivity`, circular triads highlighted."""
+        settings, rest = self._split(kwargs)
+        return self._plot("plot_relation", self.transitivity(**settings), rest)
+
+    def plot_posterior(self, pair, **kwargs):
+        """The posterior of one pair on the simplex (sampled from the report's ``rng``)."""
+        settings, rest = self._split(kwargs)
+        n_samples = rest.pop("n_samples", 50_000)
+        result = self.bayesian(method="sampling", n_samples=n_samples, **settings)
+        from . import plots
+
+        return plots.plot_posterior(result, pair, **rest)
+
+    def plot_posterior_bars(self, **kwargs):
+        """The three posterior probabilities of every pair of :meth:`bayesian` as stacked bars."""
+        settings, rest = self._split(kwargs)
+        threshold = rest.pop("threshold", 0.95)
+        return self._plot("plot_posterior_bars", self.bayesian(threshold=threshold, **settings), rest)
+
+    def plot_rank_stability(self, **kwargs):
+        """P(position = r) and mean-rank intervals of :meth:`rank_stability`."""
+        settings, rest = self._split(kwargs)
+        return self._plot("plot_rank_stability", self.rank_stability(**settings), rest)
+
+    def plot_learning_curves(self, **kwargs):
+        """Learning curves of the raw cube (needs an ``epoch`` dim)."""
+        if "epoch" not in self._raw.dims:
+            raise ValueError("plot_learning_curves needs scores with an `epoch` dim; these have none")
+        return self._plot("plot_learning_curves", self._raw, kwargs)
+
+    # ------------------------------------------------------------------ exports
+
+    def to_latex(self, path=None, *, ci: float | None = None, bold_best: bool = True, digits: int = 3,
+                 caption: str | None = None, label: str | None = None, **overrides) -> str:
+        """A booktabs table, datasets × methods, mean and interval per cell (:func:`mcda.export.scores_to_latex`).
+
+        ``ci`` is the confidence level (default: the report's ``confidence_level``); the
+        interval is the report's ``ci_method``.
+        """
+        from .export import scores_to_latex
+
+        if ci is not None:
+            overrides = overrides | {"confidence_level": ci}
+        source = self.summary(**overrides) if self.has_seeds else self._selected(overrides)
+        return scores_to_latex(source, path, bold_best=bold_best, digits=digits, caption=caption, label=label,
+                               direction=self.direction, metric=self.metric_name(long=True))
+
+    def pairwise_to_latex(self, path=None, *, method: str | None = None, digits: int = 3, caption: str | None = None,
+                          label: str | None = None, **overrides) -> str:
+        """The Holm-adjusted paired tests within each dataset with significance markers (:func:`mcda.export.pairwise_to_latex`).
+
+        ``method`` is the paired test ("t" or "wilcoxon"; default the report's ``pairwise_method``).
+        """
+        from .export import pairwise_to_latex
+
+        if method is not None:
+            overrides = overrides | {"pairwise_method": method}
+        return pairwise_to_latex(self.pairwise(**overrides), path, digits=digits, caption=caption, label=label)
+
+    def comparison_to_latex(self, path=None, *, caption: str | None = None, label: str | None = None,
+                            **overrides) -> str:
+        """Mean ranks and the post-hoc decisions of :meth:`compare` (:func:`mcda.export.comparison_to_latex`)."""
+        from .export import comparison_to_latex
+
+        return comparison_to_latex(self.compare(**overrides), path, caption=caption, label=label)
+
+    # ------------------------------------------------------------------ persistence
+
+    def _bundle(self) -> dict:
+        return {"format": REPORT_FORMAT, "version": REPORT_VERSION, "mcda_version": __version__,
+                "settings": self.settings, "cube": json.loads(_cube_to_json(self._raw))}
+
+    def to_json(self, path=None) -> str:
+        """A readable, versioned JSON of the raw cube (per seed, per epoch) and the settings.
+
+        Nothing computed is stored: :meth:`from_json` rebuilds the report, and every view
+        of it equals this report's exactly (the cube's floats are written in their shortest
+        round-trip form and the ``rng`` is stored). Returns the text, written to ``path`` if given.
+        """
+        text = json.dumps(self._bundle(), indent=1, allow_nan=False)
+        if path is not None:
+            Path(path).write_text(text, encoding="utf-8")
+        return text
+
+    @classmethod
+    def from_json(cls, source) -> Report:
+        """Read a report bundle written by :meth:`to_json` (a path or the JSON text)."""
+        if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+            path = Path(source)
+            if not path.is_file():
+                raise FileNotFoundError(f"`source` {str(path)!r} is not a file")
+            text = path.read_text(encoding="utf-8")
+        else:
+            text = source
+        doc = json.loads(text)
+        if doc.get("format") != REPORT_FORMAT:
+            raise ValueError(f"not an mcda report bundle (format {doc.get('format')!r}, expected {REPORT_FORMAT!r})")
+        if doc.get("version", 0) > REPORT_VERSION:
+            raise ValueError(f"this report bundle is version {doc['version']}; this mcda reads up to {REPORT_VERSION}")
+        cube = _cube_from_json(json.dumps(doc["cube"]))
+        return cls._from_parts(cube, doc.get("settings", {}))
+
+    @classmethod
+    def _from_parts(cls, cube: xr.DataArray, settings: dict) -> Report:
+        known = {k: v for k, v in settings.items() if k in _DEFAULTS}
+        return cls(cube, **known)
+
+    def to_netcdf(self, path) -> None:
+        """Write the raw cube to netCDF with the settings in the attribute ``mcda_report`` (JSON)."""
+        cube = self._raw.copy()
+        cube.attrs = dict(cube.attrs) | {"mcda_report": json.dumps(
+            {"format": REPORT_FORMAT, "version": REPORT_VERSION, "settings": self.settings})}
+        _cube_to_netcdf(cube, path)
+
+    @classmethod
+    def from_netcdf(cls, path) -> Report:
+        """Read a report written by :meth:`to_netcdf`."""
+        cube = _cube_from_netcdf(path)
+        meta = json.loads(cube.attrs.pop("mcda_report", "{}") or "{}")
+        if meta.get("format") != REPORT_FORMAT:
+            raise ValueError(f"{str(path)!r} holds a cube but no mcda report settings (attribute `mcda_report`)")
+        for key in ("noise_floor",):
+            if key in cube.attrs and isinstance(cube.attrs[key], float) and math.isnan(cube.attrs[key]):
+                cube.attrs[key] = math.nan
+        return cls._from_parts(cube, meta.get("settings", {}))
+
+    # ------------------------------------------------------------------ for people
+
+    def overview(self, *, max_pairs: int = 12) -> str:
+        """The whole analysis as text for people (what ``mcda compare`` prints).
+
+        The Friedman verdict and the critical-difference groups, pairwise superiority and
+        transitivity, the Bayesian decisions, the within-dataset views when there are seeds
+        (or why they do not apply), and the excluded methods. Numbers are rounded here, for
+        reading only.
+        """
+        card = self.card
+        better = "higher is better" if self.direction == "higher_is_better" else "lower is better"
+        rope = self.rope_value()
+        rope_note = "the card's noise floor" if self._settings["rope"] is None else "set by the analyst"
+        name = self.metric_name()
+        long = f" ({card.long_name})" if card is not None and card.long_name and card.long_name != name else ""
+        cube = self.cube
+        n_missing = len(self.missing_cells())
+        seeds = (f"{cube.sizes['seed']} seeds per cell (reduced by their {self._settings['seed_reduction']} "
+                 "across datasets)" if "seed" in cube.dims else "one score per dataset and method (no seeds)")
+        lines = [f"mcda report: {name}{long}, {better}; rope {rope:g} ({rope_note})",
+                 f"{cube.sizes['dataset']} datasets x {cube.sizes['method']} methods; {seeds}; "
+                 f"{n_missing} missing cell{'s' if n_missing != 1 else ''}",
+                 f"settings: alpha {self.alpha:g}; across datasets {self.test}"
+                 + (f" against {self.control}" if self.control else "")
+                 + f"; superiority adjustment {self.adjust}; interval {self.ci_method} "
+                 f"{self.confidence_level * 100:g}%; paired test {self.pairwise_method}; rng {self.rng}"]
+        if self.has_epochs:
+            rules = self.selected_epochs()["rule"].value_counts()
+            lines.append(f"epochs: {self.epoch_selection} (" + ", ".join(f"{n} runs {r}" for r, n in rules.items()) + ")")
+
+        comparison = self.compare()
+        lines += ["", f"== Across datasets: Friedman, then {comparison.test} only if it rejects"]
+        lines += ["  " + line for line in comparison.summary().split("\n")]
+        lines.append("  critical-difference groups (methods not separated from each other):")
+        ranks = comparison.mean_ranks
+        for i, group in enumerate(comparison.groups, 1):
+            lines.append(f"    {i}. " + ", ".join(f"{m} ({ranks[m]:.2f})" for m in group))
+
+        superiority = self.superiority()
+        lines += ["", "== Pairwise superiority (exact sign test on the datasets each pair shares)"]
+        lines += ["  " + line for line in superiority.summary().split("\n")]
+        lines += ["", "== Transitivity of the pairwise-majority relation"]
+        lines += ["  " + line for line in self.transitivity().summary().split("\n")]
+
+        bayes = self.bayesian()
+        table = bayes.to_frame()
+        lines += ["", f"== Bayesian sign test (rope {bayes.rope:g}, decision at P >= {bayes.threshold:g})"]
+        decided = table[table["label"].isin(["a_better", "b_better", "equivalent"])]
+        for r in decided.head(max_pairs).itertuples(index=False):
+            if r.label == "a_better":
+                lines.append(f"  {r.method_a} better than {r.method_b} (P = {r.p_a_better:.3f})")
+            elif r.label == "b_better":
+                lines.append(f"  {r.method_b} better than {r.method_a} (P = {r.p_b_better:.3f})")
+            else:
+                lines.append(f"  {r.method_a} and {r.method_b} practically equivalent (P = {r.p_equivalent:.3f})")
+        if len(decided) > max_pairs:
+            lines.append(f"  … and {len(decided) - max_pairs} more decided pairs")
+        n_open = int((table["label"] == "inconclusive").sum())
+        n_na = int((table["label"] == "not_applicable").sum())
+        lines.append(f"  {len(decided)} of {len(table)} pairs decided; {n_open} inconclusive"
+                     + (f"; {n_na} not applicable (no shared dataset)" if n_na else ""))
+        lines.append("  standing (mean P(at least as good)): "
+                     + ", ".join(f"{m} {bayes.standing[m]:.2f}" for m in bayes.order))
+
+        lines += ["", "== Within datasets (over seeds)"]
+        lines += ["  " + line for line in self._within_text(max_pairs).split("\n")]
+
+        lines += ["", "== Excluded methods"]
+        if comparison.excluded:
+            lines += [f"  {m}: lacks {', '.join(map(str, lacks))} (excluded from the across-dataset ranks; "
+                      "the pairwise and Bayesian views use the datasets each pair shares)"
+                      for m, lacks in comparison.excluded.items()]
+        else:
+            lines.append("  none: every method has a result on every dataset")
+        return "\n".join(lines)
+
+    def _within_text(self, max_pairs: int) -> str:
+        if not self.has_seeds:
+            return ("do not apply: these scores have one score per (dataset, method), no seeds. Intervals, paired "
+                    "tests, equivalence and power need several runs (seeds) per cell; the across-dataset views "
+                    "above do not.")
+        lines = []
+        summary = self.summary()
+        table = summary.to_frame()
+        lines.append(f"intervals: {summary.ci_method} {summary.confidence_level * 100:g}% over "
+                     f"{int(table['n_seeds'].min())}-{int(table['n_seeds'].max())} seeds per cell")
+        tests = self.pairwise().to_frame()
+        significant = tests[tests["significant"].astype(bool)]
+        lines.append(f"paired {self.pairwise_method} tests, Holm within each dataset: {len(significant)} of "
+                     f"{len(tests)} (dataset, pair) differences significant at alpha {self.alpha:g}")
+        for r in significant.head(max_pairs).itertuples(index=False):
+            lines.append(f"  {r.dataset}: {r.method_a} - {r.method_b} = {r.mean_diff:+.4g} (p_holm {r.p_holm:.3g})")
+        if len(significant) > max_pairs:
+            lines.append(f"  … and {len(significant) - max_pairs} more")
+        equivalent = self.equivalence().to_frame()
+        n_eq = int(equivalent["equivalent"].astype(bool).sum())
+        lines.append(f"equivalence (TOST, margin = rope {self.rope_value():g}): {n_eq} of {len(equivalent)} "
+                     "(dataset, pair) differences shown equivalent")
+        return "\n".join(lines)
+
+
+    def __repr__(self) -> str:
+        dims = " × ".join(f"{self._raw.sizes[d]} {d}s" for d in self._raw.dims)
+        shown = ", ".join(f"{k}={v!r}" for k, v in self._settings.items() if k != "rng")
+        return f"Report({self.metric_name()!r}, {self.direction}, {dims}; {shown}; rng={self._settings['rng']})"
