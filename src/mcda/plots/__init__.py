@@ -18,6 +18,8 @@ from ._style import WIDTHS, savefig, style
 # public name -> module inside mcda.plots (imported on first use)
 _PLOTS: dict[str, str] = {
     "plot_critical_difference": "critical_difference",
+    "plot_rank_stability": "rank_stability",
+    "plot_learning_curves": "learning_curves",
 }
 
 __all__ = ["style", "savefig", "WIDTHS", *sorted(_PLOTS)]

@@ -93,8 +93,9 @@ LIGHT: str = "#E6E6E6"
 #: The one colour that means "look here" (highlighted methods, circular triads).
 HIGHLIGHT: str = OKABE_ITO["vermillion"]
 
-#: Sequential map for probabilities and counts (perceptually uniform, colour-blind safe).
-SEQUENTIAL_CMAP: str = "viridis"
+#: Sequential map for probabilities and counts (ColorBrewer Blues: one hue, light = 0, so sparse
+#: matrices stay light; ordered by lightness, colour-blind safe and greyscale safe).
+SEQUENTIAL_CMAP: str = "Blues"
 #: Diverging map for signed differences (ColorBrewer PuOr: colour-blind safe).
 DIVERGING_CMAP: str = "PuOr"
 
@@ -210,17 +211,18 @@ def figure_size(width="column", *, aspect: float = 0.62, height: float | None = 
 
 
 def new_figure(width="column", *, aspect: float = 0.62, height: float | None = None, nrows: int = 1,
-               ncols: int = 1, **subplot_kw):
+               ncols: int = 1, squeeze: bool = True, **subplot_kw):
     """A new figure of paper size with ``nrows x ncols`` axes: returns ``(fig, ax)``.
 
-    ``ax`` is one Axes when ``nrows == ncols == 1``, else the array ``plt.subplots`` returns.
+    ``ax`` is one Axes when ``nrows == ncols == 1`` (unless ``squeeze=False``), else the array
+    ``plt.subplots`` returns; other keywords go to :meth:`matplotlib.figure.Figure.subplots`.
     The figure is made through pyplot (so notebooks show it inline) with the constrained layout
     engine (so labels are not clipped). Call inside :func:`style`.
     """
     import matplotlib.pyplot as plt
 
     fig = plt.figure(figsize=figure_size(width, aspect=aspect, height=height), layout="constrained")
-    ax = fig.subplots(nrows, ncols, squeeze=True, **subplot_kw)
+    ax = fig.subplots(nrows, ncols, squeeze=squeeze, **subplot_kw)
     return fig, ax
 
 

@@ -1,0 +1,95 @@
+"""Small helpers the plot modules share: input checks, metric selection, method styles, grids."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import pandas as pd
+
+from . import _style
+
+#: Marker shapes, paired with the palette so that more than eight methods stay distinguishable
+#: (colour and shape both change) and greyscale prints keep them apart.
+MARKERS: tuple[str, ...] = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
+
+
+def require(result, fields: Sequence[str], *, what: str, maker: str):
+    """Raise a TypeError naming ``result`` unless it has every attribute in ``fields``."""
+    missing = [f for f in fields if not hasattr(result, f)]
+    if missing:
+        raise TypeError(f"`result` must be a {what} (from {maker}); got {type(result).__name__} "
+                        f"(missing {', '.join(missing)}).")
+    return result
+
+
+def one_metric(table: pd.DataFrame, metric, *, name: str = "metric") -> tuple[pd.DataFrame, str | None]:
+    """The rows of one metric: ``metric`` names it; None is allowed when there is only one."""
+    if "metric" not in table.columns:
+        if metric is not None:
+            raise ValueError(f"`{name}` was given ({metric!r}) but the result has a single metric")
+        return table, None
+    labels = list(pd.unique(table["metric"]))
+    if metric is None:
+        if len(labels) == 1:
+            return table, str(labels[0])
+        raise ValueError(f"`{name}` must name one of the result's metrics {labels}; got None")
+    if metric not in labels:
+        raise ValueError(f"`{name}` must be one of {labels}; got {metric!r}")
+    return table[table["metric"] == metric], str(metric)
+
+
+def subset(name: str, chosen, available: Sequence) -> list:
+    """``chosen`` (a label or a sequence of labels, in the caller's order) checked against ``available``."""
+    available = list(available)
+    if chosen is None:
+        return available
+    chosen = [chosen] if isinstance(chosen, str) else list(chosen)
+    unknown = [c for c in chosen if c not in available]
+    if unknown or not chosen:
+        raise ValueError(f"`{name}` must be labels among {available}; got {chosen}")
+    return chosen
+
+
+def method_styles(methods: Sequence) -> dict:
+    """Method -> (colour, marker): palette colours in order, markers changing with them."""
+    n = len(_style.PALETTE)
+    return {m: (_style.PALETTE[i % n], MARKERS[i % len(MARKERS)]) for i, m in enumerate(methods)}
+
+
+def grid_shape(n_panels: int, *, max_cols: int = 3) -> tuple[int, int]:
+    """(rows, cols) of a panel grid: as few rows as ``max_cols`` allows, the panels spread evenly.
+
+    >>> grid_shape(12), grid_shape(2), grid_shape(6, max_cols=4)
+    ((4, 3), (1, 2), (2, 3))
+    """
+    rows = math.ceil(n_panels / max_cols)
+    return rows, math.ceil(n_panels / rows)
+
+
+def axes_pair(ax, width, *, height, width_ratios):
+    """Two side-by-side axes: new (``ax`` None) or the two the caller gave."""
+    if ax is None:
+        fig, axes = _style.new_figure(width, height=height, ncols=2, gridspec_kw={"width_ratios": width_ratios})
+        return fig, list(axes)
+    axes = list(ax) if not hasattr(ax, "figure") else None
+    if axes is None or len(axes) != 2:
+        raise TypeError("`ax` must be None or a pair of matplotlib Axes for this figure's two panels; "
+                        f"got {type(ax).__name__}.")
+    for a in axes:
+        _style.get_figure(a)
+    return axes[0].figure, axes
+
+
+def annotate_cells(ax, values, *, cmap, norm, fmt, fontsize) -> None:
+    """Write each finite value of a 2-D array in its cell, black or white for contrast."""
+    import numpy as np
+
+    rows, cols = values.shape
+    for i in range(rows):
+        for j in range(cols):
+            v = values[i, j]
+            if not np.isfinite(v):
+                continue
+            colour = _style.text_color_on(cmap(norm(v)))
+            ax.text(j, i, fmt(v), ha="center", va="center", fontsize=fontsize, color=colour, gid="cell_value")

@@ -1,0 +1,131 @@
+"""How stable the ranking is: P(position = r) per method, and the mean-rank intervals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from . import _common, _style
+
+__all__ = ["stability_order", "position_matrix", "plot_rank_stability"]
+
+_FIELDS = ("mean_ranks", "position_probabilities", "mean_rank_interval", "n_resamples", "confidence_level",
+           "aggregation", "n_datasets")
+
+
+def stability_order(mean_ranks: pd.Series) -> list:
+    """Methods by observed mean rank (best first; ties keep the input order).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> stability_order(pd.Series({"a": 2.0, "b": 1.0, "c": 2.0}))
+    ['b', 'a', 'c']
+    """
+    return list(mean_ranks.sort_values(kind="stable").index)
+
+
+def position_matrix(position_probabilities: pd.DataFrame, order: list) -> np.ndarray:
+    """The rows of P(position = r) in ``order`` (methods × positions 1..k), as drawn."""
+    return position_probabilities.loc[order].to_numpy(dtype=float)
+
+
+def plot_rank_stability(result, *, annotate: bool | None = None, width="column", ax=None):
+    """P(position = r) per method as a heat map, beside each method's mean-rank interval.
+
+    Parameters
+    ----------
+    result : RankStability
+        From :func:`mcda.rank_stability`.
+    annotate : bool, optional
+        Write each probability in its cell (default: when there are at most 10 methods);
+        otherwise a colour bar gives the scale.
+    width : {"column", "page"} or float
+        Figure width; the height grows with the number of methods. Ignored with ``ax``.
+    ax : pair of matplotlib Axes, optional
+        The heat-map axes and the interval axes; by default a new figure.
+
+    Returns
+    -------
+    fig : matplotlib Figure
+    axes : list of two Axes
+        ``[heat map, intervals]``.
+
+    Notes
+    -----
+    Methods run top to bottom by observed mean rank (best first). Left: the share of bootstrap
+    resamples of the datasets in which each method takes each position (positions 1 = best at
+    the left, as on every rank axis in mcda). Right: the observed mean rank (dot) and its
+    percentile bootstrap interval (line). The numbers are the result's; nothing is resampled
+    here.
+
+    Examples
+    --------
+    >>> import mcda
+    >>> from mcda.plots import plot_rank_stability
+    >>> res = mcda.rank_stability(mcda.datasets.load("demsar2006"), n_resamples=200, rng=0)
+    >>> fig, (heat, bars) = plot_rank_stability(res)
+    >>> [t.get_text() for t in heat.get_yticklabels()]
+    ['C4.5+m+cf', 'C4.5+m', 'C4.5+cf', 'C4.5']
+    """
+    _common.require(result, _FIELDS, what="RankStability", maker="mcda.rank_stability")
+    order = stability_order(result.mean_ranks)
+    k = len(order)
+    annotate = k <= 10 if annotate is None else bool(annotate)
+    probs = position_matrix(result.position_probabilities, order)
+    with _style.style():
+        fig, (heat, bars) = _common.axes_pair(ax, width, height=0.9 + 0.2 * k, width_ratios=(max(k, 3), 3))
+        _draw_heat(heat, probs, order, annotate=annotate, fig=fig)
+        _draw_intervals(bars, result, order)
+        weighted = "" if result.aggregation == "uniform" else f", {result.aggregation} weights"
+        fig.suptitle(f"{result.n_resamples:,} bootstrap resamples of {result.n_datasets} datasets{weighted}",
+                     x=0.02, ha="left", fontsize=_style.FONT_SIZE)
+    return fig, [heat, bars]
+
+
+def _draw_heat(ax, probs, order, *, annotate, fig):
+    import matplotlib
+    from matplotlib.colors import Normalize
+
+    k = len(order)
+    cmap = matplotlib.colormaps[_style.SEQUENTIAL_CMAP]
+    norm = Normalize(0.0, 1.0)
+    cmap = cmap.with_extremes(bad="white")
+    # a position never taken stays white (masked), so the reachable positions stand out
+    image = ax.imshow(np.ma.masked_equal(probs, 0.0), cmap=cmap, norm=norm, aspect="auto", interpolation="nearest")
+    image.set_gid("position_heatmap")
+    ax.set_xticks(range(k), [str(r) for r in range(1, k + 1)])
+    ax.set_yticks(range(k), order)
+    ax.set_xlabel("position (1 = best)")
+    ax.set_title("P(position = r)")
+    ax.tick_params(length=0)
+    for side in ("top", "right", "bottom", "left"):
+        ax.spines[side].set_visible(False)
+    if k > 12:  # keep position labels legible
+        step = 5 if k > 25 else 2
+        ax.set_xticks([r - 1 for r in range(1, k + 1) if r == 1 or r % step == 0],
+                      [str(r) for r in range(1, k + 1) if r == 1 or r % step == 0])
+    if annotate:
+        _common.annotate_cells(ax, np.where(probs >= 0.005, probs, np.nan), cmap=cmap, norm=norm,
+                               fmt=lambda v: f"{v:.2f}".lstrip("0") if v < 1 else "1", fontsize=_style.FONT_SIZE - 2)
+    else:
+        bar = fig.colorbar(image, ax=ax, fraction=0.05, pad=0.02)
+        bar.ax.tick_params(labelsize=_style.FONT_SIZE - 2)
+
+
+def _draw_intervals(ax, result, order):
+    k = len(order)
+    interval = result.mean_rank_interval.loc[order]
+    y = np.arange(k)
+    ax.hlines(y, interval["low"].to_numpy(float), interval["high"].to_numpy(float), color=_style.NEUTRAL, lw=1.4,
+              gid="rank_interval")
+    ax.plot(result.mean_ranks.loc[order].to_numpy(float), y, linestyle="none", marker="o", color=_style.PALETTE[0],
+            markersize=3.5, gid="observed_mean_rank")
+    ax.set_ylim(k - 0.5, -0.5)
+    ax.set_xlim(0.5, k + 0.5)
+    ax.set_yticks(range(k), [""] * k)
+    ax.tick_params(axis="y", length=0)
+    ax.spines["left"].set_visible(False)
+    ax.set_xlabel(f"mean rank, {result.confidence_level:.0%} interval")
+    ax.grid(axis="x", lw=0.4)
+    ax.set_axisbelow(True)
