@@ -195,7 +195,7 @@ def plot_tradeoffs(result, *, x: str | None = None, y: str | None = None, xscale
     >>> from mcda.plots.tradeoffs import plot_tradeoffs
     >>> dom = mcda.practical_dominance(mcda.datasets.load("duo2018_all"), metrics=["ARI", "elapsed"])
     >>> fig, ax = plot_tradeoffs(dom, x="elapsed", y="ARI", xscale="log")
-    >>> ax.xaxis_inverted(), ax.get_xscale()
+    >>> bool(ax.xaxis_inverted()), ax.get_xscale()
     (True, 'log')
     """
     if hasattr(result, "share_first") and not hasattr(result, "criterion_summary"):
