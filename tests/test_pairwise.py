@@ -487,3 +487,16 @@ def test_results_read_well():
     assert list(bradley_terry(report).to_frame().columns) == ["method", "strength", "standard_error", "ci_low",
                                                               "ci_high", "worth"]
     assert "Marginal means" in repr(marginal_means(mcda.datasets.load("demsar2006")))
+
+
+@FAST
+@given(score_matrices(min_methods=2, max_methods=6), st.sampled_from([0.0, 0.01, 0.05]))
+def test_numba_region_counts_kernel_agrees_with_count_regions(values, rope):
+    # count_regions (numpy blocks) is the reference for the one-pass kernel in mcda._kernels.counts
+    from mcda._kernels.counts import region_counts
+    from mcda.pairwise import _ULPS
+
+    expected = count_regions(values, rope)
+    got = region_counts(np.ascontiguousarray(values), float(rope), float(_ULPS))
+    for e, g in zip(expected, got):
+        np.testing.assert_array_equal(g, e)
