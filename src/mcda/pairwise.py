@@ -453,15 +453,15 @@ class SuperiorityReport:
         pvalue_adjusted, superior`` (the significantly better method, or None) and ``reason``
         (why the p-value is NaN, else "").
         """
-        out = self.counts.to_frame()
+        out = self.counts.to_frame()  # rows in np.triu_indices order: (0, 1), (0, 2), …
+        i, j = np.triu_indices(len(self.methods), 1)
         a, b = out["method_a"], out["method_b"]
-        psup = self.probability_superior
         out["n_decisive"] = out["wins_a"] + out["wins_b"]
-        out["probability_a_superior"] = [psup.loc[x, y] for x, y in zip(a, b)]
-        out["probability_b_superior"] = [psup.loc[y, x] for x, y in zip(a, b)]
-        out["probability_equivalent"] = [self.probability_equivalent.loc[x, y] for x, y in zip(a, b)]
-        out["pvalue"] = [self.pvalues.loc[x, y] for x, y in zip(a, b)]
-        out["pvalue_adjusted"] = [self.pvalues_adjusted.loc[x, y] for x, y in zip(a, b)]
+        out["probability_a_superior"] = self.probability_superior.to_numpy()[i, j]
+        out["probability_b_superior"] = self.probability_superior.to_numpy()[j, i]
+        out["probability_equivalent"] = self.probability_equivalent.to_numpy()[i, j]
+        out["pvalue"] = self.pvalues.to_numpy()[i, j]
+        out["pvalue_adjusted"] = self.pvalues_adjusted.to_numpy()[i, j]
         better = {frozenset(p): p[0] for p in self.superior_pairs}
         out["superior"] = [better.get(frozenset((x, y))) for x, y in zip(a, b)]
         out["reason"] = [self.reasons.get((x, y), "") for x, y in zip(a, b)]
