@@ -111,6 +111,8 @@ def _scores_frame(source) -> tuple[pd.DataFrame, str | None, float | None, str, 
                              "(summarise a single-metric cube)")
         n = table["n_seeds"] if "n_seeds" in table.columns else None
         seeds = None
+        if n is not None:
+            n = n[n > 0]
         if n is not None and len(n):
             lo, hi = int(np.nanmin(n)), int(np.nanmax(n))
             seeds = f"{lo} seeds" if lo == hi else f"{lo}--{hi} seeds"
@@ -278,11 +280,11 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
         previous = r.dataset
         diff = "--" if not np.isfinite(r.mean_diff) else _number(r.mean_diff, digits)
         interval = ("" if not (np.isfinite(r.ci_low) and np.isfinite(r.ci_high))
-                    else f" [{_number(r.ci_low, digits)}, {_number(r.ci_high, digits)}]")
+                    else f"\\ [{_number(r.ci_low, digits)}, {_number(r.ci_high, digits)}]")
         mark = significance_marker(r.p_holm, alpha)
         rows.append(" & ".join([latex_escape(r.dataset) if first else "",
                                 f"{latex_escape(r.method_a)} vs {latex_escape(r.method_b)}",
-                                f"${diff}${interval}" if diff != "--" else "--",
+                                f"${diff}{interval}$" if diff != "--" else "--",
                                 _p_text(r.p_raw, digits), _p_text(r.p_holm, digits),
                                 f"${mark.replace('*', '{*}')}$" if mark else ""]) + r" \\")
         reason = getattr(r, "reason", "")

@@ -294,16 +294,24 @@ class Report:
 
     def __setattr__(self, name, value):
         if name in _DEFAULTS:
+            previous = self._settings[name]
             self._settings[name] = _check_setting(name, value, self._raw)
             if name in _CUBE_SETTINGS:
-                self._check_epoch_settings()
+                try:
+                    self._check_epoch_settings()
+                except (ValueError, TypeError):
+                    self._settings[name] = previous
+                    raise
             return
         raise AttributeError(f"cannot set {name!r} on a Report; the settings are {list(SETTINGS)}")
 
     def _check_epoch_settings(self):
+        """Apply the epoch choice now, so an impossible one fails where it is made (not in a later view)."""
         if "epoch" not in self._raw.dims and self._settings["epoch_selection"] != "final":
             raise ValueError(f"`epoch_selection`={self._settings['epoch_selection']!r} needs scores with an `epoch` "
                              "dim; these have none (one score per run)")
+        if "epoch" in self._raw.dims or "split" in self._raw.dims:
+            self._selected()
 
     @property
     def settings(self) -> dict:
@@ -744,7 +752,8 @@ class Report:
         rope = self.rope_value()
         rope_note = "the card's noise floor" if self._settings["rope"] is None else "set by the analyst"
         name = self.metric_name()
-        long = f" ({card.long_name})" if card is not None and card.long_name and card.long_name != name else ""
+        long = (f" ({card.long_name})" if card is not None and card.long_name
+                and card.long_name.lower() != name.lower() else "")
         cube = self.cube
         n_missing = len(self.missing_cells())
         seeds = (f"{cube.sizes['seed']} seeds per cell (reduced by their {self._settings['seed_reduction']} "
@@ -814,8 +823,10 @@ class Report:
         lines = []
         summary = self.summary()
         table = summary.to_frame()
-        lines.append(f"intervals: {summary.ci_method} {summary.confidence_level * 100:g}% over "
-                     f"{int(table['n_seeds'].min())}-{int(table['n_seeds'].max())} seeds per cell")
+        n = table.loc[table["n_seeds"] > 0, "n_seeds"]
+        seeds = f"{int(n.min())}" if n.min() == n.max() else f"{int(n.min())}-{int(n.max())}"
+        lines.append(f"intervals: {summary.ci_method} {summary.confidence_level * 100:g}% over {seeds} seeds per "
+                     "cell (report.summary(); the forest plot and scores.tex show them)")
         tests = self.pairwise().to_frame()
         significant = tests[tests["significant"].astype(bool)]
         lines.append(f"paired {self.pairwise_method} tests, Holm within each dataset: {len(significant)} of "
@@ -824,10 +835,19 @@ class Report:
             lines.append(f"  {r.dataset}: {r.method_a} - {r.method_b} = {r.mean_diff:+.4g} (p_holm {r.p_holm:.3g})")
         if len(significant) > max_pairs:
             lines.append(f"  … and {len(significant) - max_pairs} more")
-        equivalent = self.equivalence().to_frame()
-        n_eq = int(equivalent["equivalent"].astype(bool).sum())
-        lines.append(f"equivalence (TOST, margin = rope {self.rope_value():g}): {n_eq} of {len(equivalent)} "
-                     "(dataset, pair) differences shown equivalent")
+        if self.rope_value() > 0:
+            equivalent = self.equivalence().to_frame()
+            n_eq = int(equivalent["equivalent"].astype(bool).sum())
+            lines.append(f"equivalence (TOST, margin = rope {self.rope_value():g}): {n_eq} of {len(equivalent)} "
+                         "(dataset, pair) differences shown equivalent")
+        else:
+            lines.append("equivalence: does not apply with a rope of 0 (no margin to be equivalent within)")
+        power = self.power()
+        mde = power.to_frame()["mde"].dropna()
+        if len(mde):
+            lines.append(f"power: at these seeds the paired t test detects (with {power.target_power:.0%} power) "
+                         f"differences of {mde.median():.3g} (median over pairs; {mde.min():.3g} to {mde.max():.3g}) "
+                         f"in the metric's units; the rope is {self.rope_value():g}")
         return "\n".join(lines)
 
 
