@@ -8,6 +8,7 @@ interval of the median (Conover 1999, §3.2) and the published conclusion of Du�
 
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
 
@@ -443,3 +444,82 @@ def test_reprs_are_readable():
     for result in (practical_dominance(cube), promethee(cube), weight_stability(cube)):
         text = repr(result)
         assert "ARI" in text and "\n" in text
+
+
+# --------------------------------------------------------------------------- plots (geometry, then Agg draws)
+
+def test_tradeoff_points_come_from_the_result():
+    from mcda.plots.tradeoffs import tradeoff_points
+
+    cube = mcda.datasets.load("duo2018_all").sel(metric=["ARI", "elapsed"])
+    dom = practical_dominance(cube)
+    points = tradeoff_points(dom, x="elapsed", y="ARI").set_index("method")
+    summary = dom.criterion_summary.set_index(["metric", "method"])
+    for method in dom.methods:
+        assert points.loc[method, "x"] == summary.loc[("elapsed", method), "median"]
+        assert points.loc[method, "y_high"] == summary.loc[("ARI", method), "ci_high"]
+        assert points.loc[method, "on_front"] == (method in dom.front)
+    with pytest.raises(ValueError, match="`x` must be one of the result's criteria"):
+        tradeoff_points(dom, x="runtime", y="ARI")
+
+
+def test_ternary_coordinates_put_each_vertex_at_a_corner():
+    from mcda.plots.tradeoffs import ternary_coordinates
+
+    xy = ternary_coordinates(np.eye(3))
+    np.testing.assert_allclose(xy, [[0, 0], [1, 0], [0.5, math.sqrt(3) / 2]])
+    # a point is the weighted mean of the corners; its distances to the sides are the weights × height
+    w = np.array([[0.2, 0.3, 0.5]])
+    np.testing.assert_allclose(ternary_coordinates(w), w @ xy)
+    with pytest.raises(ValueError, match="3 columns"):
+        ternary_coordinates([[0.5, 0.5]])
+
+
+def test_weight_segments_cover_the_grid_in_order():
+    from mcda.plots.tradeoffs import weight_segments
+
+    values = np.array([[[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]]])
+    cube = make_cube(values, ["higher_is_better", "higher_is_better"], [0, 0])
+    ws = weight_stability(cube, n_steps=4)
+    segments = weight_segments(ws, metric="c1")
+    assert segments["top"].tolist() == ["m0", "m0 = m1 = m2", "m1"]
+    assert segments[["start", "stop"]].to_numpy().tolist() == [[0.0, 0.25], [0.5, 0.5], [0.75, 1.0]]
+
+
+def test_label_offsets_never_overlap_when_there_is_room():
+    from mcda.plots.tradeoffs import label_offsets
+
+    anchors = np.array([[0.0, 0.0], [2.0, 1.0], [4.0, -1.0], [1.0, 2.0]])
+    widths, height = [30.0, 30.0, 30.0, 30.0], 8.0
+    offsets = label_offsets(anchors, widths, height=height)
+    boxes = [(x + dx, y + dy, x + dx + w, y + dy + height) for (x, y), (dx, dy), w in zip(anchors, offsets, widths)]
+    for a, b in itertools.combinations(boxes, 2):
+        assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
+
+
+def test_plots_draw_and_return_figure_and_axes():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from mcda.plots.tradeoffs import plot_tradeoffs, plot_weight_stability
+
+    cube = mcda.datasets.load("duo2018_all")
+    dom = practical_dominance(cube, metrics=["ARI", "elapsed"])
+    fig, ax = plot_tradeoffs(dom, x="elapsed", y="ARI", xscale="log")
+    assert ax.xaxis_inverted() and not ax.yaxis_inverted()
+    texts = {t.get_text() for t in ax.texts}
+    assert set(dom.methods) <= texts
+    fig2, ax2 = plot_tradeoffs(weight_stability(cube, metrics=["ARI", "elapsed"]))
+    assert ax2.get_xlabel().startswith("weight on elapsed")
+    fig3, ax3 = plt.subplots()
+    out = plot_weight_stability(weight_stability(cube, metrics=["ARI", "elapsed", "s.norm.vs.true"], n_steps=6),
+                                ax=ax3)
+    assert out == (fig3, ax3)
+    with pytest.raises(ValueError, match="`xscale` must be one of"):
+        plot_tradeoffs(dom, xscale="symlog")
+    with pytest.raises(TypeError, match="`result` of plot_tradeoffs"):
+        plot_tradeoffs(promethee(cube, metrics=["ARI", "elapsed"]))
+    with pytest.raises(ValueError, match="needs a grid over 2 or 3 criteria"):
+        plot_weight_stability(weight_stability(cube, n_resamples=50, rng=0, missing="available"))
+    plt.close("all")

@@ -25,7 +25,8 @@ import pandas as pd
 from .._validation import check_choice
 from . import _style
 
-__all__ = ["tradeoff_points", "ternary_coordinates", "weight_segments", "plot_tradeoffs", "plot_weight_stability"]
+__all__ = ["tradeoff_points", "ternary_coordinates", "weight_segments", "label_offsets", "plot_tradeoffs",
+           "plot_weight_stability"]
 
 _SCALES = ("linear", "log")
 _SQRT3_2 = math.sqrt(3.0) / 2.0
@@ -218,30 +219,85 @@ def plot_tradeoffs(result, *, x: str | None = None, y: str | None = None, xscale
             if part.empty:
                 continue
             colour = _style.HIGHLIGHT if on_front else _style.NEUTRAL
-            xerr = _errors(part, "x")
-            yerr = _errors(part, "y")
-            ax.errorbar(part["x"], part["y"], xerr=xerr, yerr=yerr, fmt="o", color=colour,
-                        ecolor=colour if on_front else _style.LIGHT, elinewidth=0.8, capsize=0,
-                        markersize=4.5 if on_front else 3.5, zorder=3 if on_front else 2,
-                        label="practical Pareto front" if on_front else "dominated on a majority of datasets")
-            if annotate:
-                for row in part.itertuples():
-                    ax.annotate(row.method, (row.x, row.y), xytext=(3, 3), textcoords="offset points",
-                                fontsize=_style.FONT_SIZE - 1, color="black" if on_front else _style.NEUTRAL)
+            ax.errorbar(part["x"], part["y"], xerr=_errors(part, "x"), yerr=_errors(part, "y"), fmt="none",
+                        ecolor=colour if on_front else _style.LIGHT, elinewidth=0.7, capsize=0,
+                        alpha=0.45 if on_front else 1.0, zorder=1)
+            ax.plot(part["x"], part["y"], "o", color=colour, markersize=4.5 if on_front else 3.5,
+                    zorder=3 if on_front else 2, label="practical Pareto front" if on_front else "off the front")
         ax.set_xscale(xscale)
         ax.set_yscale(yscale)
         for axis, metric in (("x", x), ("y", y)):
             lower = directions[metric] == "lower_is_better"
-            label = f"{metric} ({'lower' if lower else 'higher'} is better), median over datasets"
-            getattr(ax, f"set_{axis}label")(label)
+            getattr(ax, f"set_{axis}label")(f"{metric} ({'lower' if lower else 'higher'} is better)")
             if lower:
                 getattr(ax, f"invert_{axis}axis")()
         if annotate:
+            _annotate(ax, fig, points)
             ax.legend(loc="lower left", fontsize=_style.FONT_SIZE - 1)
-            floors = ", ".join(f"{m} {f:g}" for m, f in zip(metrics, result.noise_floors))
-            ax.set_title(f"best: top right; noise floors {floors}", fontsize=_style.FONT_SIZE - 1,
-                         color=_style.NEUTRAL)
+            ax.set_title(f"medians over datasets, {result.confidence_level:.0%} intervals; best: top right",
+                         fontsize=_style.FONT_SIZE - 1, color=_style.NEUTRAL)
     return fig, ax
+
+
+_LABEL_SIZE = _style.FONT_SIZE - 1
+
+
+def label_offsets(anchors, widths, *, height: float, pad: float = 3.0) -> list[tuple[float, float]]:
+    """Offsets (in points) of text labels from their anchors so that no two labels overlap.
+
+    Greedy, in the given order (put the labels that matter most first): each label takes the
+    first of eight positions around its anchor (right-above, right-below, left-above,
+    left-below, then further up and down) whose box overlaps no label placed before it, or
+    the first position when none is free.
+
+    Parameters
+    ----------
+    anchors : array-like, shape (n, 2)
+        Anchor positions in points (display units).
+    widths : sequence of float
+        Label widths in points.
+    height : float
+        Label height in points.
+
+    Examples
+    --------
+    >>> label_offsets([[0, 0], [1, 1]], [20, 20], height=8)
+    [(3.0, 3.0), (3.0, -11.0)]
+    """
+    anchors = np.asarray(anchors, dtype=float).reshape(-1, 2)
+    placed: list[tuple[float, float, float, float]] = []
+    out = []
+    for (ax_, ay), w in zip(anchors, widths):
+        candidates = [(pad, pad), (pad, -pad - height), (-pad - w, pad), (-pad - w, -pad - height),
+                      (pad, pad + height), (pad, -pad - 2 * height), (-pad - w, pad + height),
+                      (-pad - w, -pad - 2 * height)]
+        chosen = candidates[0]
+        for dx, dy in candidates:
+            box = (ax_ + dx, ay + dy, ax_ + dx + w, ay + dy + height)
+            if not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in placed):
+                chosen = (dx, dy)
+                break
+        dx, dy = chosen
+        placed.append((ax_ + dx, ay + dy, ax_ + dx + w, ay + dy + height))
+        out.append((float(dx), float(dy)))
+    return out
+
+
+def _annotate(ax, fig, points: pd.DataFrame) -> None:
+    """Name every method, the front first, without overlapping labels."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
+
+    order = points.sort_values("on_front", ascending=False, kind="stable")
+    ax.autoscale_view()
+    to_points = 72.0 / fig.dpi
+    text_path, prop = TextToPath(), FontProperties(size=_LABEL_SIZE)
+    anchors = ax.transData.transform(order[["x", "y"]].to_numpy(dtype=float)) * to_points
+    widths = [text_path.get_text_width_height_descent(str(m), prop, ismath=False)[0] for m in order["method"]]
+    offsets = label_offsets(anchors, widths, height=_LABEL_SIZE * 1.2)
+    for (dx, dy), row in zip(offsets, order.itertuples()):
+        ax.annotate(row.method, (row.x, row.y), xytext=(dx, dy), textcoords="offset points", fontsize=_LABEL_SIZE,
+                    color="black" if row.on_front else _style.NEUTRAL, va="bottom", ha="left")
 
 
 def _errors(part: pd.DataFrame, axis: str):
@@ -319,7 +375,7 @@ def plot_weight_stability(result, *, metric: str | None = None, width="column", 
             ax.set_xlim(0, 1)
             ax.legend(fontsize=_style.FONT_SIZE - 1, loc="best")
             return fig, ax
-        fig, ax = _style.get_figure(ax, width, aspect=0.9)
+        fig, ax = _style.get_figure(ax, width, aspect=0.72)
         xy = ternary_coordinates(result.weights[metrics].to_numpy())
         point_colours = [colours.get(t, _style.LIGHT) for t in result.top]
         ax.scatter(xy[:, 0], xy[:, 1], c=point_colours, s=14, marker="h", linewidths=0)
@@ -334,10 +390,11 @@ def plot_weight_stability(result, *, metric: str | None = None, width="column", 
                    for m in winners]
         if (result.top.str.contains(" = ")).any():
             handles.append(Line2D([], [], marker="h", linestyle="", color=_style.LIGHT, label="tie"))
-        ax.legend(handles=handles, title="top choice (share of weights)", loc="upper left",
-                  fontsize=_style.FONT_SIZE - 1, title_fontsize=_style.FONT_SIZE - 1)
+        ax.legend(handles=handles, title="top choice\n(share of weights)", loc="upper left",
+                  bbox_to_anchor=(0.0, 1.0), fontsize=_style.FONT_SIZE - 1, title_fontsize=_style.FONT_SIZE - 1,
+                  alignment="left")
         ax.set_aspect("equal")
         ax.set_axis_off()
-        ax.set_xlim(-0.08, 1.08)
+        ax.set_xlim(-0.45, 1.08)
         ax.set_ylim(-0.1, _SQRT3_2 + 0.1)
     return fig, ax
