@@ -556,12 +556,16 @@ def test_weighted_counts_kernel_equals_add_at(n, rows, seed):
     rng = np.random.default_rng(seed)
     indices = rng.integers(n, size=(rows, n))
     w = rng.uniform(0, 2, n)
-    out = np.zeros((rows, n))
-    weighted_counts(indices, w, out)
+    out = np.full((rows, n), np.nan)  # the kernel overwrites, no zeroing needed
+    totals = np.empty(rows)
+    assert weighted_counts(indices, w, out, totals)
     expected = np.zeros((rows, n))
     for r in range(rows):
         np.add.at(expected[r], indices[r], w[indices[r]])
-    np.testing.assert_array_equal(out, expected)
+    np.testing.assert_allclose(out, expected, rtol=1e-15, atol=0)
+    np.testing.assert_allclose(totals, w[indices].sum(axis=1), rtol=1e-14)
+    indices[-1, -1] = n  # out of range: reported, never written
+    assert not weighted_counts(indices, w, out, totals)
 
 
 @settings(max_examples=50, deadline=None)

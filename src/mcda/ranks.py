@@ -363,7 +363,7 @@ def _custom_weights(weights, prep: AcrossDatasets) -> np.ndarray:
 def _mean_interval_widths(cube: xr.DataArray, prep: AcrossDatasets) -> np.ndarray:
     """Per dataset: the mean over the kept methods of the width of each method's t interval over seeds."""
     # TODO(lead): share with within.summary
-    per_seed = cube.sel(dataset=prep.cube.coords["dataset"].values, method=prep.cube.coords["method"].values)
+    per_seed = cube.sel({"dataset": prep.cube.coords["dataset"].values, "method": prep.cube.coords["method"].values})
     other = [d for d in per_seed.dims if d not in ("dataset", "method", "seed")]
     if other:
         raise ValueError(f"the scores have extra dims {other}; select one value along each first "
@@ -683,14 +683,16 @@ class RankStability:
             lines.append(f"  {row.method:<{width}}  {row.mean_rank:9.3f}  {interval:<18}  {row.p_best:7.3f}  "
                          f"{row.expected_position:11.3f}")
         jk = self.jackknife
-        top = jk.loc[jk["top_changed"], "dataset"].tolist()
-        order = jk.loc[jk["order_changed"], "dataset"].tolist()
-        lines.append(f"Jackknife (leave one dataset out): the top method changes without "
-                     f"{_shown(top) if top else 'no dataset'}; the order changes without "
-                     f"{_shown(order) if order else 'no dataset'}.")
+        lines.append("Jackknife (leave one dataset out):")
+        for column, what in (("top_changed", "the top method"), ("order_changed", "the order")):
+            names = jk.loc[jk[column], "dataset"].tolist()
+            lines.append(f"  leaving out any one of {_shown(names)} changes {what}" if names
+                         else f"  no single dataset's removal changes {what}")
         if len(jk):
             worst = jk.loc[jk["max_abs_change"].idxmax()]
-            lines.append(f"  Largest |Δ mean rank|: {worst['max_abs_change']:.3f} (without {worst['dataset']!r}).")
+            lines.append(f"  largest |Δ mean rank|: {worst['max_abs_change']:.3f} (without {worst['dataset']!r})")
+        if self.excluded:
+            lines.append(f"Excluded (incomplete): {_shown(self.excluded)}")
         return "\n".join(lines)
 
     def _header(self) -> str:
@@ -741,14 +743,17 @@ def _stability_from_indices(agg: _Aggregation, index_blocks, *, confidence_level
     w = np.ascontiguousarray(agg.weights_or_ones(), dtype=np.float64)
     probabilities = np.zeros((k, k))
     draws = []
+    buffer = np.empty((0, n))
     for indices in index_blocks:
         indices = np.ascontiguousarray(indices, dtype=np.int64)
-        if indices.ndim != 2 or indices.size == 0 or indices.min() < 0 or indices.max() >= n:
-            raise ValueError(f"resample indices must be a 2-d array of dataset positions in [0, {n})")
-        counts = np.zeros((indices.shape[0], n))
-        weighted_counts(indices, w, counts)
+        rows = indices.shape[0] if indices.ndim == 2 else 0
+        if rows > buffer.shape[0]:
+            buffer = np.empty((rows, n))
+        counts, totals = buffer[:rows], np.empty(rows)
+        if rows == 0 or indices.shape[1] == 0 or not weighted_counts(indices, w, counts, totals):
+            raise ValueError(f"resample indices must be a non-empty 2-d array of dataset positions in [0, {n})")
         means = counts @ ranks
-        means /= counts.sum(axis=1)[:, None]
+        means /= totals[:, None]
         accumulate_positions(means, _TIE_TOL, probabilities)
         draws.append(means)
     draws = np.concatenate(draws, axis=0)

@@ -19,9 +19,9 @@ import numpy as np
 __all__ = ["weighted_counts", "accumulate_positions", "rank_rows_average"]
 
 
-@numba.njit(cache=True)
-def weighted_counts(indices, weights, out):
-    """``out[r, indices[r, i]] += weights[indices[r, i]]`` for every resample r (``out`` zeroed).
+@numba.njit(cache=True, parallel=True)
+def weighted_counts(indices, weights, out, totals):
+    """Per resample r: ``out[r, d]`` = (times dataset d is drawn) × ``weights[d]``, ``totals[r]`` = Σ_d out[r, d].
 
     Parameters
     ----------
@@ -30,13 +30,31 @@ def weighted_counts(indices, weights, out):
     weights : float64 (n_datasets,)
         Each dataset's (unnormalised) weight; ones for the uniform aggregation.
     out : float64 (n_resamples, n_datasets)
-        Filled in place.
+        Overwritten (need not be zeroed).
+    totals : float64 (n_resamples,)
+        Overwritten.
+
+    Returns
+    -------
+    bool
+        False when some index lies outside [0, n_datasets) (``out`` is then incomplete).
     """
     n_resamples, n_draws = indices.shape
-    for r in range(n_resamples):
+    n = weights.shape[0]
+    ok = np.ones(n_resamples, dtype=np.bool_)
+    for r in numba.prange(n_resamples):
+        for d in range(n):
+            out[r, d] = 0.0
+        total = 0.0
         for i in range(n_draws):
             d = indices[r, i]
+            if d < 0 or d >= n:
+                ok[r] = False
+                break
             out[r, d] += weights[d]
+            total += weights[d]
+        totals[r] = total
+    return ok.all()
 
 
 @numba.njit(cache=True)
