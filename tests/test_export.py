@@ -1,0 +1,219 @@
+"""LaTeX exports: table structure, direction-aware bold with ties, interval forms, markers, letters."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import mcda
+from mcda.export import (
+    comparison_to_latex,
+    latex_escape,
+    pairwise_to_latex,
+    scores_to_latex,
+    significance_marker,
+)
+
+pytestmark = pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def _rows(text: str) -> list[list[str]]:
+    """The body rows of a booktabs table, split into cells."""
+    lines = text.splitlines()
+    body = lines[lines.index(r"\midrule") + 1: lines.index(r"\bottomrule")]
+    return [[c.strip() for c in line.removesuffix(r"\\").split(" & ")] for line in body if line != r"\addlinespace"]
+
+
+def _header(text: str) -> list[str]:
+    lines = text.splitlines()
+    return [c.strip() for c in lines[lines.index(r"\toprule") + 1].removesuffix(r"\\").split(" & ")]
+
+
+def _check_structure(text: str, n_columns: int):
+    lines = text.splitlines()
+    for needed in (r"\begin{table}[tbp]", r"\toprule", r"\midrule", r"\bottomrule", r"\end{table}"):
+        assert needed in lines, needed
+    spec = re.search(r"\\begin\{tabular\}\{([lcr]+)\}", text).group(1)
+    assert len(spec) == n_columns
+    assert len(_header(text)) == n_columns
+    for row in _rows(text):
+        assert len(row) == n_columns, row
+    assert text.count("{") == text.count("}")  # braces balance (escaped ones come in pairs too)
+
+
+def test_scores_table_from_demsar_table6():
+    # reference: the printed AUCs of Demšar (2006) Table 6, read from tests/data with pandas
+    printed = pd.read_csv(DATA / "demsar2006" / "demsar2006_table6_auc.csv")
+    wide = printed.pivot(index="dataset", columns="method", values="score")
+    cube = mcda.datasets.load("demsar2006")
+    text = scores_to_latex(cube)
+    methods = [str(m) for m in cube.coords["method"].values]
+    _check_structure(text, 1 + len(methods))
+    assert _header(text) == ["Dataset"] + methods
+    rows = {row[0]: row[1:] for row in _rows(text)}
+    assert set(rows) == set(wide.index)
+    for dataset, cells in rows.items():
+        best = wide.loc[dataset, methods].max()
+        for method, cell in zip(methods, cells):
+            value = wide.loc[dataset, method]
+            assert f"{value:.3f}" in cell
+            assert ("\\mathbf" in cell) == (value == best), (dataset, method, cell)
+    assert all("\\mathbf" in c for c in rows["mushroom"])  # four-way tie at 1.000: all bold
+    assert sum("\\mathbf" in c for c in rows["voting"]) == 1  # C4.5+m's 0.981 alone
+
+
+def test_bold_follows_the_direction_and_the_displayed_value():
+    scores = {"d1": {"a": 1.2344, "b": 1.2341, "c": 2.0}, "d2": {"a": 3.0, "b": 1.0, "c": 1.0}}
+    low = scores_to_latex(mcda.score_cube(scores, metric="runtime"))
+    rows = {r[0]: r[1:] for r in _rows(low)}
+    assert ["\\mathbf" in c for c in rows["d1"]] == [True, True, False]  # 1.234 and 1.234 read the same: tie
+    assert ["\\mathbf" in c for c in rows["d2"]] == [False, True, True]
+    high = scores_to_latex(mcda.score_cube(scores, direction="higher_is_better"))
+    assert ["\\mathbf" in c for c in {r[0]: r[1:] for r in _rows(high)}["d1"]] == [False, False, True]
+    plain = scores_to_latex(mcda.score_cube(scores, metric="runtime"), bold_best=False)
+    assert "\\mathbf" not in plain
+    four = scores_to_latex(mcda.score_cube(scores, metric="runtime"), digits=4)
+    assert ["\\mathbf" in c for c in {r[0]: r[1:] for r in _rows(four)}["d1"]] == [False, True, False]
+
+
+def test_interval_forms_follow_the_summary():
+    cube = mcda.datasets.synthetic(n_datasets=3, n_methods=3, n_seeds=6, rng=4)
+    for ci_method in ("t", "bootstrap"):
+        summary = mcda.summary(cube, ci_method=ci_method, rng=1)
+        text = scores_to_latex(summary)
+        _check_structure(text, 4)
+        table = summary.to_frame().set_index(["dataset", "method"])
+        for row in _rows(text):
+            dataset = row[0].replace("\\_", "_")
+            for method, cell in zip([f"method_{j}" for j in range(3)], row[1:]):
+                r = table.loc[(dataset, method)]
+                if ci_method == "t":
+                    half = (r["ci_high"] - r["ci_low"]) / 2
+                    assert f"{r['mean']:.3f} \\pm {half:.3f}" in cell
+                else:
+                    up, down = r["ci_high"] - r["mean"], r["mean"] - r["ci_low"]
+                    assert f"{r['mean']:.3f}^{{+{up:.3f}}}_{{-{down:.3f}}}" in cell
+        assert ("percentile-bootstrap" in text) == (ci_method == "bootstrap")
+
+
+def test_missing_cells_and_single_seeds():
+    cube = mcda.datasets.synthetic(n_datasets=4, n_methods=3, n_seeds=3, rng=2)
+    values = cube.values.copy()
+    values[0, 1, :] = np.nan  # a missing cell
+    values[1, 2, 1:] = np.nan  # one seed only: mean, no interval
+    cube = mcda.score_cube(cube.copy(data=values), metric="accuracy")
+    text = scores_to_latex(mcda.summary(cube, ci_method="t"))
+    rows = {r[0]: r[1:] for r in _rows(text)}
+    assert rows["dataset\\_0"][1] == "--"
+    single = rows["dataset\\_1"][2]
+    assert "\\pm" not in single and re.fullmatch(r"(\$\\mathbf\{)?\d\.\d{3}(\}\$)?", single)
+    assert "% missing cells: --" in text
+
+
+def test_names_are_escaped_and_wide_tables_scaled():
+    scores = {"set_1 & co": {f"m{i}%": float(i) for i in range(10)}, "x#2": {f"m{i}%": float(-i) for i in range(10)}}
+    text = scores_to_latex(mcda.score_cube(scores, direction="higher_is_better"))
+    assert r"set\_1 \& co" in text and r"x\#2" in text and r"m0\%" in text
+    assert r"\resizebox{\linewidth}{!}{%" in text and "graphicx" in text
+    _check_structure(text, 11)
+    assert latex_escape("a_b^c~d\\e") == r"a\_b\textasciicircum{}c\textasciitilde{}d\textbackslash{}e"
+
+
+def test_scores_table_errors():
+    cube = mcda.datasets.synthetic(n_datasets=2, n_methods=2, n_seeds=3, rng=0)
+    with pytest.raises(ValueError, match="has a `seed` dim"):
+        scores_to_latex(cube)
+    with pytest.raises(TypeError, match="`digits` must be an integer"):
+        scores_to_latex(mcda.datasets.load("demsar2006"), digits=2.5)
+
+
+def test_writes_the_file(tmp_path):
+    path = tmp_path / "t.tex"
+    text = scores_to_latex(mcda.datasets.load("demsar2006"), path, caption="My caption", label="tab:auc")
+    assert path.read_text(encoding="utf-8") == text
+    assert r"\caption{My caption}" in text and r"\label{tab:auc}" in text
+
+
+def test_significance_markers():
+    assert [significance_marker(p, 0.05) for p in (0.0005, 0.001, 0.005, 0.01, 0.04, 0.05, 0.2, np.nan)] == \
+        ["***", "***", "**", "**", "*", "*", "", ""]
+    assert [significance_marker(p, 0.1) for p in (0.0019, 0.019, 0.05, 0.11)] == ["***", "**", "*", ""]
+
+
+def test_pairwise_table_markers_follow_holm():
+    cube = mcda.datasets.synthetic(n_datasets=3, n_methods=4, n_seeds=8, rng=6, noise_sd=0.01,
+                                   effects=[0.0, 0.0, 0.02, 0.04])
+    values = cube.values.copy()
+    values[2, 0, :] = np.nan  # a pair that does not apply
+    cube = mcda.score_cube(cube.copy(data=values), metric="accuracy")
+    tests = mcda.paired_tests(cube, method="wilcoxon", alpha=0.05)
+    text = pairwise_to_latex(tests)
+    _check_structure(text, 6)
+    frame = tests.to_frame()
+    rows = _rows(text)
+    assert len(rows) == len(frame)
+    for row, r in zip(rows, frame.itertuples(index=False)):
+        assert row[1] == f"{r.method_a} vs {r.method_b}".replace("_", "\\_")
+        stars = row[5].count("*")
+        if np.isfinite(r.p_holm):
+            expected = 3 if r.p_holm <= 0.001 else 2 if r.p_holm <= 0.01 else 1 if r.p_holm <= 0.05 else 0
+            assert stars == expected
+            assert (stars > 0) == bool(r.significant)
+        else:
+            assert row[2:5] == ["--", "--", "--"] and stars == 0
+    assert "Wilcoxon signed-rank test" in text and "% not applicable: dataset_2: method_0 vs" in text
+    assert any(row[5].count("*") for row in rows)
+    with pytest.raises(TypeError, match="must be a PairedTests"):
+        pairwise_to_latex(mcda.compare_over_datasets(mcda.datasets.load("demsar2006")))
+
+
+def test_comparison_letters_are_the_groups():
+    # García & Herrera (2008): Nemenyi separates 4 of 10 pairs (their Table 4 at alpha 0.05)
+    result = mcda.compare_over_datasets(mcda.datasets.load("garcia_herrera2008"))
+    text = comparison_to_latex(result)
+    _check_structure(text, 3)
+    rows = _rows(text)
+    assert [r[0] for r in rows] == list(result.mean_ranks.sort_values().index)
+    letters = {r[0]: set(r[2]) for r in rows}
+    sig = result.posthoc.significant
+    for a in letters:
+        for b in letters:
+            if a != b:
+                assert bool(letters[a] & letters[b]) == (not sig.loc[a, b]), (a, b)
+    assert "CD $= 1.114$" in text  # García & Herrera (2008): CD = 1.114 for k = 5, N = 30
+
+
+def test_comparison_without_rejection_says_no_difference():
+    scores = {f"d{i}": {"a": 0.5 + 0.01 * (i % 3), "b": 0.5 + 0.01 * ((i + 1) % 3), "c": 0.5 + 0.01 * ((i + 2) % 3)}
+              for i in range(6)}
+    result = mcda.compare_over_datasets(mcda.score_cube(scores, metric="accuracy"))
+    assert result.posthoc is None
+    text = comparison_to_latex(result)
+    assert all(r[2] == "a" for r in _rows(text))
+    assert "no difference may be claimed" in text
+
+
+def test_excluded_methods_are_named():
+    text = comparison_to_latex(mcda.compare_over_datasets(mcda.datasets.load("duo2018")))
+    assert "% excluded (incomplete): SAFE lacks ['SimKumar4hard', 'SimKumar8hard']" in text
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="no TeX installation")
+def test_tables_compile_with_pdflatex(tmp_path):
+    report = mcda.Report(mcda.datasets.synthetic(n_datasets=3, n_methods=10, n_seeds=5, rng=1, missing=0.1), rng=0)
+    tables = [report.to_latex(), report.pairwise_to_latex(), report.comparison_to_latex(),
+              scores_to_latex(mcda.datasets.load("demsar2006"))]
+    document = "\n".join([r"\documentclass{article}", r"\usepackage{booktabs}", r"\usepackage{graphicx}",
+                          r"\begin{document}", *tables, r"\end{document}"])
+    (tmp_path / "doc.tex").write_text(document, encoding="utf-8")
+    run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout[-2000:]
+    assert (tmp_path / "doc.pdf").exists()
