@@ -491,12 +491,18 @@ def test_results_read_well():
 
 @FAST
 @given(score_matrices(min_methods=2, max_methods=6), st.sampled_from([0.0, 0.01, 0.05]))
-def test_numba_region_counts_kernel_agrees_with_count_regions(values, rope):
-    # count_regions (numpy blocks) is the reference for the one-pass kernel in mcda._kernels.counts
-    from mcda._kernels.counts import region_counts
-    from mcda.pairwise import _ULPS
+def test_numba_region_counts_kernel_agrees_with_a_plain_numpy_reference(values, rope):
+    # a plain broadcast computation of the documented rule is the reference for the one-pass
+    # kernel (mcda._kernels.counts) behind count_regions
+    from mcda.pairwise import _EPS, _ULPS
 
-    expected = count_regions(values, rope)
-    got = region_counts(np.ascontiguousarray(values), float(rope), float(_ULPS))
+    a = values[:, :, None]
+    b = values[:, None, :]
+    diff = a - b
+    valid = ~np.isnan(diff)
+    tol = _ULPS * _EPS * np.maximum(np.maximum(np.abs(a), np.abs(b)), rope)
+    within = valid & (np.abs(diff) <= rope + tol)
+    expected = ((valid & ~within & (diff > 0)).sum(axis=0), within.sum(axis=0), valid.sum(axis=0))
+    got = count_regions(values, rope)
     for e, g in zip(expected, got):
         np.testing.assert_array_equal(g, e)

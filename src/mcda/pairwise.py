@@ -37,7 +37,6 @@ __all__ = [
 # counts as equivalent; anything larger (1e-14 beyond, say) does not, as in baycomp.
 _ULPS = 8
 _EPS = np.finfo(np.float64).eps
-_BLOCK_ELEMENTS = 4_000_000  # datasets × k × k per block: memory stays bounded for large N
 
 
 def count_regions(values: np.ndarray, rope: float):
@@ -46,27 +45,15 @@ def count_regions(values: np.ndarray, rope: float):
     Returns ``(wins, equivalent, shared)``, each (k, k) int64: ``wins[i, j]`` counts the
     datasets where i − j > rope (beyond rounding), ``equivalent[i, j]`` where |i − j| ≤ rope,
     ``shared[i, j]`` where both have a result. The counts add up over blocks of datasets, so
-    this is the chunk-wise kernel too.
+    this is the chunk-wise kernel too. One pass over the rows in a numba kernel
+    (:mod:`mcda._kernels.counts`); the tests hold a plain numpy reference.
     """
-    values = np.asarray(values, dtype=np.float64)
-    n, k = values.shape
-    wins = np.zeros((k, k), dtype=np.int64)
-    equivalent = np.zeros((k, k), dtype=np.int64)
-    shared = np.zeros((k, k), dtype=np.int64)
-    block = max(1, _BLOCK_ELEMENTS // max(1, k * k))
-    for start in range(0, n, block):
-        x = values[start:start + block]
-        a = x[:, :, None]
-        b = x[:, None, :]
-        diff = a - b
-        valid = ~np.isnan(diff)
-        tol = _ULPS * _EPS * np.maximum(np.maximum(np.abs(a), np.abs(b)), rope)
-        within = valid & (np.abs(diff) <= rope + tol)
-        beyond = valid & ~within & (diff > 0)
-        wins += beyond.sum(axis=0)
-        equivalent += within.sum(axis=0)
-        shared += valid.sum(axis=0)
-    return wins, equivalent, shared
+    from ._kernels.counts import region_counts
+
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    if values.ndim != 2:
+        raise ValueError(f"`values` must be a datasets × methods matrix; got shape {values.shape}")
+    return region_counts(values, float(rope), float(_ULPS))
 
 
 @dataclass(frozen=True)
