@@ -20,6 +20,10 @@ _PLOTS: dict[str, str] = {
     "plot_critical_difference": "critical_difference",
     "plot_rank_stability": "rank_stability",
     "plot_learning_curves": "learning_curves",
+    "plot_superiority": "superiority",
+    "plot_relation": "superiority",
+    "plot_posterior": "posterior",
+    "plot_posterior_bars": "posterior",
 }
 
 __all__ = ["style", "savefig", "WIDTHS", *sorted(_PLOTS)]

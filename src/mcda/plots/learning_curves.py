@@ -126,7 +126,7 @@ def plot_learning_curves(cube, *, confidence_level: float = 0.95, datasets=None,
     ...           for e in range(4)]
     >>> cube = xr.concat(epochs, dim=xr.DataArray([1, 2, 3, 4], dims="epoch", name="epoch"))
     >>> fig, axes = plot_learning_curves(cube)
-    >>> [a.get_title() for a in axes]
+    >>> [a.get_title(loc="left") for a in axes]
     ['dataset_0', 'dataset_1']
     """
     from ..cube import as_cube
