@@ -6,6 +6,24 @@ TrueType fonts) and returns ``(fig, ax)``; pass ``ax=`` to draw into an existing
 compute no statistics: the numbers come from the result, and the geometry (positions, cliques,
 label placement) lives in pure functions tested without drawing.
 
+The figures
+-----------
+========================================  ================================================
+``plot_critical_difference(result)``      Demšar's diagram (ComparisonResult or MeanRanks)
+``plot_forest(summary)``                  per-dataset intervals over seeds (IntervalSummary)
+``plot_pairwise(result, layout=...)``     paired tests per dataset (PairedTests)
+``plot_superiority(report)``              probability-of-superiority matrix (SuperiorityReport)
+``plot_relation(result)``                 pairwise-majority graph, cycles highlighted (TransitivityResult)
+``plot_posterior(result, pair)``          posterior simplex of one pair (BayesianComparison)
+``plot_posterior_bars(result)``           the three posterior probabilities of every pair
+``plot_rank_stability(result)``           P(position = r) and mean-rank intervals (RankStability)
+``plot_learning_curves(cube)``            mean and t band over seeds per epoch (a cube with ``epoch``)
+``plot_tradeoffs``, ``plot_weight_stability``  several criteria (see :mod:`mcda.criteria`)
+========================================  ================================================
+
+Every rank axis has rank 1 (best) at the left. Save with :func:`savefig` to keep the vector
+settings (embedded TrueType fonts) in PDF and SVG output.
+
 Importing ``mcda.plots`` imports matplotlib; ``import mcda`` does not.
 """
 
@@ -24,6 +42,11 @@ _PLOTS: dict[str, str] = {
     "plot_relation": "superiority",
     "plot_posterior": "posterior",
     "plot_posterior_bars": "posterior",
+    "plot_forest": "forest",
+    "plot_pairwise": "pairwise",
+    # several criteria (src/mcda/plots/tradeoffs.py, written with the multi-criteria issue)
+    "plot_tradeoffs": "tradeoffs",
+    "plot_weight_stability": "tradeoffs",
 }
 
 __all__ = ["style", "savefig", "WIDTHS", *sorted(_PLOTS)]

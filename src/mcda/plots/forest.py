@@ -1,0 +1,163 @@
+"""Forest plot of per-dataset intervals: one row per dataset, the methods side by side within it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from . import _common, _style
+
+__all__ = ["forest_positions", "plot_forest"]
+
+_FIELDS = ("table", "ci_method", "confidence_level", "direction")
+_ROW_SPAN = 0.76          # share of a row's height the methods spread over
+
+
+def forest_positions(table: pd.DataFrame, *, datasets: list, methods: list, sort: bool = False,
+                     higher_is_better: bool = True) -> pd.DataFrame:
+    """Where each (dataset, method) interval goes: ``y`` = row index + an offset within the row.
+
+    Rows run top to bottom in ``datasets`` order (row 0 at the top). Within a row the methods
+    take evenly spaced slots across 76 % of the row, in ``methods`` order, or, with ``sort``,
+    best mean first (top); a method without a mean takes no slot when sorting.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``dataset, method, row, slot, y`` (y grows downwards), one row per drawn interval.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"dataset": ["d", "d"], "method": ["a", "b"], "mean": [0.1, 0.9]})
+    >>> forest_positions(t, datasets=["d"], methods=["a", "b"], sort=True)[["method", "y"]].to_dict("list")
+    {'method': ['b', 'a'], 'y': [-0.19, 0.19]}
+    """
+    k = len(methods)
+    offsets = np.linspace(-_ROW_SPAN / 2, _ROW_SPAN / 2, k + 2)[1:-1] if k > 1 else np.zeros(1)
+    means = table.set_index(["dataset", "method"])["mean"]
+    rows = []
+    for r, dataset in enumerate(datasets):
+        present = [m for m in methods if (dataset, m) in means.index and np.isfinite(means[(dataset, m)])]
+        if sort:
+            sign = -1.0 if higher_is_better else 1.0
+            present = sorted(present, key=lambda m: (sign * means[(dataset, m)], methods.index(m)))
+            slots = range(len(present))
+        else:
+            slots = [methods.index(m) for m in present]
+        for slot, m in zip(slots, present):
+            rows.append((dataset, m, r, slot, round(r + float(offsets[slot]), 12)))
+    return pd.DataFrame(rows, columns=["dataset", "method", "row", "slot", "y"])
+
+
+def _direction(summary, metric) -> bool:
+    direction = summary.direction
+    if isinstance(direction, dict):
+        direction = direction.get(metric, "higher_is_better")
+    return direction != "lower_is_better"
+
+
+def plot_forest(summary, *, metric=None, datasets=None, methods=None, sort: bool = False, band=None,
+                width="column", ax=None):
+    """Per-dataset intervals of every method: a forest plot with one row per dataset.
+
+    Parameters
+    ----------
+    summary : IntervalSummary
+        From :func:`mcda.summary` (t or percentile-bootstrap intervals over seeds).
+    metric : str, optional
+        Which metric, when the summary holds several.
+    datasets, methods : label or sequence of labels, optional
+        Rows and methods to draw, in this order (default: all, in the summary's order).
+    sort : bool
+        Order the methods within each row by their mean, best at the top (the metric's
+        direction decides "best"); by default every row has the same order.
+    band : None, "best" or (float, float)
+        ``"best"``: shade, across each row, the interval of that row's best method (the
+        methods whose intervals reach into it are not separated from it by eye); a pair of
+        numbers: shade that fixed range of the metric (e.g. a target or a rope around a
+        baseline).
+    width : {"column", "page"} or float
+        Figure width; the height grows with datasets × methods. Ignored with ``ax``.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    fig, ax : matplotlib Figure and Axes
+
+    Notes
+    -----
+    Each interval is drawn from its own endpoints ``ci_low`` to ``ci_high`` (asymmetric for the
+    percentile bootstrap), with a marker at the mean; methods keep one colour and marker in
+    every row. A cell with one seed has a mean and no interval (marker only); a cell with no
+    result is left empty. The plot computes nothing.
+
+    Examples
+    --------
+    >>> import mcda
+    >>> from mcda.plots import plot_forest
+    >>> cube = mcda.datasets.synthetic(n_datasets=3, n_methods=3, n_seeds=5, rng=0)
+    >>> fig, ax = plot_forest(mcda.summary(cube), band="best")
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['dataset_0', 'dataset_1', 'dataset_2']
+    """
+    _common.require(summary, _FIELDS, what="IntervalSummary", maker="mcda.summary")
+    table, metric = _common.one_metric(summary.table, metric)
+    datasets = _common.subset("datasets", datasets, list(pd.unique(table["dataset"])))
+    methods = _common.subset("methods", methods, list(pd.unique(table["method"])))
+    if not (band is None or band == "best" or (isinstance(band, (tuple, list)) and len(band) == 2
+                                                 and all(np.isfinite(float(v)) for v in band))):
+        raise ValueError(f"`band` must be None, 'best' or a (low, high) pair of numbers; got {band!r}")
+    higher = _direction(summary, metric)
+    table = table[table["dataset"].isin(datasets) & table["method"].isin(methods)]
+    pos = forest_positions(table, datasets=datasets, methods=methods, sort=bool(sort), higher_is_better=higher)
+    cells = table.set_index(["dataset", "method"])
+    styles = _common.method_styles(methods)
+    n_rows, k = len(datasets), len(methods)
+    with _style.style():
+        fig, ax = _style.get_figure(ax, width, height=0.9 + n_rows * max(0.28, 0.045 * k))
+        for r in range(n_rows):
+            if r % 2 == 0:
+                ax.axhspan(r - 0.5, r + 0.5, color="#F4F4F4", zorder=0, lw=0, gid="row_stripe")
+        if isinstance(band, (tuple, list)):
+            ax.axvspan(float(band[0]), float(band[1]), color=_style.LIGHT, alpha=0.8, zorder=0.5, lw=0,
+                       gid="band")
+        elif band == "best":
+            for r, dataset in enumerate(datasets):
+                here = pos[pos["row"] == r]
+                if here.empty:
+                    continue
+                means = cells.loc[[(dataset, m) for m in here["method"]], "mean"]
+                best = means.idxmax() if higher else means.idxmin()
+                low, high = cells.loc[best, ["ci_low", "ci_high"]].to_numpy(dtype=float)
+                if np.isfinite(low) and np.isfinite(high):
+                    ax.fill_betweenx([r - 0.5, r + 0.5], low, high, color=styles[best[1]][0], alpha=0.15, lw=0,
+                                     zorder=0.5, gid="band")
+        for method in methods:
+            mine = pos[pos["method"] == method]
+            if mine.empty:
+                continue
+            colour, marker = styles[method]
+            values = cells.loc[[(d, method) for d in mine["dataset"]]]
+            y = mine["y"].to_numpy(dtype=float)
+            ax.hlines(y, values["ci_low"].to_numpy(dtype=float), values["ci_high"].to_numpy(dtype=float),
+                      color=colour, lw=1.0, zorder=2, gid="interval")
+            ax.plot(values["mean"].to_numpy(dtype=float), y, linestyle="none", marker=marker, color=colour,
+                    markersize=3.2 if k > 6 else 4.0, markeredgewidth=0, zorder=3, label=str(method), gid="mean")
+        ax.set_yticks(range(n_rows), [str(d) for d in datasets])
+        ax.set_ylim(n_rows - 0.5, -0.5)
+        ax.tick_params(axis="y", length=0)
+        ax.spines["left"].set_visible(False)
+        how = "t" if summary.ci_method == "t" else "percentile bootstrap"
+        name = metric or getattr(summary, "metric", None) or "score"
+        ax.set_xlabel(f"{name}: mean over seeds, {summary.confidence_level:.0%} {how} interval")
+        ax.grid(axis="x")
+        ax.set_axisbelow(True)
+        _legend(ax, k, width)
+    return fig, ax
+
+
+def _legend(ax, k, width):
+    cols = min(k, 6 if width == "page" else 4)
+    return ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncols=cols, fontsize=_style.FONT_SIZE - 1,
+                     handletextpad=0.2, columnspacing=0.9, borderaxespad=0.3)

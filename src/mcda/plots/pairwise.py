@@ -1,0 +1,253 @@
+"""Paired tests within each dataset: a matrix per dataset, or one row per comparison."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._validation import check_choice
+from . import _common, _style
+
+__all__ = ["pair_matrix", "pairwise_methods", "list_rows", "plot_pairwise"]
+
+_FIELDS = ("table", "method", "alpha")
+_LAYOUTS = ("matrix", "list")
+
+
+def pairwise_methods(table: pd.DataFrame) -> list:
+    """The methods of a pairwise table, in the order they first appear (a before b)."""
+    seen: dict = {}
+    for a, b in zip(table["method_a"], table["method_b"]):
+        seen.setdefault(a, None)
+        seen.setdefault(b, None)
+    return list(seen)
+
+
+def pair_matrix(table: pd.DataFrame, dataset, methods: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The matrices one dataset's panel draws: (lower, upper, significant), k × k.
+
+    ``lower[i, j]`` (i > j) is −log10 of the Holm-adjusted p-value of the pair; ``upper[i, j]``
+    (i < j) the mean difference row − column in the metric's units (a row given as (b, a) is
+    negated); ``significant`` is symmetric. Other cells are NaN (False).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"dataset": ["d"], "method_a": ["b"], "method_b": ["a"], "mean_diff": [0.5],
+    ...                   "p_holm": [0.01], "significant": [True]})
+    >>> lower, upper, sig = pair_matrix(t, "d", ["a", "b"])
+    >>> float(upper[0, 1]), float(lower[1, 0]), bool(sig[0, 1])
+    (-0.5, 2.0, True)
+    """
+    k = len(methods)
+    index = {m: i for i, m in enumerate(methods)}
+    lower = np.full((k, k), np.nan)
+    upper = np.full((k, k), np.nan)
+    significant = np.zeros((k, k), dtype=bool)
+    for row in table[table["dataset"] == dataset].itertuples(index=False):
+        if row.method_a not in index or row.method_b not in index:
+            continue
+        i, j = index[row.method_a], index[row.method_b]
+        diff = float(row.mean_diff)
+        hi, lo = (i, j) if i > j else (j, i)
+        lower[hi, lo] = -np.log10(row.p_holm) if np.isfinite(row.p_holm) and row.p_holm > 0 else (
+            np.inf if row.p_holm == 0 else np.nan)
+        upper[lo, hi] = diff if i < j else -diff
+        significant[i, j] = significant[j, i] = bool(row.significant)
+    return lower, upper, significant
+
+
+def plot_pairwise(result, *, layout: str = "matrix", datasets=None, metric=None, max_cols: int | None = None,
+                  width="page", ax=None):
+    """Paired tests of every pair of methods on each dataset.
+
+    Parameters
+    ----------
+    result : PairedTests
+        From :func:`mcda.paired_tests`.
+    layout : {"matrix", "list"}
+        ``"matrix"``: one panel per dataset, the lower triangle −log10(p_holm), the upper
+        triangle the signed mean difference row − column; ``"list"``: one row per comparison,
+        the mean difference a − b with its t interval as whiskers, filled when significant.
+    datasets : label or sequence of labels, optional
+        Which datasets (default: all).
+    metric : str, optional
+        Which metric, when the result holds several.
+    max_cols : int, optional
+        Matrix panels per row (default 4 on a page, 2 in a column).
+    width : {"column", "page"} or float
+        Figure width. Ignored with ``ax``.
+    ax : Axes (list layout) or sequence of Axes (matrix: one per dataset), optional
+
+    Returns
+    -------
+    fig : matplotlib Figure
+    ax : Axes (list) or numpy.ndarray of Axes (matrix, one per dataset)
+
+    Notes
+    -----
+    Everything drawn is the result's: ``p_holm`` (Holm within the dataset), ``significant``
+    (``p_holm <= alpha``), ``mean_diff`` and ``ci_low, ci_high`` (the t interval of the mean
+    paired difference at 1 − alpha). In the matrix, a significant pair's cells are framed. The
+    colour scales are shared by all panels: blue for −log10 p (the dashed level on the colour
+    bar is −log10 α), purple/orange for the difference, centred at 0. A pair whose p-value is
+    NaN (no variation, fewer than two shared seeds) is left blank.
+
+    Examples
+    --------
+    >>> import mcda
+    >>> from mcda.plots import plot_pairwise
+    >>> cube = mcda.datasets.synthetic(n_datasets=2, n_methods=3, n_seeds=6, rng=0)
+    >>> fig, ax = plot_pairwise(mcda.paired_tests(cube), layout="list")
+    >>> [t.get_text() for t in ax.get_yticklabels()][:2]
+    ['dataset_0', 'method_0 − method_1']
+    """
+    _common.require(result, _FIELDS, what="PairedTests", maker="mcda.paired_tests")
+    check_choice("layout", layout, _LAYOUTS)
+    table, metric = _common.one_metric(result.table, metric)
+    datasets = _common.subset("datasets", datasets, list(pd.unique(table["dataset"])))
+    table = table[table["dataset"].isin(datasets)]
+    methods = pairwise_methods(table)
+    with _style.style():
+        if layout == "list":
+            return _draw_list(result, table, datasets, width=width, ax=ax)
+        return _draw_matrix(result, table, datasets, methods, max_cols=max_cols, width=width, ax=ax)
+
+
+def _draw_matrix(result, table, datasets, methods, *, max_cols, width, ax):
+    import matplotlib
+    from matplotlib.colors import Normalize, TwoSlopeNorm
+    from matplotlib.patches import Rectangle
+
+    k = len(methods)
+    max_cols = (2 if width == "column" else 4) if max_cols is None else max_cols
+    if not isinstance(max_cols, int) or isinstance(max_cols, bool) or max_cols < 1:
+        raise ValueError(f"`max_cols` must be a positive integer; got {max_cols!r}")
+    panels = [pair_matrix(table, d, methods) for d in datasets]
+    logp = np.concatenate([p[0][np.isfinite(p[0])] for p in panels] + [np.zeros(1)])
+    diffs = np.concatenate([np.abs(p[1][np.isfinite(p[1])]) for p in panels] + [np.zeros(1)])
+    threshold = -np.log10(result.alpha)
+    p_top = max(float(logp.max()), threshold * 1.5)
+    d_top = float(diffs.max()) or 1.0
+    blues = matplotlib.colormaps[_style.SEQUENTIAL_CMAP].with_extremes(bad=(0, 0, 0, 0), over="#08306B")
+    diverging = matplotlib.colormaps[_style.DIVERGING_CMAP].with_extremes(bad=(0, 0, 0, 0))
+    p_norm, d_norm = Normalize(0.0, p_top), TwoSlopeNorm(0.0, -d_top, d_top)
+    if ax is None:
+        rows, cols = _common.grid_shape(len(datasets), max_cols=max_cols)
+        panel_w = _style.figure_size(width)[0] / cols
+        fig, grid = _style.new_figure(width, height=rows * panel_w * 0.95 + 0.5, nrows=rows, ncols=cols,
+                                      squeeze=False)
+        grid = np.asarray(grid).ravel()
+        for extra in grid[len(datasets):]:
+            extra.remove()
+        axes = grid[:len(datasets)]
+    else:
+        axes = np.atleast_1d(np.asarray(ax, dtype=object)).ravel()
+        if len(axes) != len(datasets):
+            raise ValueError(f"`ax` must hold one Axes per dataset ({len(datasets)}); got {len(axes)}")
+        fig = axes[0].figure
+    annotate = k <= 6
+    short = [str(m) for m in methods]
+    lower_image = upper_image = None
+    for panel, dataset, (lower, upper, significant) in zip(axes, datasets, panels):
+        lower_image = panel.imshow(np.ma.masked_invalid(np.where(np.isinf(lower), p_top * 2, lower)), cmap=blues,
+                                   norm=p_norm, interpolation="nearest")
+        lower_image.set_gid("neg_log10_p")
+        upper_image = panel.imshow(np.ma.masked_invalid(upper), cmap=diverging, norm=d_norm, interpolation="nearest")
+        upper_image.set_gid("mean_difference")
+        for i in range(k):
+            panel.add_patch(Rectangle((i - 0.5, i - 0.5), 1, 1, facecolor=_style.LIGHT, edgecolor="none"))
+            for j in range(k):
+                if i == j:
+                    continue
+                if significant[i, j]:
+                    panel.add_patch(Rectangle((j - 0.46, i - 0.46), 0.92, 0.92, fill=False, edgecolor="black",
+                                              lw=0.9, gid="significant_cell"))
+                if annotate:
+                    value, cmap, norm = ((lower[i, j], blues, p_norm) if i > j else (upper[i, j], diverging, d_norm))
+                    if np.isfinite(value):
+                        text = f"{max(value, 0.0):.1f}" if i > j else f"{value:+.3f}"
+                        panel.text(j, i, text, ha="center", va="center", fontsize=_style.FONT_SIZE - 3,
+                                   color=_style.text_color_on(cmap(norm(value))), gid="cell_value")
+        panel.set_xticks(range(k), short, rotation=90)
+        panel.set_yticks(range(k), short)
+        panel.tick_params(length=0, labelsize=_style.FONT_SIZE - 2)
+        for side in ("top", "right", "bottom", "left"):
+            panel.spines[side].set_visible(False)
+        panel.set_title(str(dataset), fontsize=_style.FONT_SIZE)
+        if ax is None:
+            spec = panel.get_subplotspec()
+            if not spec.is_first_col():
+                panel.set_yticklabels([])
+    targets = list(axes)
+    bar_p = fig.colorbar(lower_image, ax=targets, fraction=0.04, pad=0.02, extend="max" if logp.max() > p_top else
+                         "neither")
+    bar_p.set_label("−log10 p (Holm), lower triangle", fontsize=_style.FONT_SIZE - 1)
+    bar_p.ax.axhline(threshold, color="black", lw=0.8, linestyle=(0, (2, 1)))
+    bar_p.ax.tick_params(labelsize=_style.FONT_SIZE - 2)
+    bar_d = fig.colorbar(upper_image, ax=targets, fraction=0.04, pad=0.02)
+    bar_d.set_label("mean difference row − column, upper", fontsize=_style.FONT_SIZE - 1)
+    bar_d.ax.tick_params(labelsize=_style.FONT_SIZE - 2)
+    return fig, axes
+
+
+def list_rows(table: pd.DataFrame, datasets: list) -> tuple[pd.DataFrame, list]:
+    """The list layout's rows: per dataset a header row, then its comparisons.
+
+    Returns the comparisons with their ``y`` (row index, growing downwards) and the headers
+    as ``(y, dataset)``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"dataset": ["d", "e"], "method_a": ["a", "a"], "method_b": ["b", "b"]})
+    >>> rows, headers = list_rows(t, ["d", "e"])
+    >>> rows["y"].tolist(), headers
+    ([1, 3], [(0, 'd'), (2, 'e')])
+    """
+    frames, headers, y = [], [], 0
+    for dataset in datasets:
+        part = table[table["dataset"] == dataset]
+        if part.empty:
+            continue
+        headers.append((y, dataset))
+        frames.append(part.assign(y=np.arange(y + 1, y + 1 + len(part))))
+        y += 1 + len(part)
+    return pd.concat(frames, ignore_index=True), headers
+
+
+def _draw_list(result, table, datasets, *, width, ax):
+    ordered, headers = list_rows(table, datasets)
+    n = len(ordered) + len(headers)
+    fig, ax = _style.get_figure(ax, width, height=0.8 + 0.15 * n)
+    y = ordered["y"].to_numpy()
+    for i, (start, _dataset) in enumerate(headers):
+        end = headers[i + 1][0] - 1 if i + 1 < len(headers) else n - 1
+        if i % 2 == 0:
+            ax.axhspan(start - 0.5, end + 0.5, color="#F4F4F4", lw=0, zorder=0, gid="dataset_stripe")
+    significant = ordered["significant"].to_numpy(dtype=bool)
+    colour = _style.PALETTE[0]
+    diff = ordered["mean_diff"].to_numpy(dtype=float)
+    ax.hlines(y, ordered["ci_low"].to_numpy(dtype=float), ordered["ci_high"].to_numpy(dtype=float), color=colour,
+              lw=1.0, zorder=2, gid="interval")
+    ax.plot(diff[significant], y[significant], linestyle="none", marker="o", markersize=3.5, color=colour, zorder=3,
+            label=f"significant (Holm, α = {result.alpha:g})", gid="significant")
+    ax.plot(diff[~significant], y[~significant], linestyle="none", marker="o", markersize=3.5,
+            markerfacecolor="white", markeredgecolor=colour, zorder=3, label="not significant", gid="not_significant")
+    ax.axvline(0.0, color="black", lw=0.7, zorder=1)
+    header_at = {y0: str(name) for y0, name in headers}
+    pair_at = {int(r.y): f"{r.method_a} − {r.method_b}" for r in ordered.itertuples(index=False)}
+    ticks = sorted(header_at | pair_at)
+    ax.set_yticks(ticks, [header_at.get(t, pair_at.get(t)) for t in ticks])
+    for t, label in zip(ticks, ax.get_yticklabels()):
+        if t in header_at:
+            label.set_fontweight("bold")
+            label.set_color("black")
+    ax.set_ylim(n - 0.5, -0.5)
+    ax.tick_params(axis="y", length=0, labelsize=_style.FONT_SIZE - 1)
+    ax.spines["left"].set_visible(False)
+    test = "paired t" if result.method == "t" else "Wilcoxon"
+    ax.set_xlabel(f"mean difference a − b ({1 - result.alpha:.0%} t interval); {test} test")
+    ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncols=2, fontsize=_style.FONT_SIZE - 1,
+              borderaxespad=0.3, handletextpad=0.2)
+    return fig, ax
