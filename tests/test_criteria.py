@@ -3,7 +3,8 @@
 References are independent of the code under test: brute-force loops written here (the
 definitions, one dataset and one pair at a time), ``scipy.stats.binomtest`` for the sign test,
 ``mcda.pairwise.pairwise_counts`` for the one-criterion case, the binomial order-statistic
-interval of the median (Conover 1999, §3.2) and the published conclusion of Duò et al. (2018).
+interval of the median (Conover 1999, §3.2), the peer package pymcdm (PROMETHEE II, run in the
+test when it is installed) and the published conclusion of Duò et al. (2018).
 """
 
 from __future__ import annotations
@@ -263,6 +264,20 @@ def test_criterion_summary_is_the_order_statistic_interval_of_the_median():
             assert math.isnan(row["ci_low"]) and math.isnan(row["ci_high"])
         else:
             assert (row["ci_low"], row["ci_high"]) == (x[r - 1], x[n - r])
+        # and scipy's exact interval for a quantile
+        ci = stats.quantile_test(x, q=float(np.median(x)), p=0.5).confidence_interval(0.95)
+        np.testing.assert_array_equal([row["ci_low"], row["ci_high"]], [ci.low, ci.high])
+
+
+@pytest.mark.parametrize("n", [1, 5, 6, 7, 12, 30, 101])
+@pytest.mark.parametrize("level", [0.8, 0.9, 0.95, 0.99])
+def test_median_interval_is_scipys_quantile_interval(n, level):
+    values = np.random.default_rng(n).permutation(np.arange(float(n)))
+    cube = make_cube(np.stack([values, -values], axis=1)[:, :, None], ["higher_is_better"], [0])
+    res = practical_dominance(cube, confidence_level=level)
+    ci = stats.quantile_test(values, q=float(np.median(values)), p=0.5).confidence_interval(level)
+    row = res.criterion_summary.iloc[0]
+    np.testing.assert_array_equal([row["ci_low"], row["ci_high"]], [ci.low, ci.high])
 
 
 def test_duo2018_front_holds_the_published_favourites():
@@ -318,6 +333,23 @@ def test_promethee_with_floors_and_preference_thresholds_matches_brute_force(pro
     res = promethee(cube, preference=preference or None)
     expected, _ = brute_force_promethee(values, directions, [float(f) for f in floors], p, np.full(m, 1.0 / m))
     np.testing.assert_allclose(res.net_flow.to_numpy(), expected, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("function,preference", [("ushape", None), ("vshape_2", {"ARI": 0.1, "elapsed": 60.0})])
+def test_promethee_matches_pymcdm_on_duo2018(function, preference):
+    # peer package: pymcdm's PROMETHEE_II (Shekhovtsov), run per dataset and averaged here;
+    # 'ushape' is the usual criterion with indifference q, 'vshape_2' the linear one between q and p
+    pymcdm_methods = pytest.importorskip("pymcdm.methods")
+    cube = mcda.datasets.load("duo2018_all").sel(metric=["ARI", "elapsed"])
+    res = promethee(cube, weights={"ARI": 0.7, "elapsed": 0.3}, preference=preference)
+    values = cube.sel({"method": res.methods}).transpose("dataset", "method", "metric").values
+    p = None if preference is None else [preference["ARI"], preference["elapsed"]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # pymcdm warns about dominant alternatives
+        flows = np.array([pymcdm_methods.PROMETHEE_II(function, q=[0.01, 0.1], p=p)(
+            values[d], np.array([0.7, 0.3]), np.array([1, -1])) for d in range(values.shape[0])])
+    np.testing.assert_allclose(res.per_dataset.to_numpy(), flows, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(res.net_flow.to_numpy(), flows.mean(axis=0), rtol=0, atol=1e-12)
 
 
 def test_promethee_missing_policies():

@@ -324,23 +324,35 @@ class PracticalDominance:
         return f"PracticalDominance(front={self.front})\n" + self.summary()
 
 
-def _criterion_summary(prep: _Criteria, confidence_level: float) -> pd.DataFrame:
-    """Median per (metric, method) over the datasets with a result, with its order-statistic interval."""
+def _median_rank(n: int, confidence_level: float) -> int:
+    """r of the order-statistic interval [x_(r), x_(n+1-r)] of the median; 0 when none reaches the level.
+
+    The largest r with P(B ≤ r − 1) ≤ (1 − level) / 2, B ~ Binomial(n, 1/2) (Conover 1999, §3.2);
+    the interval covers the median with probability 1 − 2 P(B ≤ r − 1) ≥ level.
+    """
     from scipy import stats
 
+    if n == 0:
+        return 0
+    tail = stats.binom.cdf(np.arange(n // 2 + 1), n, 0.5)  # P(B <= j) for j = 0 .. n // 2
+    ok = np.nonzero(tail <= (1.0 - confidence_level) / 2.0 * (1.0 + 1e-12))[0]
+    return int(ok[-1]) + 1 if ok.size else 0
+
+
+def _criterion_summary(prep: _Criteria, confidence_level: float) -> pd.DataFrame:
+    """Median per (metric, method) over the datasets with a result, with its order-statistic interval."""
+    raw = np.sort(prep.cube.values, axis=0)  # NaN sorts last
+    counts = (~np.isnan(raw)).sum(axis=0)  # (k, m)
+    ranks = {n: _median_rank(int(n), confidence_level) for n in np.unique(counts)}
     rows = []
     for c, metric in enumerate(prep.metrics):
-        raw = prep.cube.values[:, :, c]
         for j, method in enumerate(prep.methods):
-            x = raw[:, j]
-            x = x[~np.isnan(x)]
-            if x.size == 0:
-                rows.append((metric, method, 0, math.nan, math.nan, math.nan))
-                continue
-            # scipy.stats.quantile_test's interval is the exact order-statistic interval of the median
-            # (Conover 1999, §3.2): NaN when even the sample extremes do not reach the level.
-            ci = stats.quantile_test(x, q=float(np.median(x)), p=0.5).confidence_interval(confidence_level)
-            rows.append((metric, method, int(x.size), float(np.median(x)), float(ci.low), float(ci.high)))
+            n = int(counts[j, c])
+            x = raw[:n, j, c]
+            r = ranks[n]
+            median = float(np.median(x)) if n else math.nan
+            low, high = (float(x[r - 1]), float(x[n - r])) if r else (math.nan, math.nan)
+            rows.append((metric, method, n, median, low, high))
     return pd.DataFrame(rows, columns=["metric", "method", "n_datasets", "median", "ci_low", "ci_high"])
 
 
