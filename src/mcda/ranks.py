@@ -587,12 +587,14 @@ def _jackknife_table(agg: _Aggregation, observed: np.ndarray) -> pd.DataFrame:
     left_out = _jackknife_means(agg)
     full_min = _tie_positions(observed, "min")[0]
     left_min = _tie_positions(left_out, "min")
-    full_top = set(methods[full_min == 1])
-    top = [", ".join(methods[row == 1]) for row in left_min]
+    top_mask = left_min == 1
+    top = methods[top_mask.argmax(axis=1)]
+    for i in np.nonzero(top_mask.sum(axis=1) > 1)[0]:  # a tie for first: name them all
+        top[i] = ", ".join(methods[top_mask[i]])
     return pd.DataFrame({
         "dataset": agg.datasets,
         "top_method": top,
-        "top_changed": [set(methods[row == 1]) != full_top for row in left_min],
+        "top_changed": (top_mask != (full_min == 1)[None, :]).any(axis=1),
         "order_changed": (left_min != full_min[None, :]).any(axis=1),
         "max_abs_change": np.abs(left_out - observed[None, :]).max(axis=1),
         "kendall_tau": _kendall_tau_rows(_tie_positions(observed)[0], _tie_positions(left_out)),

@@ -19,7 +19,7 @@ import numpy as np
 __all__ = ["weighted_counts", "accumulate_positions", "rank_rows_average"]
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True)
 def weighted_counts(indices, weights, out, totals):
     """Per resample r: ``out[r, d]`` = (times dataset d is drawn) × ``weights[d]``, ``totals[r]`` = Σ_d out[r, d].
 
@@ -41,20 +41,18 @@ def weighted_counts(indices, weights, out, totals):
     """
     n_resamples, n_draws = indices.shape
     n = weights.shape[0]
-    ok = np.ones(n_resamples, dtype=np.bool_)
-    for r in numba.prange(n_resamples):
+    for r in range(n_resamples):  # serial: memory-bound, threads do not help
         for d in range(n):
             out[r, d] = 0.0
         total = 0.0
         for i in range(n_draws):
             d = indices[r, i]
             if d < 0 or d >= n:
-                ok[r] = False
-                break
+                return False
             out[r, d] += weights[d]
             total += weights[d]
         totals[r] = total
-    return ok.all()
+    return True
 
 
 @numba.njit(cache=True)
