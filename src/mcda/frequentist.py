@@ -1,0 +1,1399 @@
+"""Across datasets: the Friedman omnibus, critical differences and the post-hoc procedures.
+
+The procedure of Demšar (2006), extended to all pairwise comparisons as García & Herrera
+(2008) describe: rank the methods within each dataset (rank 1 = best, ties averaged), test
+whether the mean ranks differ (Friedman χ² and the Iman–Davenport F), and only if they do,
+say which pairs differ (Nemenyi for all pairs; Bonferroni–Dunn, Holm, Hochberg or Hommel
+against a control named beforehand; Holm, Shaffer's static procedure or Bergmann–Hommel for
+all pairs).
+
+Everything here works from three sufficient statistics of the rank matrix, which add up over
+blocks of datasets: the rank sum of each method, the sum of squared ranks (it carries the
+tie correction) and the number of datasets. :func:`_rank_statistics` is the one place they
+are computed.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import numbers
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy import optimize, special
+
+from ._validation import MissingDataWarning, check_alpha, check_choice, check_positive_int, warn
+from .ranks import MeanRanks, prepare_across, rank_rows
+
+__all__ = [
+    "FriedmanResult",
+    "PosthocResult",
+    "ComparisonResult",
+    "AttainableSignificance",
+    "PVALUE_ADJUSTMENTS",
+    "BERGMANN_HOMMEL_MAX_METHODS",
+    "friedman_test",
+    "iman_davenport",
+    "q_alpha",
+    "critical_difference",
+    "nemenyi",
+    "bonferroni_dunn",
+    "control_test",
+    "all_pairs_test",
+    "compare_over_datasets",
+    "adjust_pvalues",
+    "attainable_significance",
+]
+
+#: Canonical name -> accepted aliases of every p-value adjustment (compared after lower-casing and
+#: turning "_" and spaces into "-"). The statsmodels names (``multipletests``) are all accepted.
+PVALUE_ADJUSTMENTS: dict[str, tuple[str, ...]] = {
+    "bonferroni": ("b", "bonf"),
+    "sidak": ("s",),
+    "holm": ("h", "holm-bonferroni"),
+    "holm-sidak": ("hs",),
+    "hochberg": ("sh", "simes-hochberg"),
+    "hommel": ("ho",),
+    "fdr-bh": ("bh", "benjamini-hochberg", "fdr-i", "fdr-p", "fdri", "fdrp"),
+    "fdr-by": ("by", "benjamini-yekutieli", "fdr-n", "fdr-c", "fdrn", "fdrcorr"),
+    "shaffer": ("shaffer-static",),
+    "bergmann-hommel": ("bergmann", "bergmann-hommel-exhaustive"),
+}
+_ADJUSTMENT_ALIASES = {alias: name for name, aliases in PVALUE_ADJUSTMENTS.items() for alias in (name, *aliases)}
+_PAIR_STRUCTURED = ("shaffer", "bergmann-hommel")  # need the k(k-1)/2 pairs of k methods
+
+#: Largest number of methods Bergmann–Hommel handles: it visits every exhaustive set, i.e. every
+#: partition of the methods (Bell number B_12 = 4,213,597 partitions, about 3 s; B_13 is 6.5× more).
+BERGMANN_HOMMEL_MAX_METHODS = 12
+
+_Q_TESTS = ("nemenyi", "bonferroni-dunn")
+_CONTROL_TESTS = ("bonferroni-dunn", "holm", "hochberg", "hommel")
+_ALL_PAIRS_TESTS = ("nemenyi", "holm", "shaffer", "bergmann-hommel")
+_COMPARISON_TESTS = ("nemenyi", "bonferroni-dunn", "holm", "hochberg", "hommel", "shaffer", "bergmann-hommel")
+_ATTAINABLE_CORRECTIONS = ("bonferroni", "holm", "shaffer", "bergmann-hommel", "none")
+_BLOCK_CELLS = 8_000_000  # datasets × methods ranked at once: bounded memory for very large N
+_SHOWN = 8
+
+
+def _test_name(name: str, value, allowed: Sequence[str]) -> str:
+    """``value`` with "_" read as "-" and case ignored, checked against ``allowed``."""
+    if isinstance(value, str):
+        value = value.strip().lower().replace("_", "-")
+    return check_choice(name, value, allowed)
+
+
+def _listed(items, limit: int = _SHOWN) -> str:
+    items = [str(i) for i in items]
+    text = ", ".join(items[:limit])
+    return "[" + text + (f", … ({len(items) - limit} more)" if len(items) > limit else "") + "]"
+
+
+# --------------------------------------------------------------------------- ranks in, sufficient statistics
+
+
+@dataclass(frozen=True)
+class _RankStatistics:
+    """Rank sums, the sum of squared ranks and N: all the Friedman procedure needs (chunkable)."""
+
+    methods: list
+    rank_sums: np.ndarray
+    sum_squared_ranks: float
+    n_datasets: int
+    excluded: dict
+
+    @property
+    def n_methods(self) -> int:
+        return len(self.methods)
+
+    @property
+    def mean_ranks(self) -> np.ndarray:
+        return self.rank_sums / self.n_datasets
+
+    @property
+    def tie_sum(self) -> float:
+        """Σ over datasets and tied groups of (t³ − t), from Σ r² = N k(k+1)(2k+1)/6 − Σ(t³ − t)/12."""
+        k = self.n_methods
+        return max(0.0, 12.0 * (self.n_datasets * k * (k + 1) * (2 * k + 1) / 6.0 - self.sum_squared_ranks))
+
+    def mean_rank_series(self) -> pd.Series:
+        return pd.Series(self.mean_ranks, index=pd.Index(self.methods, name="method"), name="mean_rank")
+
+
+def _accumulate(ranks: np.ndarray) -> tuple[np.ndarray, float]:
+    # average ranks are multiples of 1/2, so these sums are exact in float64 up to ~1e15
+    return ranks.sum(axis=0), float(np.einsum("ij,ij->", ranks, ranks))
+
+
+def _rank_statistics(scores, direction, method_names, *, what: str) -> _RankStatistics:
+    """The sufficient statistics from any scores input or from a uniform, complete MeanRanks.
+
+    Methods lacking a result on some dataset are dropped and named (never imputed), with a
+    :class:`~mcda.MissingDataWarning`.
+    """
+    if isinstance(scores, MeanRanks):
+        _check_mean_ranks(scores, what)
+        ranks = np.ascontiguousarray(scores.rank_table.to_numpy(dtype=np.float64))
+        sums, squares = _accumulate(ranks)
+        return _RankStatistics(methods=[str(m) for m in scores.mean_ranks.index], rank_sums=sums,
+                               sum_squared_ranks=squares, n_datasets=scores.n_datasets,
+                               excluded=dict(scores.excluded))
+    prep = prepare_across(scores, direction, method_names=method_names, missing="complete")
+    values = prep.values
+    n, k = values.shape
+    block = max(1, _BLOCK_CELLS // k)
+    sums, squares = np.zeros(k), 0.0
+    for start in range(0, n, block):  # ranks are per dataset: the statistics add up over blocks
+        s, q = _accumulate(rank_rows(values[start:start + block]))
+        sums += s
+        squares += q
+    if prep.excluded:
+        shown = "; ".join(f"{m} lacks {_listed(ds, 4)}" for m, ds in list(prep.excluded.items())[:_SHOWN])
+        warn(f"{len(prep.excluded)} method(s) lack results on some datasets and are excluded from {what} "
+             f"(nothing is imputed): {shown}.", MissingDataWarning, stacklevel=4)
+    return _RankStatistics(methods=list(prep.methods), rank_sums=sums, sum_squared_ranks=squares,
+                           n_datasets=n, excluded=dict(prep.excluded))
+
+
+def _check_mean_ranks(mean_ranks: MeanRanks, what: str) -> None:
+    if mean_ranks.is_weighted:
+        raise ValueError(f"{what} needs the uniform mean rank (every dataset counts once); got a MeanRanks with "
+                         f"aggregation={mean_ranks.aggregation!r}. Only the uniform mean rank has the "
+                         "Friedman/Nemenyi null, so a weighted mean rank supports no critical difference and no "
+                         "test: read it as a diagnostic, or pass the scores (or mcda.average_ranks(scores)).")
+    if not mean_ranks.supports_critical_difference:
+        raise ValueError(f"{what} needs mean ranks over a complete design; got a MeanRanks with "
+                         f"missing={mean_ranks.missing!r}, which is descriptive only (each method ranked among "
+                         "different pools). Use missing='complete' (incomplete methods are excluded and named).")
+
+
+def _standard_error(n_methods: int, n_datasets: int) -> float:
+    """√(k(k+1)/(6N)): the standard error of a difference of two mean ranks under the null."""
+    return math.sqrt(n_methods * (n_methods + 1) / (6.0 * n_datasets))
+
+
+# --------------------------------------------------------------------------- Friedman
+
+
+@dataclass(frozen=True, repr=False)
+class FriedmanResult:
+    """The Friedman omnibus test and the Iman–Davenport F.
+
+    Attributes
+    ----------
+    statistic : float
+        Friedman's χ²_F, the default variant: **without** the tie correction (see Notes of
+        :func:`friedman_test`); equal to ``statistic_untied``.
+    statistic_untied, statistic_tied : float
+        χ²_F without and with the tie correction (the tied one is scipy's
+        ``friedmanchisquare``; NaN when every dataset is a complete tie).
+    pvalue : float
+        P(χ²_{k−1} ≥ statistic).
+    df : int
+        k − 1.
+    f_statistic, f_pvalue : float
+        Iman–Davenport F_F = (N − 1) χ²_F / (N(k − 1) − χ²_F) and its p-value under
+        F(k − 1, (k − 1)(N − 1)); NaN (with ``reason``) when N = 1.
+    f_df : tuple of int
+        (k − 1, (k − 1)(N − 1)).
+    rejected : bool
+        Whether the omnibus rejects at ``alpha``, decided by the Iman–Davenport F.
+    alpha : float
+    n_datasets, n_methods : int
+    mean_ranks : pandas.Series
+        Mean rank per method (1 = best), indexed by method.
+    tie_correction : float
+        C = 1 − Σ(t³ − t) / (N k (k² − 1)); ``statistic_tied = statistic_untied / C``.
+    excluded : dict
+        Method -> datasets it lacks (dropped, never imputed).
+    reason : str
+        Why a statistic is NaN ("" when every statistic applies).
+    """
+
+    statistic: float
+    statistic_untied: float
+    statistic_tied: float
+    pvalue: float
+    df: int
+    f_statistic: float
+    f_pvalue: float
+    f_df: tuple
+    rejected: bool
+    alpha: float
+    n_datasets: int
+    n_methods: int
+    mean_ranks: pd.Series
+    tie_correction: float = 1.0
+    excluded: dict = field(default_factory=dict)
+    reason: str = ""
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per statistic: ``test, statistic, df1, df2, pvalue`` (χ² untied, χ² tied, F)."""
+        k1 = self.df
+        return pd.DataFrame({
+            "test": ["friedman_chi2", "friedman_chi2_tie_corrected", "iman_davenport_f"],
+            "statistic": [self.statistic_untied, self.statistic_tied, self.f_statistic],
+            "df1": [k1, k1, self.f_df[0]],
+            "df2": [np.nan, np.nan, self.f_df[1]],
+            "pvalue": [self.pvalue, _chi2_sf(self.statistic_tied, k1), self.f_pvalue],
+        })
+
+    def summary(self) -> str:
+        """Two lines: Friedman χ² and Iman–Davenport F, with p-values."""
+        ties = (f" (tie-corrected {self.statistic_tied:.3f})"
+                if self.tie_correction < 1 and np.isfinite(self.statistic_tied) else "")
+        lines = [f"Friedman chi2({self.df}) = {self.statistic:.3f}, p = {self.pvalue:.3g}{ties}",
+                 f"Iman-Davenport F({self.f_df[0]}, {self.f_df[1]}) = {self.f_statistic:.3f}, p = {self.f_pvalue:.3g}"]
+        if self.reason:
+            lines.append(f"note: {self.reason}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        verdict = "rejects" if self.rejected else "does not reject"
+        return (f"FriedmanResult({self.n_methods} methods over {self.n_datasets} datasets; omnibus {verdict} at "
+                f"alpha = {self.alpha:g})\n  " + self.summary().replace("\n", "\n  "))
+
+
+def _chi2_sf(statistic: float, df: int) -> float:
+    return float(special.chdtrc(df, statistic)) if np.isfinite(statistic) else math.nan
+
+
+def _f_sf(statistic: float, df1: int, df2: int) -> float:
+    if math.isnan(statistic) or df2 <= 0:
+        return math.nan
+    return 0.0 if math.isinf(statistic) else float(special.fdtrc(df1, df2, statistic))
+
+
+def _iman_davenport(chi2: float, n_methods: int, n_datasets: int) -> float:
+    if n_datasets < 2:
+        return math.nan
+    denominator = n_datasets * (n_methods - 1) - chi2
+    if denominator <= 0:  # complete concordance: every dataset ranks the methods the same way
+        return math.inf
+    return (n_datasets - 1) * chi2 / denominator
+
+
+def _friedman(stats: _RankStatistics, alpha: float) -> FriedmanResult:
+    n, k = stats.n_datasets, stats.n_methods
+    centred = stats.mean_ranks - (k + 1) / 2.0
+    untied = 12.0 * n / (k * (k + 1)) * float(centred @ centred)
+    correction = 1.0 - stats.tie_sum / (n * k * (k * k - 1))
+    tied = untied / correction if correction > 1e-12 else math.nan
+    df = k - 1
+    f_stat = _iman_davenport(untied, k, n)
+    f_df = (df, df * (n - 1))
+    f_p = _f_sf(f_stat, *f_df)
+    reasons = []
+    if n < 2:
+        reasons.append("the Iman-Davenport F needs at least 2 datasets (its df2 = (k-1)(N-1) is 0)")
+    if math.isnan(tied):
+        reasons.append("every dataset ties all methods, so the tie-corrected chi2 is 0/0")
+    return FriedmanResult(statistic=untied, statistic_untied=untied, statistic_tied=tied,
+                          pvalue=_chi2_sf(untied, df), df=df, f_statistic=f_stat, f_pvalue=f_p, f_df=f_df,
+                          rejected=bool(f_p <= alpha), alpha=alpha, n_datasets=n, n_methods=k,
+                          mean_ranks=stats.mean_rank_series(), tie_correction=correction,
+                          excluded=stats.excluded, reason="; ".join(reasons))
+
+
+def friedman_test(scores, direction=None, *, alpha: float = 0.05, method_names=None) -> FriedmanResult:
+    """Friedman's test that all methods have the same mean rank, with the Iman–Davenport F.
+
+    Parameters
+    ----------
+    scores : any input of :func:`mcda.score_cube`, or a :class:`~mcda.ranks.MeanRanks`
+        One score per (dataset, method); a ``seed`` dim must be reduced first
+        (:func:`mcda.reduce_seeds`). Methods lacking a result on some dataset are excluded
+        and named (``excluded``), never imputed. A MeanRanks must be uniform and complete.
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        Needed only when ``scores`` carries no metric card.
+    alpha : float
+        Level at which ``rejected`` is decided (by the Iman–Davenport F).
+    method_names : sequence, optional
+        Labels for array input.
+
+    Returns
+    -------
+    FriedmanResult
+        ``statistic`` (χ²_F, untied), ``statistic_untied``, ``statistic_tied``, ``pvalue``,
+        ``df``, ``f_statistic``, ``f_pvalue``, ``f_df``, ``rejected``, ``alpha``,
+        ``n_datasets``, ``n_methods``, ``mean_ranks``, ``tie_correction``, ``excluded``,
+        ``reason``.
+
+    Raises
+    ------
+    ValueError
+        A ``seed`` or other extra dim; fewer than 2 complete methods; a weighted or
+        ``missing="available"`` MeanRanks; ``alpha`` outside (0, 1).
+
+    Notes
+    -----
+    With R̄_j the mean rank of method j over N datasets and k methods (Demšar 2006, eq. 1–2):
+
+    χ²_F = 12N / (k(k+1)) · Σ_j (R̄_j − (k+1)/2)²,   F_F = (N − 1) χ²_F / (N(k − 1) − χ²_F),
+
+    χ²_F ~ χ²(k − 1) and F_F ~ F(k − 1, (k − 1)(N − 1)) under the null. The χ² approximation
+    is poor for small N and k (Demšar: N > 10 and k > 5); Iman & Davenport's F is less
+    conservative, and ``rejected`` uses it.
+
+    **Ties.** The default ``statistic`` is the untied χ²_F, as Demšar (2006) and García &
+    Herrera (2008) define it and as their published numbers use. The tie-corrected variant
+    divides by C = 1 − Σ(t³ − t)/(N k (k² − 1)) ≤ 1, so it is never smaller: the untied
+    statistic is conservative under ties. It is also the variance the post-hoc z statistics
+    use (SE = √(k(k+1)/(6N)) carries no tie correction), so the omnibus and the post-hoc
+    procedures read the same null. ``statistic_tied`` (scipy's ``friedmanchisquare``, R's
+    ``friedman.test``) is reported beside it.
+
+    References
+    ----------
+    Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets. JMLR 7:1–30.
+    Iman, R. L., Davenport, J. M. (1980). Approximations of the critical region of the Friedman
+    statistic. Communications in Statistics 9(6):571–595. doi:10.1080/03610928008827904
+
+    Examples
+    --------
+    >>> import mcda
+    >>> res = mcda.friedman_test(mcda.datasets.load("demsar2006_published_ranks"))
+    >>> round(res.statistic, 2), round(res.f_statistic, 2), res.f_df, res.rejected
+    (9.28, 3.69, (3, 39), True)
+    """
+    alpha = check_alpha(alpha)
+    stats = _rank_statistics(scores, direction, method_names, what="the Friedman test")
+    return _friedman(stats, alpha)
+
+
+def iman_davenport(chi2, n_methods, n_datasets) -> float:
+    """Iman & Davenport's F_F from Friedman's χ²_F.
+
+    Parameters
+    ----------
+    chi2 : float
+        Friedman's χ²_F (0 ≤ χ²_F ≤ N(k − 1)).
+    n_methods, n_datasets : int
+        k ≥ 2 and N ≥ 1.
+
+    Returns
+    -------
+    float
+        F_F = (N − 1) χ²_F / (N(k − 1) − χ²_F), distributed as F(k − 1, (k − 1)(N − 1))
+        under the null; ``inf`` at complete concordance (χ²_F = N(k − 1)); NaN when N = 1.
+
+    Examples
+    --------
+    >>> from mcda import iman_davenport
+    >>> round(iman_davenport(79.093, 15, 8), 3)
+    16.825
+    """
+    k = check_positive_int("n_methods", n_methods, minimum=2)
+    n = check_positive_int("n_datasets", n_datasets)
+    if isinstance(chi2, bool) or not isinstance(chi2, numbers.Real) or not math.isfinite(float(chi2)):
+        raise TypeError(f"`chi2` must be a finite real number >= 0; got {chi2!r}.")
+    chi2 = float(chi2)
+    top = n * (k - 1)
+    if chi2 < 0 or chi2 > top * (1 + 1e-12):
+        raise ValueError(f"`chi2` must lie in [0, N(k-1)] = [0, {top}] for k = {k} methods over N = {n} datasets; "
+                         f"got {chi2!r}.")
+    return _iman_davenport(min(chi2, float(top)), k, n)
+
+
+# --------------------------------------------------------------------------- q_alpha and the studentized range
+
+
+_SRANGE_STEP = 0.1  # trapezoid step in z; the integrand is smooth and Gaussian-tailed (error < 1e-13)
+_SRANGE_TAIL = 9.0  # φ(9) ≈ 1e-18
+
+
+def _studentized_range_sf(q, n_methods: int) -> np.ndarray:
+    """P(R ≥ q) for the range R of k independent standard normals (the studentized range, df = ∞).
+
+    sf(q) = k ∫ φ(z) [Φ(z)^{k−1} − (Φ(z) − Φ(z − q))^{k−1}] dz, with the bracket computed as
+    Φ(z)^{k−1} · (−expm1((k−1)·log1p(−Φ(z − q)/Φ(z)))) so that tiny p-values keep their
+    relative accuracy. The trapezoid rule on this smooth, Gaussian-tailed integrand converges
+    geometrically; it agrees with ``scipy.stats.studentized_range.sf(q, k, inf)`` to 1e-13
+    (absolute) and with the exact k = 2 case 2Φ(−q/√2) to 1e-13 (relative).
+    """
+    q = np.abs(np.atleast_1d(np.asarray(q, dtype=np.float64)))
+    if q.size == 0:
+        return q
+    unique, inverse = np.unique(q, return_inverse=True)
+    m = n_methods - 1
+    upper = max(_SRANGE_TAIL, float(unique[-1]) / 2.0 + _SRANGE_TAIL)
+    z = np.arange(-_SRANGE_TAIL, upper + _SRANGE_STEP, _SRANGE_STEP)
+    log_cdf = special.log_ndtr(z)
+    weight = np.exp(-0.5 * z * z + m * log_cdf) / math.sqrt(2.0 * math.pi)  # φ(z) Φ(z)^{k−1}
+    out = np.empty(unique.size)
+    block = max(1, 2_000_000 // z.size)
+    with np.errstate(divide="ignore"):
+        for start in range(0, unique.size, block):
+            ratio = special.ndtr(z[None, :] - unique[start:start + block, None]) / np.exp(log_cdf)[None, :]
+            inner = -np.expm1(m * np.log1p(-np.minimum(ratio, 1.0)))
+            out[start:start + block] = n_methods * _SRANGE_STEP * (inner @ weight)
+    return np.clip(out, 0.0, 1.0)[inverse].reshape(q.shape)
+
+
+@functools.lru_cache(maxsize=512)
+def _q_alpha(n_methods: int, alpha: float, test: str) -> float:
+    if test == "bonferroni-dunn":
+        return float(-special.ndtri(alpha / (2.0 * (n_methods - 1))))
+    if n_methods == 2:  # the range of two normals: |X1 − X2| = √2 |Z|
+        return float(-special.ndtri(alpha / 2.0))
+    hi = 2.0
+    while _studentized_range_sf(hi, n_methods)[0] > alpha:
+        hi *= 2.0
+    root = optimize.brentq(lambda x: _studentized_range_sf(x, n_methods)[0] - alpha, 0.0, hi, xtol=1e-13, rtol=1e-14)
+    return float(root / math.sqrt(2.0))
+
+
+def q_alpha(n_methods, *, alpha: float = 0.05, test: str = "nemenyi") -> float:
+    """The critical value q_α of Demšar's Table 5, for any k ≥ 2 and any α.
+
+    Parameters
+    ----------
+    n_methods : int
+        k ≥ 2.
+    alpha : float
+        Family-wise level in (0, 1).
+    test : {"nemenyi", "bonferroni-dunn"}
+        Nemenyi (all pairs) or Bonferroni–Dunn (k − 1 comparisons with a control).
+
+    Returns
+    -------
+    float
+        Nemenyi: the 1 − α quantile of the studentized range of k normals (df = ∞) divided by
+        √2; Bonferroni–Dunn: the normal quantile z_{1 − α/(2(k−1))}.
+
+    Notes
+    -----
+    The studentized range is computed here (a trapezoid rule on its integral, inverted by
+    Brent's method), not looked up: it matches ``scipy.stats.studentized_range.ppf(1 − α, k,
+    inf) / √2`` to 1e-9 for k = 2..50 and Demšar's Table 5 to its printed 3 decimals, except
+    Table 5(b)'s Bonferroni–Dunn entry for k = 9 at α = 0.05, printed 2.724 for 2.734 (a
+    misprint in the paper).
+
+    Examples
+    --------
+    >>> from mcda import q_alpha
+    >>> round(q_alpha(4), 3), round(q_alpha(4, test="bonferroni-dunn"), 3)
+    (2.569, 2.394)
+    """
+    k = check_positive_int("n_methods", n_methods, minimum=2)
+    alpha = check_alpha(alpha)
+    test = _test_name("test", test, _Q_TESTS)
+    return _q_alpha(k, alpha, test)
+
+
+def critical_difference(n_methods, n_datasets=None, *, alpha: float = 0.05, test: str = "nemenyi") -> float:
+    """Demšar's critical difference CD = q_α √(k(k+1)/(6N)) between two mean ranks.
+
+    Parameters
+    ----------
+    n_methods : int or MeanRanks
+        k ≥ 2, or a uniform, complete :class:`~mcda.ranks.MeanRanks` (then ``n_datasets`` is
+        taken from it and must not be given). A weighted MeanRanks is refused: only the
+        uniform mean rank has the Friedman/Nemenyi null.
+    n_datasets : int
+        N ≥ 1.
+    alpha : float
+    test : {"nemenyi", "bonferroni-dunn"}
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        A weighted or ``missing="available"`` MeanRanks; ``n_datasets`` missing (or given
+        together with a MeanRanks).
+
+    Examples
+    --------
+    >>> from mcda import critical_difference
+    >>> round(critical_difference(15, 8), 3), round(critical_difference(15, 32), 3)
+    (7.583, 3.792)
+    """
+    if isinstance(n_methods, MeanRanks):
+        _check_mean_ranks(n_methods, "a critical difference")
+        if n_datasets is not None:
+            raise ValueError("pass `n_datasets` only with an integer `n_methods`; a MeanRanks carries its own "
+                             f"({n_methods.n_datasets}); got n_datasets={n_datasets!r}.")
+        n_methods, n_datasets = n_methods.n_methods, n_methods.n_datasets
+    if n_datasets is None:
+        raise TypeError("critical_difference needs `n_datasets` (N >= 1) with an integer `n_methods`; got None.")
+    k = check_positive_int("n_methods", n_methods, minimum=2)
+    n = check_positive_int("n_datasets", n_datasets)
+    return q_alpha(k, alpha=alpha, test=test) * _standard_error(k, n)
+
+
+# --------------------------------------------------------------------------- p-value adjustments
+
+
+def _shaffer_counts(n_methods: int) -> np.ndarray:
+    """Shaffer's t_i, i = 1..m: the most hypotheses that can be true once any i − 1 are false."""
+    possible = np.array(sorted(_true_hypothesis_counts(n_methods)))
+    m = n_methods * (n_methods - 1) // 2
+    remaining = m - np.arange(m)  # m − i + 1
+    return possible[np.searchsorted(possible, remaining, side="right") - 1]
+
+
+@functools.lru_cache(maxsize=64)
+def _true_hypothesis_counts(n_methods: int) -> frozenset:
+    """Shaffer's S(k): the possible numbers of true pairwise hypotheses among k methods.
+
+    S(0) = S(1) = {0};  S(k) = ∪_{j=1..k} {C(j, 2) + s : s ∈ S(k − j)} (the methods tied with
+    method 1 form a block of j; the rest is any configuration of k − j methods).
+    """
+    if n_methods <= 1:
+        return frozenset({0})
+    return frozenset(j * (j - 1) // 2 + s for j in range(1, n_methods + 1)
+                     for s in _true_hypothesis_counts(n_methods - j))
+
+
+@functools.lru_cache(maxsize=2)
+def _set_partitions(n_methods: int) -> np.ndarray:
+    """Every partition of k items as a restricted-growth string (B_k rows × k, int8)."""
+    labels = np.zeros((1, 1), dtype=np.int8)
+    largest = np.zeros(1, dtype=np.int8)
+    for _ in range(1, n_methods):
+        choices = largest.astype(np.int64) + 2  # any existing block, or a new one
+        parent = np.repeat(np.arange(labels.shape[0]), choices)
+        new = (np.arange(choices.sum()) - np.repeat(np.cumsum(choices) - choices, choices)).astype(np.int8)
+        labels = np.concatenate([labels[parent], new[:, None]], axis=1)
+        largest = np.maximum(largest[parent], new)
+    labels.setflags(write=False)
+    return labels
+
+
+def _bergmann_hommel(p: np.ndarray, n_methods: int) -> np.ndarray:
+    """Adjusted p-values: max over exhaustive sets I ∋ i of |I| · min_{j ∈ I} p_j (capped at 1).
+
+    The exhaustive sets of pairwise hypotheses are exactly the partitions of the methods (the
+    true hypotheses are the pairs inside a block); García & Herrera (2008), §3.3.
+    """
+    a, b = np.triu_indices(n_methods, 1)
+    out = np.zeros(a.size)
+    partitions = _set_partitions(n_methods)
+    block = 1 << 15
+    for start in range(0, partitions.shape[0], block):
+        labels = partitions[start:start + block]
+        inside = labels[:, a] == labels[:, b]
+        size = inside.sum(axis=1)
+        smallest = np.where(inside, p[None, :], np.inf).min(axis=1)
+        value = np.where(size > 0, size * np.where(size > 0, smallest, 0.0), -np.inf)
+        out = np.maximum(out, np.where(inside, value[:, None], -np.inf).max(axis=0))
+    return np.minimum(out, 1.0)
+
+
+def _step_down(p_sorted: np.ndarray, multipliers: np.ndarray) -> np.ndarray:
+    return np.minimum(np.maximum.accumulate(multipliers * p_sorted), 1.0)
+
+
+def _step_up(p_sorted: np.ndarray, multipliers: np.ndarray) -> np.ndarray:
+    return np.minimum(np.minimum.accumulate((multipliers * p_sorted)[::-1])[::-1], 1.0)
+
+
+def _hommel(p_sorted: np.ndarray) -> np.ndarray:
+    """Hommel's adjusted p-values for sorted p (the algorithm of R's ``p.adjust``)."""
+    n = p_sorted.size
+    i = np.arange(1, n + 1)
+    q = np.full(n, np.min(n * p_sorted / i))
+    adjusted = q.copy()
+    for m in range(n - 1, 1, -1):
+        head = n - m + 1  # hypotheses 1..n−m+1
+        q1 = np.min(m * p_sorted[head:] / np.arange(2, m + 1))
+        q[:head] = np.minimum(m * p_sorted[:head], q1)
+        q[head:] = q[head - 1]
+        adjusted = np.maximum(adjusted, q)
+    return np.minimum(np.maximum(adjusted, p_sorted), 1.0)
+
+
+def _adjust(p: np.ndarray, method: str, n_methods: int | None = None) -> np.ndarray:
+    """Adjusted p-values of a 1-D array without NaN (``n_methods`` for the pair-structured ones)."""
+    m = p.size
+    if m == 0:
+        return p.copy()
+    if method == "bergmann-hommel":
+        return _bergmann_hommel(p, n_methods)
+    order = np.argsort(p, kind="stable")
+    ps = p[order]
+    steps = np.arange(m, 0, -1, dtype=np.float64)  # m − i + 1
+    if method == "bonferroni":
+        out = np.minimum(m * ps, 1.0)
+    elif method == "sidak":
+        out = -np.expm1(m * np.log1p(-ps))
+    elif method == "holm":
+        out = _step_down(ps, steps)
+    elif method == "holm-sidak":
+        out = np.minimum(np.maximum.accumulate(-np.expm1(steps * np.log1p(-ps))), 1.0)
+    elif method == "shaffer":
+        out = _step_down(ps, _shaffer_counts(n_methods).astype(np.float64))
+    elif method == "hochberg":
+        out = _step_up(ps, steps)
+    elif method == "hommel":
+        out = _hommel(ps)
+    elif method in ("fdr-bh", "fdr-by"):
+        scale = m / np.arange(1, m + 1)
+        if method == "fdr-by":
+            scale = scale * np.sum(1.0 / np.arange(1, m + 1))
+        out = _step_up(ps, scale)
+    else:  # pragma: no cover - guarded by the aliases table
+        raise AssertionError(method)
+    result = np.empty(m)
+    result[order] = np.maximum(out, ps)
+    return result
+
+
+def _canonical_adjustment(method) -> str:
+    key = method.strip().lower().replace("_", "-").replace(" ", "-") if isinstance(method, str) else method
+    if key not in _ADJUSTMENT_ALIASES:
+        return check_choice("method", method, PVALUE_ADJUSTMENTS)  # raises, suggesting the nearest name
+    return _ADJUSTMENT_ALIASES[key]
+
+
+def adjust_pvalues(pvalues, method: str = "holm"):
+    """P-values adjusted for multiplicity (family-wise or false-discovery rate).
+
+    Parameters
+    ----------
+    pvalues : array-like or pandas.Series, 1-D
+        Raw p-values in [0, 1]. NaN marks a test that did not apply: it stays NaN and is left
+        out of the family (as R's ``p.adjust`` does).
+    method : str
+        A canonical name or an alias from :data:`PVALUE_ADJUSTMENTS` (statsmodels'
+        ``multipletests`` names included):
+
+        ============== ===================================================================
+        bonferroni     min(1, m p)
+        sidak          1 − (1 − p)^m
+        holm           step-down: max_{j ≤ i} (m − j + 1) p_(j)
+        holm-sidak     step-down Šidák
+        hochberg       step-up: min_{j ≥ i} (m − j + 1) p_(j)
+        hommel         Hommel (1988), R's algorithm
+        fdr-bh         Benjamini–Hochberg (false-discovery rate)
+        fdr-by         Benjamini–Yekutieli (FDR under any dependence)
+        shaffer        Shaffer's static procedure for all pairs of k methods
+        bergmann-hommel  Bergmann–Hommel for all pairs of k methods (k ≤ 12)
+        ============== ===================================================================
+
+        ``shaffer`` and ``bergmann-hommel`` need the m = k(k − 1)/2 p-values of all pairs of
+        k methods, in the order of ``itertools.combinations(range(k), 2)`` (row by row of the
+        upper triangle); they accept no NaN.
+
+    Returns
+    -------
+    numpy.ndarray or pandas.Series
+        Adjusted p-values in the input's order (a Series keeps its index), each ≥ its raw p
+        and ≤ 1.
+
+    Raises
+    ------
+    ValueError
+        Unknown ``method`` (the nearest names are suggested), p-values outside [0, 1], not
+        1-D, or a count that is not k(k − 1)/2 for the pair-structured methods.
+
+    References
+    ----------
+    García, S., Herrera, F. (2008). An extension on "Statistical comparisons of classifiers
+    over multiple data sets" for all pairwise comparisons. JMLR 9:2677–2694.
+    Shaffer, J. P. (1986). Modified sequentially rejective multiple test procedures. JASA
+    81(395):826–831. doi:10.1080/01621459.1986.10478341
+    Bergmann, B., Hommel, G. (1988). Improvements of general multiple test procedures for
+    redundant systems of hypotheses. In Multiple Hypothesenprüfung, 100–115.
+    doi:10.1007/978-3-642-52307-6_8
+
+    Examples
+    --------
+    >>> from mcda import adjust_pvalues
+    >>> adjust_pvalues([0.01, 0.04, 0.03], method="holm").round(3).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    method = _canonical_adjustment(method)
+    index = pvalues.index if isinstance(pvalues, pd.Series) else None
+    p = np.array(pvalues, dtype=np.float64)
+    if p.ndim != 1:
+        raise ValueError(f"`pvalues` must be 1-D; got shape {p.shape}.")
+    finite = ~np.isnan(p)
+    bad = finite & ((p < 0) | (p > 1))
+    if bad.any():
+        raise ValueError(f"`pvalues` must lie in [0, 1] (NaN for a test that did not apply); got "
+                         f"{_listed(p[bad].tolist(), 4)} at positions {_listed(np.nonzero(bad)[0].tolist(), 4)}.")
+    n_methods = None
+    if method in _PAIR_STRUCTURED:
+        n_methods = _methods_from_pairs(p.size, method)
+        if not finite.all():
+            raise ValueError(f"`pvalues` for {method!r} must have no NaN: the procedure needs every pair; "
+                             f"NaN at positions {_listed(np.nonzero(~finite)[0].tolist(), 4)}.")
+    out = np.full(p.shape, np.nan)
+    out[finite] = _adjust(p[finite], method, n_methods)
+    return pd.Series(out, index=index, name=getattr(pvalues, "name", None)) if index is not None else out
+
+
+def _methods_from_pairs(n_pairs: int, method: str) -> int:
+    k = int(round((1 + math.sqrt(1 + 8 * n_pairs)) / 2))
+    if k < 2 or k * (k - 1) // 2 != n_pairs:
+        raise ValueError(f"`pvalues` for {method!r} must hold the k(k-1)/2 p-values of all pairs of k methods "
+                         f"(1, 3, 6, 10, 15, ...); got {n_pairs}.")
+    if method == "bergmann-hommel":
+        _check_bergmann_hommel(k)
+    return k
+
+
+def _check_bergmann_hommel(n_methods: int) -> None:
+    if n_methods > BERGMANN_HOMMEL_MAX_METHODS:
+        raise ValueError(f"Bergmann-Hommel visits every exhaustive set of hypotheses (one per partition of the "
+                         f"methods: {_bell(n_methods):,} for k = {n_methods}); mcda handles k <= "
+                         f"{BERGMANN_HOMMEL_MAX_METHODS} (B_12 = 4,213,597 sets, about 3 s). With {n_methods} methods "
+                         "use test='shaffer' (Shaffer's static procedure, any k) or test='holm'.")
+
+
+def _bell(n: int) -> int:
+    row = [1]
+    for _ in range(n - 1):
+        nxt = [row[-1]]
+        for value in row:
+            nxt.append(nxt[-1] + value)
+        row = nxt
+    return row[-1]
+
+
+# --------------------------------------------------------------------------- post-hoc procedures
+
+
+@dataclass(frozen=True, repr=False)
+class PosthocResult:
+    """A post-hoc procedure on mean ranks: all pairs, or every method against a control.
+
+    Attributes
+    ----------
+    test : str
+        "nemenyi", "holm", "shaffer", "bergmann-hommel" (all pairs) or "bonferroni-dunn",
+        "holm", "hochberg", "hommel" (against ``control``).
+    control : str or None
+        The control method, or None for all pairs.
+    alpha : float
+        Family-wise level of ``significant``.
+    mean_ranks : pandas.Series
+        Mean rank per method (1 = best).
+    z : pandas.DataFrame or pandas.Series
+        z = (R̄_a − R̄_b) / SE with SE = √(k(k+1)/(6N)): positive when b ranks better than a.
+        All pairs: k × k, ``z.loc[a, b]`` (antisymmetric, zero diagonal). Against a control:
+        a Series over the other methods, ``z[b] = (R̄_control − R̄_b) / SE``.
+    pvalues : pandas.DataFrame or pandas.Series
+        Raw two-sided normal p-values 2Φ(−|z|), same shape as ``z`` (symmetric, NaN diagonal).
+    pvalues_adjusted : pandas.DataFrame or pandas.Series
+        P-values adjusted by ``test`` (Nemenyi: the studentized-range p-value
+        P(range of k normals ≥ √2 |z|), which is ``scikit_posthocs.posthoc_nemenyi_friedman``).
+    significant : pandas.DataFrame or pandas.Series of bool
+        ``pvalues_adjusted <= alpha`` (diagonal False). For Nemenyi and Bonferroni–Dunn this is
+        |R̄_a − R̄_b| ≥ ``critical_difference``.
+    critical_difference : float or None
+        CD for "nemenyi" and "bonferroni-dunn"; None for the step procedures.
+    n_datasets, n_methods : int
+    standard_error : float
+        √(k(k+1)/(6N)).
+    """
+
+    test: str
+    control: str | None
+    alpha: float
+    mean_ranks: pd.Series
+    z: pd.DataFrame | pd.Series
+    pvalues: pd.DataFrame | pd.Series
+    pvalues_adjusted: pd.DataFrame | pd.Series
+    significant: pd.DataFrame | pd.Series
+    critical_difference: float | None
+    n_datasets: int
+    n_methods: int
+    standard_error: float
+
+    def _pairs(self) -> tuple[list, list]:
+        methods = list(self.mean_ranks.index)
+        if self.control is not None:
+            others = list(self.z.index)
+            return [self.control] * len(others), others
+        a, b = np.triu_indices(len(methods), 1)
+        return [methods[i] for i in a], [methods[j] for j in b]
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per comparison: ``method_a, method_b, mean_rank_a, mean_rank_b, rank_diff, z, p_raw,
+        p_adjusted, significant`` (rank_diff = mean_rank_a − mean_rank_b; against a control,
+        method_a is the control)."""
+        first, second = self._pairs()
+        if self.control is not None:
+            pick = lambda frame: frame.loc[second].to_numpy()  # noqa: E731
+        else:
+            pick = lambda frame: np.array([frame.at[x, y] for x, y in zip(first, second)])  # noqa: E731
+        rank_a = self.mean_ranks.loc[first].to_numpy()
+        rank_b = self.mean_ranks.loc[second].to_numpy()
+        return pd.DataFrame({
+            "method_a": first, "method_b": second, "mean_rank_a": rank_a, "mean_rank_b": rank_b,
+            "rank_diff": rank_a - rank_b, "z": pick(self.z).astype(float), "p_raw": pick(self.pvalues).astype(float),
+            "p_adjusted": pick(self.pvalues_adjusted).astype(float),
+            "significant": pick(self.significant).astype(bool),
+        })
+
+    @property
+    def n_significant(self) -> int:
+        """The number of comparisons rejected."""
+        return int(self.to_frame()["significant"].sum())
+
+    def summary(self) -> str:
+        """The procedure, its CD if any, and the separated pairs."""
+        frame = self.to_frame()
+        what = f"against control {self.control}" if self.control is not None else "all pairs"
+        cd = f", CD = {self.critical_difference:.3f}" if self.critical_difference is not None else ""
+        lines = [f"{self.test} ({what}) at alpha = {self.alpha:g}{cd}: "
+                 f"{int(frame['significant'].sum())} of {len(frame)} comparisons significant"]
+        for row in frame[frame["significant"]].itertuples(index=False):
+            better, worse = (row.method_b, row.method_a) if row.rank_diff > 0 else (row.method_a, row.method_b)
+            lines.append(f"  {better} < {worse}: rank diff {abs(row.rank_diff):.3f}, "
+                         f"p = {row.p_raw:.3g}, adjusted {row.p_adjusted:.3g}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"PosthocResult({self.n_methods} methods over {self.n_datasets} datasets)\n" + self.summary()
+
+
+def _two_sided_normal_p(z: np.ndarray) -> np.ndarray:
+    return 2.0 * special.ndtr(-np.abs(z))
+
+
+def _posthoc(stats: _RankStatistics, test: str, control: str | None, alpha: float) -> PosthocResult:
+    k, n = stats.n_methods, stats.n_datasets
+    se = _standard_error(k, n)
+    mean = stats.mean_ranks
+    methods = stats.methods
+    ranks = stats.mean_rank_series()
+    cd = _q_alpha(k, alpha, test) * se if test in _Q_TESTS else None
+    if control is not None:
+        c = methods.index(control)
+        others = [j for j in range(k) if j != c]
+        z = (mean[c] - mean[others]) / se
+        p = _two_sided_normal_p(z)
+        adjusted = _adjust(p, "bonferroni" if test == "bonferroni-dunn" else test)
+        index = pd.Index([methods[j] for j in others], name="method")
+        series = lambda values, name: pd.Series(values, index=index, name=name)  # noqa: E731
+        return PosthocResult(test=test, control=control, alpha=alpha, mean_ranks=ranks, z=series(z, "z"),
+                             pvalues=series(p, "p_raw"), pvalues_adjusted=series(adjusted, "p_adjusted"),
+                             significant=series(adjusted <= alpha, "significant"), critical_difference=cd,
+                             n_datasets=n, n_methods=k, standard_error=se)
+    a, b = np.triu_indices(k, 1)
+    z_pairs = (mean[a] - mean[b]) / se
+    p_pairs = _two_sided_normal_p(z_pairs)
+    if test == "nemenyi":
+        adjusted_pairs = _studentized_range_sf(math.sqrt(2.0) * z_pairs, k)
+    else:
+        adjusted_pairs = _adjust(p_pairs, test, k)
+    index = pd.Index(methods, name="method")
+    columns = index.rename("versus")
+
+    def square(values, diagonal, antisymmetric=False):
+        out = np.full((k, k), diagonal, dtype=bool if isinstance(diagonal, bool) else np.float64)
+        out[a, b] = values
+        out[b, a] = -values if antisymmetric else values
+        return pd.DataFrame(out, index=index, columns=columns)
+
+    return PosthocResult(test=test, control=None, alpha=alpha, mean_ranks=ranks,
+                         z=square(z_pairs, 0.0, antisymmetric=True), pvalues=square(p_pairs, np.nan),
+                         pvalues_adjusted=square(adjusted_pairs, np.nan),
+                         significant=square(adjusted_pairs <= alpha, False), critical_difference=cd,
+                         n_datasets=n, n_methods=k, standard_error=se)
+
+
+def _resolve_control(control, stats: _RankStatistics) -> str:
+    if not isinstance(control, str):
+        raise TypeError(f"`control` must be the name of a method (chosen before looking at the results); "
+                        f"got {control!r}.")
+    if control in stats.methods:
+        return control
+    if control in stats.excluded:
+        raise ValueError(f"`control` {control!r} was excluded as incomplete: it lacks "
+                         f"{_listed(stats.excluded[control], 4)}. Choose a complete method or complete its results.")
+    from ._validation import nearest
+
+    close = nearest(control, stats.methods)
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    raise ValueError(f"`control` must be one of the methods compared {_listed(stats.methods)}; got {control!r}.{hint}")
+
+
+def nemenyi(scores, direction=None, *, alpha: float = 0.05, method_names=None) -> PosthocResult:
+    """Nemenyi's test for all pairs of methods: |R̄_a − R̄_b| ≥ CD separates a pair.
+
+    Run it after a rejecting Friedman test (:func:`compare_over_datasets` does both, and no
+    post-hoc result without the omnibus).
+
+    Parameters
+    ----------
+    scores : any input of :func:`mcda.score_cube`, or a uniform, complete MeanRanks
+    direction : str, optional
+    alpha : float
+    method_names : sequence, optional
+
+    Returns
+    -------
+    PosthocResult
+        ``test="nemenyi"``, k × k ``z``, raw ``pvalues``, ``pvalues_adjusted`` (the
+        studentized-range p-values), ``significant``, ``critical_difference``.
+
+    Notes
+    -----
+    CD = q_α √(k(k+1)/(6N)) with q_α the studentized range quantile / √2 (:func:`q_alpha`).
+    The adjusted p-value of a pair is P(range of k standard normals ≥ √2 |z|): it is below α
+    exactly when the pair's rank difference exceeds CD.
+
+    Examples
+    --------
+    >>> import mcda
+    >>> res = mcda.nemenyi(mcda.datasets.load("demsar2006_published_ranks"), alpha=0.10)
+    >>> round(res.critical_difference, 2), int(res.significant.loc["C4.5"].sum())
+    (1.12, 2)
+    """
+    alpha = check_alpha(alpha)
+    stats = _rank_statistics(scores, direction, method_names, what="the Nemenyi test")
+    return _posthoc(stats, "nemenyi", None, alpha)
+
+
+def bonferroni_dunn(scores, direction=None, *, control: str, alpha: float = 0.05, method_names=None) -> PosthocResult:
+    """Bonferroni–Dunn: every method against a ``control`` with a critical difference.
+
+    Parameters
+    ----------
+    scores : any input of :func:`mcda.score_cube`, or a uniform, complete MeanRanks
+    direction : str, optional
+    control : str
+        The method the others are compared with, chosen before looking at the results.
+    alpha : float
+    method_names : sequence, optional
+
+    Returns
+    -------
+    PosthocResult
+        Series over the k − 1 other methods; ``critical_difference`` = q_α √(k(k+1)/(6N)) with
+        q_α = z_{1 − α/(2(k−1))}; ``pvalues_adjusted`` = min(1, (k − 1) p).
+
+    Examples
+    --------
+    >>> import mcda
+    >>> res = mcda.bonferroni_dunn(mcda.datasets.load("demsar2006_published_ranks"), control="C4.5")
+    >>> round(res.critical_difference, 3), res.significant.to_dict()
+    (1.168, {'C4.5+m': False, 'C4.5+cf': False, 'C4.5+m+cf': True})
+    """
+    alpha = check_alpha(alpha)
+    stats = _rank_statistics(scores, direction, method_names, what="the Bonferroni-Dunn test")
+    return _posthoc(stats, "bonferroni-dunn", _resolve_control(control, stats), alpha)
+
+
+def control_test(scores, direction=None, *, control: str, test: str = "holm", alpha: float = 0.05,
+                 method_names=None) -> PosthocResult:
+    """Every method against a ``control``: Holm, Hochberg, Hommel or Bonferroni–Dunn.
+
+    Parameters
+    ----------
+    scores : any input of :func:`mcda.score_cube`, or a uniform, complete MeanRanks
+    direction : str, optional
+    control : str
+        The control method, chosen before looking at the results.
+    test : {"holm", "hochberg", "hommel", "bonferroni-dunn"}
+        The multiplicity procedure over the k − 1 comparisons.
+    alpha : float
+    method_names : sequence, optional
+
+    Returns
+    -------
+    PosthocResult
+        Series over the other methods: ``z = (R̄_control − R̄_b)/SE``, raw and adjusted
+        p-values, ``significant``; ``critical_difference`` only for Bonferroni–Dunn.
+
+    Notes
+    -----
+    The z statistics are those of Demšar (2006, §3.2.2); Holm is a step-down, Hochberg and
+    Hommel step-up procedures (Hochberg and Hommel assume the p-values positively dependent,
+    which holds here: all comparisons share the control).
+
+    Examples
+    --------
+    >>> import mcda
+    >>> res = mcda.control_test(mcda.datasets.load("demsar2006_published_ranks"), control="C4.5")
+    >>> res.pvalues.round(3).to_dict()
+    {'C4.5+m': 0.019, 'C4.5+cf': 0.608, 'C4.5+m+cf': 0.016}
+    >>> res.significant.to_dict()
+    {'C4.5+m': True, 'C4.5+cf': False, 'C4.5+m+cf': True}
+    """
+    alpha = check_alpha(alpha)
+    test = _test_name("test", test, _CONTROL_TESTS)
+    stats = _rank_statistics(scores, direction, method_names, what=f"the {test} control test")
+    return _posthoc(stats, test, _resolve_control(control, stats), alpha)
+
+
+def all_pairs_test(scores, direction=None, *, test: str = "holm", alpha: float = 0.05,
+                   method_names=None) -> PosthocResult:
+    """All pairwise comparisons of mean ranks: Nemenyi, Holm, Shaffer (static) or Bergmann–Hommel.
+
+    Parameters
+    ----------
+    scores : any input of :func:`mcda.score_cube`, or a uniform, complete MeanRanks
+    direction : str, optional
+    test : {"holm", "shaffer", "bergmann-hommel", "nemenyi"}
+        Holm's step-down over the m = k(k − 1)/2 pairs; Shaffer's static procedure (Holm with
+        t_i, the most hypotheses that can still be true, in place of m − i + 1; any k);
+        Bergmann–Hommel (rejects every hypothesis outside all exhaustive sets that would be
+        accepted; k ≤ :data:`BERGMANN_HOMMEL_MAX_METHODS`); or Nemenyi.
+    alpha : float
+    method_names : sequence, optional
+
+    Returns
+    -------
+    PosthocResult
+        k × k ``z``, ``pvalues``, ``pvalues_adjusted``, ``significant``.
+
+    Raises
+    ------
+    ValueError
+        Bergmann–Hommel with more than 12 methods (the message suggests Shaffer).
+
+    Notes
+    -----
+    Power increases from Nemenyi to Holm, Shaffer and Bergmann–Hommel, all controlling the
+    family-wise error (García & Herrera 2008). Adjusted p-values follow García & Herrera:
+    Shaffer APV_i = min(1, max_{j ≤ i} t_j p_(j)); Bergmann–Hommel
+    APV_i = min(1, max{|I| min_{j ∈ I} p_j : I exhaustive, i ∈ I}).
+
+    Examples
+    --------
+    >>> import mcda
+    >>> res = mcda.all_pairs_test(mcda.datasets.load("garcia_herrera2008"), test="bergmann-hommel")
+    >>> int(res.significant.to_numpy().sum() // 2)
+    8
+    """
+    alpha = check_alpha(alpha)
+    test = _test_name("test", test, _ALL_PAIRS_TESTS)
+    stats = _rank_statistics(scores, direction, method_names, what=f"the {test} all-pairs test")
+    if test == "bergmann-hommel":
+        _check_bergmann_hommel(stats.n_methods)
+    return _posthoc(stats, test, None, alpha)
+
+
+# --------------------------------------------------------------------------- the whole procedure
+
+
+@dataclass(frozen=True, repr=False)
+class ComparisonResult:
+    """Ranks, omnibus and (only if it rejects) the post-hoc procedure, with the cliques.
+
+    Attributes
+    ----------
+    mean_ranks : pandas.Series
+        Mean rank per method (1 = best), over the complete design.
+    friedman : FriedmanResult
+    posthoc : PosthocResult or None
+        None when the omnibus does not reject: then no difference may be claimed.
+    critical_difference : float or None
+        The CD of Nemenyi or Bonferroni–Dunn when the post-hoc ran; None otherwise (and for
+        the step procedures, which have no single CD).
+    groups : list of tuple of str
+        Maximal cliques of methods not separated from each other, computed from the pairwise
+        decisions (a group never contains a pair the test separated), each ordered by mean
+        rank and the list ordered by the mean rank of their members. A method separated from
+        every other forms a group of its own. Against a control only the pairs with the
+        control are tested: the one group is the control with the methods not separated from
+        it. When the omnibus does not reject, one group holds every method.
+    excluded : dict
+        Method -> datasets it lacks (excluded, never imputed).
+    n_datasets, n_methods : int
+    alpha : float
+    test : str
+    control : str or None
+    """
+
+    mean_ranks: pd.Series
+    friedman: FriedmanResult
+    posthoc: PosthocResult | None
+    critical_difference: float | None
+    groups: list
+    excluded: dict
+    n_datasets: int
+    n_methods: int
+    alpha: float
+    test: str
+    control: str | None
+
+    def _separated_counts(self) -> pd.Series:
+        methods = list(self.mean_ranks.index)
+        counts = pd.Series(0, index=pd.Index(methods, name="method"), name="n_separated")
+        if self.posthoc is None:
+            return counts
+        sig = self.posthoc.significant
+        if self.control is None:
+            return counts + sig.sum(axis=1).reindex(methods).astype(int)
+        counts.loc[self.control] = int(sig.sum())
+        counts.loc[list(sig.index)] = sig.astype(int).to_numpy()
+        return counts
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per method: ``method, mean_rank, n_separated, excluded``.
+
+        ``n_separated`` counts the comparisons in which the method was separated (0 without a
+        post-hoc); methods excluded as incomplete come last, with NaN mean rank.
+        """
+        frame = self.mean_ranks.rename("mean_rank").rename_axis("method").reset_index()
+        frame["n_separated"] = self._separated_counts().to_numpy()
+        frame["excluded"] = False
+        if self.excluded:
+            extra = pd.DataFrame({"method": list(self.excluded), "mean_rank": np.nan, "n_separated": 0,
+                                  "excluded": True})
+            frame = pd.concat([frame, extra], ignore_index=True)
+        return frame
+
+    def summary(self) -> str:
+        """A block in the words of a methods section (see the user guide, "Across datasets")."""
+        f = self.friedman
+        order = self.mean_ranks.sort_values(kind="stable")
+        best, best_rank = str(order.index[0]), float(order.iloc[0])
+        lines = [f"{self.n_methods} methods over {self.n_datasets} datasets"]
+        lines += ["  " + line for line in f.summary().split("\n")]
+        if self.posthoc is None:
+            lines.append(f"  omnibus does not reject at alpha = {self.alpha:g}: no difference may be claimed")
+            lines.append(f"  lowest mean rank: {best} ({best_rank:.2f}), descriptive only")
+        else:
+            spread = float(order.iloc[-1] - order.iloc[0])
+            what = (f"{self.test} CD = {self.critical_difference:.3f} over a rank range of {spread:.2f}"
+                    if self.critical_difference is not None else
+                    f"{self.test}{' against control ' + self.control if self.control else ' over all pairs'}")
+            lines.append(f"  omnibus rejects at alpha = {self.alpha:g}; {what}")
+            lines.append(f"  best: {best} (rank {best_rank:.2f})")
+            sig = self.posthoc.significant
+            if self.control is None:
+                separated = [m for m in order.index if bool(sig.at[best, m])]
+                lines.append(f"  separated from best: {len(separated)}/{self.n_methods - 1} -> {_listed(separated)}")
+                n_pairs = self.n_methods * (self.n_methods - 1) // 2
+                lines.append(f"  separated pairs: {int(sig.to_numpy().sum()) // 2}/{n_pairs}")
+            else:
+                separated = [m for m in order.index if m in sig.index and bool(sig[m])]
+                lines.append(f"  separated from control {self.control}: {len(separated)}/{self.n_methods - 1} -> "
+                             f"{_listed(separated)}")
+        for method, lacks in self.excluded.items():
+            lines.append(f"  excluded (incomplete): {method} lacks {_listed(lacks)}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return "ComparisonResult: " + self.summary()
+
+
+def _maximal_cliques(adjacent: np.ndarray) -> list[tuple[int, ...]]:
+    """Every maximal clique of an undirected graph (Bron–Kerbosch with Tomita pivoting, bitsets)."""
+    k = adjacent.shape[0]
+    neighbours = [sum(1 << j for j in np.nonzero(adjacent[i])[0] if j != i) for i in range(k)]
+    cliques: list[tuple[int, ...]] = []
+
+    def members(bits: int) -> list[int]:
+        return [i for i in range(k) if bits >> i & 1]
+
+    def expand(chosen: int, candidates: int, excluded: int) -> None:
+        if not candidates and not excluded:
+            cliques.append(tuple(members(chosen)))
+            return
+        pool = candidates | excluded
+        pivot = max(members(pool), key=lambda u: (candidates & neighbours[u]).bit_count())
+        for v in members(candidates & ~neighbours[pivot]):
+            expand(chosen | 1 << v, candidates & neighbours[v], excluded & neighbours[v])
+            candidates &= ~(1 << v)
+            excluded |= 1 << v
+
+    expand(0, (1 << k) - 1, 0)
+    return cliques
+
+
+def _groups(mean_ranks: pd.Series, posthoc: PosthocResult | None) -> list[tuple[str, ...]]:
+    methods = list(mean_ranks.index)
+    position = {m: i for i, m in enumerate(mean_ranks.sort_values(kind="stable").index)}
+    by_rank = lambda names: tuple(sorted(names, key=position.__getitem__))  # noqa: E731
+    if posthoc is None:
+        return [by_rank(methods)]
+    if posthoc.control is not None:
+        kept = [posthoc.control] + [m for m in posthoc.significant.index if not posthoc.significant[m]]
+        return [by_rank(kept)]
+    together = ~posthoc.significant.to_numpy(dtype=bool)  # rows and columns in `methods` order
+    groups = [by_rank([methods[i] for i in clique]) for clique in _maximal_cliques(together)]
+    return sorted(groups, key=lambda g: (position[g[0]], position[g[-1]]))
+
+
+def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", control: str | None = None,
+                          alpha: float = 0.05, method_names=None) -> ComparisonResult:
+    """Does a method win in general? Ranks, the Friedman omnibus, and a post-hoc only if it rejects.
+
+    Parameters
+    ----------
+    scores : any input of :func:`mcda.score_cube`, or a uniform, complete MeanRanks
+        One score per (dataset, method). Methods with a missing cell are excluded and named
+        (``excluded``), never imputed; reduce a ``seed`` dim first (:func:`mcda.reduce_seeds`).
+    direction : str, optional
+        Needed only when ``scores`` carries no card.
+    test : {"nemenyi", "bonferroni-dunn", "holm", "hochberg", "hommel", "shaffer", "bergmann-hommel"}
+        Without ``control``: "nemenyi", "holm", "shaffer" or "bergmann-hommel" over all pairs.
+        With ``control``: "bonferroni-dunn", "holm", "hochberg" or "hommel" against it.
+    control : str, optional
+        A method chosen before looking at the results.
+    alpha : float
+        Level of the omnibus and of the post-hoc family.
+    method_names : sequence, optional
+
+    Returns
+    -------
+    ComparisonResult
+        ``mean_ranks``, ``friedman``, ``posthoc`` (None when the omnibus does not reject),
+        ``critical_difference``, ``groups``, ``excluded``, ``n_datasets``, ``n_methods``,
+        ``alpha``, ``test``, ``control``; ``summary()`` and ``to_frame()``.
+
+    Raises
+    ------
+    ValueError
+        A test that does not fit ``control`` (e.g. "bonferroni-dunn" without one, "nemenyi"
+        with one), an unknown or excluded ``control``, a weighted MeanRanks, a ``seed`` dim.
+
+    Examples
+    --------
+    >>> import mcda
+    >>> res = mcda.compare_over_datasets(mcda.datasets.load("garcia_herrera2008"))
+    >>> print(res.summary())  # doctest: +NORMALIZE_WHITESPACE
+    5 methods over 30 datasets
+      Friedman chi2(4) = 39.647, p = 5.12e-08 (tie-corrected 39.913)
+      Iman-Davenport F(4, 116) = 14.309, p = 1.59e-09
+      omnibus rejects at alpha = 0.05; nemenyi CD = 1.114 over a rank range of 2.23
+      best: C4.5 (rank 2.10)
+      separated from best: 2/4 -> [k-NN(k=1), Kernel]
+      separated pairs: 4/10
+    >>> res.groups
+    [('C4.5', 'NaiveBayes', 'CN2'), ('NaiveBayes', 'CN2', 'k-NN(k=1)'), ('k-NN(k=1)', 'Kernel')]
+    """
+    alpha = check_alpha(alpha)
+    test = _test_name("test", test, _COMPARISON_TESTS)
+    if control is None and test not in _ALL_PAIRS_TESTS:
+        raise ValueError(f"`test` {test!r} compares methods with a control; pass `control=` (a method chosen "
+                         f"beforehand), or use an all-pairs test {set(_ALL_PAIRS_TESTS)}.")
+    if control is not None and test not in _CONTROL_TESTS:
+        raise ValueError(f"`test` {test!r} compares all pairs and takes no `control`; against a control use one of "
+                         f"{set(_CONTROL_TESTS)}; got control={control!r}.")
+    stats = _rank_statistics(scores, direction, method_names, what="the comparison over datasets")
+    if control is not None:
+        control = _resolve_control(control, stats)
+    if test == "bergmann-hommel":
+        _check_bergmann_hommel(stats.n_methods)
+    friedman = _friedman(stats, alpha)
+    posthoc = _posthoc(stats, test, control, alpha) if friedman.rejected else None
+    return ComparisonResult(mean_ranks=friedman.mean_ranks, friedman=friedman, posthoc=posthoc,
+                            critical_difference=posthoc.critical_difference if posthoc is not None else None,
+                            groups=_groups(friedman.mean_ranks, posthoc), excluded=stats.excluded,
+                            n_datasets=stats.n_datasets, n_methods=stats.n_methods, alpha=alpha, test=test,
+                            control=control)
+
+
+# --------------------------------------------------------------------------- attainable significance
+
+
+@dataclass(frozen=True, repr=False)
+class AttainableSignificance:
+    """Whether any pairwise paired test can reach significance after a multiplicity correction.
+
+    Attributes
+    ----------
+    n_datasets, n_methods : int
+    n_comparisons : int
+        m = k(k − 1)/2 for all pairs, k − 1 against a control.
+    comparisons : str
+        "all-pairs" or "control".
+    test : str
+        The per-pair paired test ("wilcoxon" or "sign"), exact and two-sided.
+    correction : str
+    alpha : float
+    min_pvalue : float
+        The smallest p-value the test can give over N datasets: 2 / 2^N (every dataset favours
+        the same method; no zero differences).
+    strictest_threshold : float
+        The first (strictest) threshold of the correction: α / m (α for "none").
+    attainable : bool
+        ``min_pvalue <= strictest_threshold``. When False no pair can ever be significant:
+        the procedure cannot reject anything, whatever the scores.
+    min_datasets : int
+        The fewest datasets with which a pair can be significant at this k and correction.
+    """
+
+    n_datasets: int
+    n_methods: int
+    n_comparisons: int
+    comparisons: str
+    test: str
+    correction: str
+    alpha: float
+    min_pvalue: float
+    strictest_threshold: float
+    attainable: bool
+    min_datasets: int
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row with every field."""
+        return pd.DataFrame([{name: getattr(self, name) for name in self.__dataclass_fields__}])
+
+    def summary(self) -> str:
+        relation = "<=" if self.attainable else ">"
+        bound = ("alpha" if self.correction == "none" else
+                 f"alpha/m = {self.alpha:g}/{self.n_comparisons}") + f" = {self.strictest_threshold:.2g}"
+        head = (f"{self.test} over {self.n_datasets} datasets: smallest attainable p = 2/2^{self.n_datasets} = "
+                f"{self.min_pvalue:.2g} {relation} {bound} ({self.correction}, {self.n_methods} methods, "
+                f"{self.n_comparisons} comparisons)")
+        if self.attainable:
+            return head + f"; significance is attainable (needs N >= {self.min_datasets})"
+        return head + (f"; no pair can ever be significant: at least {self.min_datasets} datasets are needed")
+
+    def __repr__(self) -> str:
+        return "AttainableSignificance: " + self.summary()
+
+
+def attainable_significance(n_datasets, n_methods, *, alpha: float = 0.05, comparisons: str = "all-pairs",
+                            correction: str = "holm", test: str = "wilcoxon") -> AttainableSignificance:
+    """Can a per-pair paired test over N datasets ever be significant after a correction over k methods?
+
+    Parameters
+    ----------
+    n_datasets : int
+        N, the datasets each pair is compared on.
+    n_methods : int
+        k ≥ 2.
+    alpha : float
+        The family-wise level.
+    comparisons : {"all-pairs", "control"}
+        m = k(k − 1)/2 comparisons, or k − 1 against a control.
+    correction : {"holm", "bonferroni", "shaffer", "bergmann-hommel", "none"}
+        Each of these first compares the smallest p-value with α/m (Shaffer's t_1 = m; the
+        whole family is an exhaustive set for Bergmann–Hommel): if even the smallest
+        attainable p misses it, nothing can be rejected.
+    test : {"wilcoxon", "sign"}
+        The exact two-sided test per pair; both have 2/2^N as their smallest p-value.
+
+    Returns
+    -------
+    AttainableSignificance
+
+    Examples
+    --------
+    >>> from mcda import attainable_significance
+    >>> a = attainable_significance(8, 15)
+    >>> round(a.min_pvalue, 4), round(a.strictest_threshold, 5), a.attainable, a.min_datasets
+    (0.0078, 0.00048, False, 13)
+    """
+    n = check_positive_int("n_datasets", n_datasets)
+    k = check_positive_int("n_methods", n_methods, minimum=2)
+    alpha = check_alpha(alpha)
+    comparisons = _test_name("comparisons", comparisons, ("all-pairs", "control"))
+    correction = _test_name("correction", correction, _ATTAINABLE_CORRECTIONS)
+    test = _test_name("test", test, ("wilcoxon", "sign"))
+    m = k * (k - 1) // 2 if comparisons == "all-pairs" else k - 1
+    threshold = alpha if correction == "none" else alpha / m
+    min_p = min(1.0, 2.0 ** (1 - n))
+    needed = 1
+    while 2.0 ** (1 - needed) > threshold:  # the smallest N with 2^(1−N) <= threshold (powers of 2: exact)
+        needed += 1
+    return AttainableSignificance(n_datasets=n, n_methods=k, n_comparisons=m, comparisons=comparisons, test=test,
+                                  correction=correction, alpha=alpha, min_pvalue=min_p,
+                                  strictest_threshold=threshold, attainable=bool(min_p <= threshold),
+                                  min_datasets=needed)
