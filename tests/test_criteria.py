@@ -25,6 +25,7 @@ import mcda
 from mcda.cards import MetricCard
 from mcda.criteria import (
     _simplex_grid,
+    compare_criteria,
     practical_dominance,
     promethee,
     weight_stability,
@@ -116,6 +117,37 @@ def brute_force_promethee(values, directions, q, p, weights):
                     total += weights[c] * (pref(x[i, a, c] - x[i, b, c], c) - pref(x[i, b, c] - x[i, a, c], c))
             net[i, a] = total / (k - 1)
     return net.mean(axis=0), net
+
+
+# --------------------------------------------------------------------------- per criterion
+
+def test_compare_criteria_runs_each_procedure_on_each_metric():
+    cube = mcda.datasets.load("duo2018_all")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mcda.McdaWarning)
+        both = compare_criteria(cube, metrics=["ARI", "elapsed"], rope={"elapsed": 1.0})
+        for metric, card, rope in (("ARI", "ari", 0.01), ("elapsed", "runtime", 1.0)):
+            single = mcda.score_cube(cube.sel(metric=metric, drop=True).reset_coords(drop=True),
+                                     metric=card)
+            across = mcda.compare_over_datasets(single)
+            pd.testing.assert_series_equal(both.across[metric].mean_ranks, across.mean_ranks)
+            assert both.across[metric].groups == across.groups
+            sup = mcda.pairwise_superiority(single, rope=rope, adjust="holm")
+            pd.testing.assert_frame_equal(both.superiority[metric].to_frame(), sup.to_frame())
+    table = both.to_frame()
+    assert list(table.columns) == ["metric", "method", "mean_rank", "n_separated", "friedman_pvalue", "standing",
+                                   "n_superior", "n_inferior"]
+    assert len(table) == 2 * 14 and table.loc[table["method"] == "SAFE", "mean_rank"].isna().all()
+    pairs = both.to_frame("pairs")
+    assert len(pairs) == 2 * 91 and pairs.columns[0] == "metric"
+    assert list(both.noise_floors) == [0.01, 1.0]
+    with pytest.raises(ValueError, match="`view` must be one of"):
+        both.to_frame("cells")
+
+
+def test_compare_criteria_refuses_seeds():
+    with pytest.raises(ValueError, match="reduce_seeds"):
+        compare_criteria(mcda.datasets.synthetic(n_datasets=4, n_methods=3, n_seeds=2, rng=0))
 
 
 # --------------------------------------------------------------------------- practical dominance

@@ -12,7 +12,7 @@ The input is a score cube with a ``metric`` dim (coordinates ``direction(metric)
 a ``metric`` dim is one criterion.
 
 - :func:`compare_criteria`: the across-dataset procedure and pairwise superiority for every
-  criterion, side by side.
+  criterion, side by side (each criterion on its own).
 - :func:`practical_dominance`: per dataset, A dominates B when it is not worse beyond the noise
   floor on any criterion and better beyond it on at least one; across datasets, the dominance
   counts per pair, an exact sign test on them, and the practical Pareto front.
@@ -52,6 +52,8 @@ from .cards import DIRECTIONS
 from .cube import as_cube, complete_cases, cube_metric
 
 __all__ = [
+    "CriteriaComparison",
+    "compare_criteria",
     "PracticalDominance",
     "practical_dominance",
     "PrometheeResult",
@@ -218,6 +220,184 @@ def _tied_ranks(values: np.ndarray, tol: float = _FLOW_TOL) -> np.ndarray:
         ranks[order[start:stop]] = (start + 1 + stop) / 2.0
         start = stop
     return ranks
+
+
+# =========================================================================== per criterion
+
+def _single_metric_cube(prep: _Criteria, c: int) -> xr.DataArray:
+    """The scores of criterion ``c`` as a single-metric cube carrying its direction and floor."""
+    from .cards import MetricCard
+    from .cube import score_cube
+
+    label = prep.metrics[c]
+    raw = prep.cube.isel(metric=c, drop=True)
+    data = xr.DataArray(raw.values, dims=("dataset", "method"),
+                        coords={"dataset": raw.coords["dataset"].values, "method": raw.coords["method"].values},
+                        name="score")
+    card = MetricCard(name=label, direction=prep.directions[c], noise_floor=float(prep.floors[c]),
+                      source="mcda.criteria")
+    return score_cube(data, metric=card)
+
+
+@dataclass(frozen=True, repr=False)
+class CriteriaComparison:
+    """The across-dataset procedure and pairwise superiority for every criterion, side by side.
+
+    Attributes
+    ----------
+    metrics : list of str
+    directions : pandas.Series
+        Direction per metric.
+    noise_floors : pandas.Series
+        The rope of each metric's pairwise superiority (its card's floor unless ``rope`` overrode it).
+    across : dict
+        Metric -> :class:`~mcda.frequentist.ComparisonResult` of
+        :func:`mcda.compare_over_datasets` (Friedman, then a post-hoc only if it rejects).
+    superiority : dict
+        Metric -> :class:`~mcda.pairwise.SuperiorityReport` of :func:`mcda.pairwise_superiority`.
+    alpha : float
+    test : str
+    adjust : str or None
+    """
+
+    metrics: list
+    directions: pd.Series
+    noise_floors: pd.Series
+    across: dict
+    superiority: dict
+    alpha: float
+    test: str
+    adjust: str | None
+
+    def to_frame(self, view: str = "methods") -> pd.DataFrame:
+        """A tidy table over every criterion.
+
+        ``view="methods"`` (default): one row per (metric, method): ``metric, method,
+        mean_rank`` (NaN for a method excluded as incomplete from the across-dataset
+        procedure), ``n_separated`` (post-hoc comparisons in which it was separated),
+        ``friedman_pvalue`` (of the metric's Iman–Davenport F), ``standing`` (pairwise
+        superiority's Copeland-style score), ``n_superior`` and ``n_inferior`` (methods it is
+        significantly better / worse than by the sign test).
+
+        ``view="pairs"``: the rows of every ``SuperiorityReport.to_frame()`` with a leading
+        ``metric`` column.
+        """
+        check_choice("view", view, ("methods", "pairs"))
+        frames = []
+        for metric in self.metrics:
+            sup = self.superiority[metric]
+            if view == "pairs":
+                frame = sup.to_frame()
+                frame.insert(0, "metric", metric)
+                frames.append(frame)
+                continue
+            across = self.across[metric].to_frame().set_index("method")
+            better = pd.Series(0, index=pd.Index(sup.methods, name="method"))
+            worse = better.copy()
+            for winner, loser in sup.superior_pairs:
+                better[winner] += 1
+                worse[loser] += 1
+            frame = pd.DataFrame({
+                "metric": metric, "method": sup.methods,
+                "mean_rank": across["mean_rank"].reindex(sup.methods).to_numpy(),
+                "n_separated": across["n_separated"].reindex(sup.methods).fillna(0).astype(int).to_numpy(),
+                "friedman_pvalue": float(self.across[metric].friedman.f_pvalue),
+                "standing": sup.standing.reindex(sup.methods).to_numpy(),
+                "n_superior": better.to_numpy(), "n_inferior": worse.to_numpy()})
+            frames.append(frame)
+        return pd.concat(frames, ignore_index=True)
+
+    def summary(self) -> str:
+        """Per criterion: the omnibus verdict, the best method and the pairs told apart."""
+        lines = [f"{len(self.metrics)} criteria, each compared across datasets ({self.test}, alpha {self.alpha:g}) "
+                 f"and pairwise (sign test{', ' + self.adjust if self.adjust else ''})"]
+        for metric, direction, floor in zip(self.metrics, self.directions, self.noise_floors):
+            across, sup = self.across[metric], self.superiority[metric]
+            best = str(across.mean_ranks.sort_values(kind="stable").index[0])
+            verdict = ("omnibus rejects" if across.posthoc is not None else "omnibus does not reject")
+            lines.append(f"{metric} ({direction.split('_')[0]} is better, rope {floor:g}): {verdict} "
+                         f"(p = {across.friedman.f_pvalue:.3g}); lowest mean rank {best}; "
+                         f"{len(sup.superior_pairs)} pair(s) told apart; pairwise order {', '.join(sup.order[:4])}"
+                         + (", …" if len(sup.order) > 4 else ""))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return "CriteriaComparison: " + self.summary()
+
+
+def compare_criteria(scores, *, metrics=None, rope=None, alpha: float = 0.05, test: str = "nemenyi",
+                     adjust: str | None = "holm") -> CriteriaComparison:
+    """The across-dataset procedure and pairwise superiority for every criterion, in one call.
+
+    Parameters
+    ----------
+    scores : any input of :func:`mcda.score_cube` with a ``metric`` dim
+        One score per (dataset, method, metric); reduce a ``seed`` dim first.
+    metrics : sequence of str, optional
+        The criteria; default all.
+    rope : mapping metric -> float, optional
+        Ropes of the pairwise superiority overriding the cards' noise floors.
+    alpha : float
+        Level of every test.
+    test : str
+        The all-pairs post-hoc of :func:`mcda.compare_over_datasets` ("nemenyi", "holm",
+        "shaffer", "bergmann-hommel").
+    adjust : {"holm", "bonferroni", None}
+        Multiplicity adjustment of the pairwise sign tests, within each criterion.
+
+    Returns
+    -------
+    CriteriaComparison
+        ``metrics, directions, noise_floors, across`` (metric -> ComparisonResult),
+        ``superiority`` (metric -> SuperiorityReport), ``alpha, test, adjust``;
+        ``to_frame()`` gives one row per (metric, method), ``to_frame("pairs")`` one row per
+        (metric, pair).
+
+    Raises
+    ------
+    ValueError
+        As :func:`practical_dominance` for the cube and the criteria, and as the two
+        procedures for ``alpha``, ``test`` and ``adjust``.
+
+    Notes
+    -----
+    Each criterion is analysed on its own, exactly as :func:`mcda.compare_over_datasets`
+    (ranks within datasets, the Friedman / Iman–Davenport omnibus, a post-hoc only when it
+    rejects, incomplete methods excluded and named) and :func:`mcda.pairwise_superiority`
+    (per pair, wins beyond the metric's noise floor on shared datasets, exact sign test) do.
+    The families are per criterion: nothing is adjusted across criteria, so a claim that
+    combines criteria ("better on both") needs its own analysis: :func:`practical_dominance`.
+
+    References
+    ----------
+    Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+    JMLR 7:1–30. https://jmlr.org/papers/v7/demsar06a.html
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import mcda
+    >>> cube = mcda.datasets.load("duo2018_all")
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")   # SAFE and ascend are incomplete; few datasets per pair
+    ...     both = mcda.compare_criteria(cube, metrics=["ARI", "elapsed"])
+    >>> table = both.to_frame()
+    >>> table.loc[table["method"] == "Seurat", ["metric", "mean_rank"]].round(2).to_dict("list")
+    {'metric': ['ARI', 'elapsed'], 'mean_rank': [4.79, 2.5]}
+    """
+    from .frequentist import compare_over_datasets
+    from .pairwise import pairwise_superiority
+
+    prep = _prepare(scores, metrics=metrics, rope=rope)
+    across, superiority = {}, {}
+    for c, metric in enumerate(prep.metrics):
+        single = _single_metric_cube(prep, c)
+        across[metric] = compare_over_datasets(single, test=test, alpha=alpha)
+        superiority[metric] = pairwise_superiority(single, rope=float(prep.floors[c]), alpha=alpha, adjust=adjust)
+    return CriteriaComparison(metrics=prep.metrics, directions=prep.series(prep.directions, "direction"),
+                              noise_floors=prep.series(prep.floors, "noise_floor"), across=across,
+                              superiority=superiority, alpha=float(superiority[prep.metrics[0]].alpha),
+                              test=across[prep.metrics[0]].test, adjust=adjust)
 
 
 # =========================================================================== practical dominance

@@ -1,4 +1,4 @@
-"""Contract cases for the multi-criteria views (dominance, PROMETHEE II, weight stability).
+"""Contract cases for the multi-criteria views (per criterion, dominance, PROMETHEE II, weight stability).
 
 The harness gives a single-metric cube; each call turns it into two criteria: the harness's
 metric (labelled "score", with whatever card the harness gave it) and a runtime derived from
@@ -8,6 +8,8 @@ criteria pull against each other (better scores take longer): a real trade-off.
 """
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 import xarray as xr
@@ -25,6 +27,12 @@ def two_criteria(cube: xr.DataArray) -> xr.DataArray:
     return mcda.score_cube(data, metric={"score": cube_card(cube), "runtime": "runtime"})
 
 
+def _compare(cube, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mcda.McdaWarning)  # 12 datasets: some pairs cannot reach alpha
+        return mcda.compare_criteria(two_criteria(cube), **kwargs)
+
+
 def _dominance(cube, **kwargs):
     return mcda.practical_dominance(two_criteria(cube), **kwargs)
 
@@ -38,6 +46,12 @@ def _stability(cube, **kwargs):
 
 
 CASES = [
+    Case(name="compare_criteria", call=_compare,
+         fields=("metrics", "directions", "noise_floors", "across", "superiority", "alpha", "test", "adjust"),
+         pvalue_columns=("friedman_pvalue",), n_methods=5,
+         bad_inputs=[({"metrics": ["accuracy"]}, ValueError, "`metrics` names metrics that are not in the scores"),
+                     ({"alpha": 2}, ValueError, "`alpha` must lie in"),
+                     ({"adjust": "fdr"}, ValueError, "`adjust` must be None or one of")]),
     Case(name="practical_dominance", call=_dominance,
          fields=("methods", "metrics", "directions", "noise_floors", "dominates", "equivalent", "n_shared",
                  "pvalues", "majority", "front", "dominated_by", "criterion_summary", "confidence_level",
