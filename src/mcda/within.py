@@ -305,7 +305,7 @@ def summary(scores, *, ci_method: str = "t", confidence_level: float = 0.95, n_r
     check_choice("ci_method", ci_method, CI_METHODS)
     confidence_level = _check_confidence(confidence_level)
     n_resamples = check_positive_int("n_resamples", n_resamples)
-    gen = as_rng(rng) if ci_method == "bootstrap" else None
+    gen = as_rng(rng)
     cube, blocks = _blocks(scores, direction, metric, method_names)
     frames, notes = [], []
     for block in blocks:
@@ -675,12 +675,48 @@ class PairedTests:
         return self.summary()
 
 
-def _wilcoxon_pvalues(diff: np.ndarray, n: np.ndarray, rows: np.ndarray, zero_method: str):
-    """scipy's Wilcoxon p and statistic for the given rows, computed group-wise.
+_SIGNFLIP_MAX = 13  # up to 2**13 sign patterns: scipy's exact permutation p for tied / zero differences
+_SIGNFLIP_ROWS = 256  # rows per block of the enumeration (2**13 × 256 doubles = 16 MB)
 
-    Rows are grouped by (shared seeds, whether any |d| ties or is zero): within such a group
-    scipy's automatic choice (exact / exact permutation / normal) is the one it makes for
-    each row alone, so the vectorised call gives each row's own p-value.
+
+def _signflip_pvalues(block: np.ndarray, zero_method: str, r_plus: np.ndarray) -> np.ndarray:
+    """Exact two-sided sign-flip p of R+ for each row of a (rows, n) block, n ≤ 13.
+
+    The permutation distribution scipy.stats.wilcoxon uses for tied or zero differences with
+    n ≤ 13 (``permutation_test`` with every one of the 2**n sign patterns): ranks are fixed,
+    each nonzero difference is positive or negative with probability 1/2. Enumerated here
+    directly instead of through scipy's generic, much slower loop; the tests check the two
+    agree.
+    """
+    rows, n = block.shape
+    zero = block == 0
+    absd = np.abs(block)
+    if zero_method == "wilcox":
+        ranks = stats.rankdata(np.where(zero, np.nan, absd), axis=1, nan_policy="omit") if zero.any() \
+            else stats.rankdata(absd, axis=1)
+    else:
+        ranks = stats.rankdata(absd, axis=1)
+    ranks = np.where(zero, 0.0, ranks)  # a zero is never positive, whatever its sign flip
+    constant = r_plus - np.sum(np.where(block > 0, ranks, 0.0), axis=1)  # the zsplit share of zero ranks
+    patterns = ((np.arange(2**n)[:, None] >> np.arange(n)[None, :]) & 1).astype(np.float64)
+    gamma = np.abs(np.finfo(np.float64).eps * 100 * r_plus)  # scipy's tolerance for equal values
+    p = np.empty(rows)
+    for start in range(0, rows, _SIGNFLIP_ROWS):
+        part = slice(start, start + _SIGNFLIP_ROWS)
+        null = patterns @ ranks[part].T + constant[part][None, :]
+        less = np.count_nonzero(null <= r_plus[part] + gamma[part], axis=0) / 2.0**n
+        greater = np.count_nonzero(null >= r_plus[part] - gamma[part], axis=0) / 2.0**n
+        p[part] = np.clip(2.0 * np.minimum(less, greater), 0.0, 1.0)
+    return p
+
+
+def _wilcoxon_pvalues(diff: np.ndarray, n: np.ndarray, rows: np.ndarray, zero_method: str):
+    """The Wilcoxon p, statistic, R+ and R− of the given rows, as scipy.stats.wilcoxon gives them.
+
+    scipy's automatic choice, row by row: the exact null distribution when no |d| ties or is
+    zero (and n ≤ 50), the exact sign-flip distribution when some do and n ≤ 13, the normal
+    approximation with tie and continuity corrections otherwise. Rows are grouped by n and
+    by whether they tie, so each vectorised call makes the choice each row would get alone.
     """
     p = np.full(len(n), np.nan)
     statistic = np.full(len(n), np.nan)
@@ -695,17 +731,20 @@ def _wilcoxon_pvalues(diff: np.ndarray, n: np.ndarray, rows: np.ndarray, zero_me
         here = np.nonzero(sizes == size)[0]
         block = packed[here, :size]
         sorted_abs = np.sort(np.abs(block), axis=1)
-        irregular = (sorted_abs[:, :1] == 0).ravel() | (np.diff(sorted_abs, axis=1) == 0).any(axis=1)
+        irregular = (sorted_abs[:, 0] == 0) | (np.diff(sorted_abs, axis=1) == 0).any(axis=1)
         rp, rm = _signed_rank_sums(block, zero_method)
         r_plus[rows[here]] = rp
         r_minus[rows[here]] = rm
-        for flag in (False, True):
-            sub = here[irregular == flag]
-            if len(sub) == 0:
-                continue
-            res = stats.wilcoxon(packed[sub, :size], zero_method=zero_method, axis=1)
-            p[rows[sub]] = res.pvalue
-            statistic[rows[sub]] = res.statistic
+        statistic[rows[here]] = np.minimum(rp, rm)
+        regular = here[~irregular]
+        if len(regular):
+            p[rows[regular]] = stats.wilcoxon(packed[regular, :size], zero_method=zero_method, axis=1).pvalue
+        tied = here[irregular]
+        if len(tied):
+            if size <= _SIGNFLIP_MAX:
+                p[rows[tied]] = _signflip_pvalues(packed[tied, :size], zero_method, rp[irregular])
+            else:
+                p[rows[tied]] = stats.wilcoxon(packed[tied, :size], zero_method=zero_method, axis=1).pvalue
     return p, statistic, r_plus, r_minus
 
 
