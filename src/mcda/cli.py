@@ -82,7 +82,7 @@ def _numeric_column(frame: pd.DataFrame, column: str, source: str) -> pd.Series:
     return values
 
 
-def read_scores(path, *, columns: dict | None = None) -> pd.DataFrame:
+def read_scores(path, *, columns: dict | None = None, metric: str | None = None) -> pd.DataFrame:
     """Read a tidy or wide CSV of scores, checking what a user can get wrong, with line numbers.
 
     Parameters
@@ -93,6 +93,8 @@ def read_scores(path, *, columns: dict | None = None) -> pd.DataFrame:
         or a ``dataset`` column), one column per method.
     columns : dict, optional
         Role -> column name for a tidy file, e.g. ``{"score": "ari", "dataset": "data"}``.
+    metric : str, optional
+        The metric: a tidy file without a ``score`` column may name its score column after it.
 
     Returns
     -------
@@ -129,6 +131,8 @@ def read_scores(path, *, columns: dict | None = None) -> pd.DataFrame:
             raise CliError(f"{source}: no column {name!r} (given for the {role}); the columns are "
                            f"{_listed(frame.columns, 20)}")
     roles = {role: columns.get(role, role) for role in _ROLES}
+    if "score" not in columns and "score" not in frame.columns and metric is not None and metric in frame.columns:
+        roles["score"] = metric  # a tidy file whose score column is named after the metric
     if roles["method"] in frame.columns:
         return _read_tidy(frame, roles, source, explicit_score="score" in columns)
     if any(role in columns for role in ("method", "score", "seed", "epoch", "split", "metric")):
@@ -169,9 +173,10 @@ def _read_tidy(frame: pd.DataFrame, roles: dict, source: str, explicit_score: bo
         same = out.index[(out[keys] == first[keys]).all(axis=1)]
         where = ", ".join(f"{k}={first[k]!r}" for k in keys)
         n = int(out[duplicated].drop_duplicates(subset=keys).shape[0])
+        others = f" ({n} repeated keys in all)" if n > 1 else ""
         raise CliError(f"{source}: duplicate rows at lines {' and '.join(str(_line(i)) for i in same[:_SHOWN])} "
-                       f"({where}); {n} key{'s' if n > 1 else ''} repeat. Each "
-                       f"({', '.join(keys)}) may appear once: add a seed column, or aggregate first")
+                       f"({where}){others}. Each ({', '.join(keys)}) may appear once: add a seed column, or "
+                       "aggregate first")
     out["score"] = _numeric_column(out, "score", source)
     return out
 
@@ -206,6 +211,26 @@ def _read_wide(frame: pd.DataFrame, dataset_column: str, source: str) -> pd.Data
 
 # --------------------------------------------------------------------------- the commands
 
+def _level(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number between 0 and 1; got {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1; got {text}")
+    return value
+
+
+def _nonnegative(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number >= 0; got {text!r}") from None
+    if not np.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0; got {text}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``mcda`` (every command has ``--help``)."""
     from . import __version__
@@ -229,9 +254,9 @@ def build_parser() -> argparse.ArgumentParser:
                                           "the metric to analyse")
     compare.add_argument("--direction", choices=("higher_is_better", "lower_is_better"),
                          help="which way is better (needed when the metric has no card)")
-    compare.add_argument("--rope", type=float, help="region of practical equivalence in the metric's units "
+    compare.add_argument("--rope", type=_nonnegative, help="region of practical equivalence in the metric's units "
                                                     "(default: the card's noise floor)")
-    compare.add_argument("--alpha", type=float, default=0.05, help="level of every test")
+    compare.add_argument("--alpha", type=_level, default=0.05, help="level of every test")
     compare.add_argument("--out", default="mcda-out", metavar="DIR", help="where to write figures, tables and bundle")
     compare.add_argument("--test", default="nemenyi", help="post-hoc across datasets: nemenyi, holm, shaffer, "
                                                            "bergmann-hommel (or with --control: bonferroni-dunn, holm, …)")
@@ -261,7 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _unknown_metric(name: str) -> str:
+def _unknown_metric(name: str, what: str = "--metric") -> str:
     from ._validation import nearest
     from .cards import get_card, list_cards
 
@@ -269,6 +294,8 @@ def _unknown_metric(name: str) -> str:
     aliases = {a: n for n in known for a in get_card(n).aliases}
     close = nearest(str(name), known + list(aliases))
     hint = f" Did you mean {close[0]!r}?" if close else ""
+    if what == "card":
+        return f"no metric card {name!r}.{hint} See `mcda cards list`"
     return (f"--metric {name!r} has no metric card.{hint} See `mcda cards list`; for a metric without a card give "
             "--direction (and --rope)")
 
@@ -283,7 +310,13 @@ def _cards(args, out) -> int:
             card = get_card(name)
             out.write(f"{name:<{width}}  {card.direction:<16}  noise floor {card.noise_floor:<6g}  {card.long_name}\n")
         return 0
-    out.write(get_card(args.name).summary() + "\n")
+    from .cards import UnknownMetricError
+
+    try:
+        card = get_card(args.name)
+    except UnknownMetricError:
+        raise CliError(_unknown_metric(args.name, what="card")) from None
+    out.write(card.summary() + "\n")
     return 0
 
 
@@ -301,11 +334,7 @@ def _load(args):
         raise CliError("give a CSV of scores (mcda compare SCORES.csv) or --example demsar2006|duo2018")
     columns = {role: getattr(args, f"{role}_column") for role in ("dataset", "method", "score", "seed")
                if getattr(args, f"{role}_column")}
-    if args.metric and "score" not in columns:
-        probe = pd.read_csv(args.scores, nrows=0) if Path(args.scores).is_file() else None
-        if probe is not None and "score" not in probe.columns and args.metric in probe.columns and "method" in probe.columns:
-            columns["score"] = args.metric  # a tidy file whose score column is named after the metric
-    return read_scores(args.scores, columns=columns), Path(args.scores).name
+    return read_scores(args.scores, columns=columns, metric=args.metric), Path(args.scores).name
 
 
 def _figures(report, out_dir: Path, stdout) -> list[str]:
@@ -427,6 +456,8 @@ def main(argv=None, *, stdout=None, stderr=None) -> int:
         if args.command == "cards":
             return _cards(args, stdout)
         return _compare(args, stdout)
+    except BrokenPipeError:  # e.g. `mcda cards list | head`: the reader left, nothing to report
+        return 0
     except (CliError, ValueError, TypeError, KeyError, OSError) as exc:
         if debug:
             raise

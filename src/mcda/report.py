@@ -831,8 +831,12 @@ class Report:
         significant = tests[tests["significant"].astype(bool)]
         lines.append(f"paired {self.pairwise_method} tests, Holm within each dataset: {len(significant)} of "
                      f"{len(tests)} (dataset, pair) differences significant at alpha {self.alpha:g}")
+        higher = self.direction == "higher_is_better"
         for r in significant.head(max_pairs).itertuples(index=False):
-            lines.append(f"  {r.dataset}: {r.method_a} - {r.method_b} = {r.mean_diff:+.4g} (p_holm {r.p_holm:.3g})")
+            a_better = (r.mean_diff > 0) == higher
+            better, worse = (r.method_a, r.method_b) if a_better else (r.method_b, r.method_a)
+            lines.append(f"  {r.dataset}: {better} better than {worse} by {abs(r.mean_diff):.4g} "
+                         f"(p_holm {r.p_holm:.3g})")
         if len(significant) > max_pairs:
             lines.append(f"  … and {len(significant) - max_pairs} more")
         if self.rope_value() > 0:
