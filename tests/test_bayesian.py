@@ -350,7 +350,7 @@ def test_signed_rank_kernel_matches_the_indicator_matrix(rope):
         order = np.argsort(z, kind="mergesort")
         zs = z[order]
         orders.append(order)
-        bounds.append(sum_boundaries(zs, 2 * rope) + sum_boundaries(zs, -2 * rope))
+        bounds.append(sum_boundaries(zs, 2 * rope, 2 * rope) + sum_boundaries(zs, -2 * rope, -2 * rope))
         # boundaries against brute force
         s = zs[:, None] + zs[None, :]
         np.testing.assert_array_equal(bounds[-1][0], (s < 2 * rope).sum(axis=1))
@@ -577,3 +577,63 @@ def test_two_on_multiple_aligns_series():
     result = two_on_multiple(x, y, direction=HIGHER, rope=0.01, test="sign", method_names=("p", "q"))
     row = _row(result)
     assert (row["method_a"], row["method_b"], row["n_datasets"]) == ("p", "q", 2)
+
+
+# --------------------------------------------------------------------------- the rope boundary in floats
+
+def test_rounding_at_the_rope_is_equivalent_except_in_baycomp_mode():
+    # 0.77 - 0.76 = 0.010000000000000009: an equivalence in mcda (pairwise_counts), a win in baycomp
+    x = np.array([0.77, 0.68, 0.91, 0.55, 0.73, 0.64])
+    y = np.array([0.76, 0.67, 0.90, 0.54, 0.75, 0.60])
+    cube = result_cube(x, y)
+    counts = mcda.pairwise_counts(cube, rope=0.01).to_frame().iloc[0]
+    assert (counts["wins_a"], counts["equivalent"], counts["wins_b"]) == (1, 4, 1)
+    exact = two_on_multiple(x, y, direction=HIGHER, rope=0.01, test="sign")
+    alpha = np.array([1, 4, 1]) + 1e-4 + np.array([0, 1, 0])
+    np.testing.assert_allclose(_row(exact)[MEANS].to_numpy(dtype=float), alpha / alpha.sum(), rtol=1e-15)
+    reproduced = two_on_multiple(x, y, direction=HIGHER, rope=0.01, test="sign", method="sampling", rng=3,
+                                 reproduce="baycomp")
+    expected = baycomp.SignTest(x, y, 0.01, random_state=3)
+    np.testing.assert_array_equal(reproduced.draws[("x", "y")], expected.sample)
+    # signed-rank: pair sums at 2·rope up to rounding count half by default, exactly in baycomp's mode
+    expected = baycomp.SignedRankTest(x, y, 0.01, random_state=3, nsamples=5000)
+    reproduced = two_on_multiple(x, y, direction=HIGHER, rope=0.01, rng=3, reproduce="baycomp", n_samples=5000)
+    np.testing.assert_allclose(reproduced.draws[("x", "y")], expected.sample, rtol=0, atol=1e-12)
+    default = two_on_multiple(x, y, direction=HIGHER, rope=0.01, rng=3, n_samples=5000)
+    z = np.r_[0.0, y - x]
+    sums = z[:, None] + z[None, :]
+    tol = 8 * np.finfo(float).eps * max(np.abs(x).max(), np.abs(y).max(), 0.02)
+    near = np.abs(np.abs(sums) - 0.02) <= tol
+    assert near.any() and not (np.abs(sums) == 0.02).any()  # the case is real
+    weights = np.r_[0.5, np.ones(6)]
+    total = weights.sum()
+    second = (np.outer(weights, weights) + np.diag(weights)) / (total * (total + 1))  # E[w_i w_j]
+    right = ((sums > 0.02 + tol) + 0.5 * (np.abs(sums - 0.02) <= tol))
+    left = ((sums < -0.02 - tol) + 0.5 * (np.abs(sums + 0.02) <= tol))
+    expected_mean = [np.sum(second * left), 0.0, np.sum(second * right)]
+    expected_mean[1] = 1 - expected_mean[0] - expected_mean[2]
+    np.testing.assert_allclose(_row(default)[MEANS].to_numpy(dtype=float), expected_mean, rtol=0, atol=1e-14)
+
+
+def test_signed_rank_kernel_with_a_tolerance_band():
+    from mcda._kernels.signed_rank import signed_rank_shares, sum_boundaries
+
+    g = np.random.default_rng(12)
+    z = np.r_[0.0, 0.77 - 0.76, 0.68 - 0.67, -(0.77 - 0.76), g.normal(0, 0.02, 9)]
+    rope, tol = 0.01, 1e-15
+    order = np.argsort(z, kind="mergesort")
+    zs = z[order]
+    r = sum_boundaries(zs, 2 * rope - tol, 2 * rope + tol)
+    l_ = sum_boundaries(zs, -2 * rope - tol, -2 * rope + tol)
+    weights = g.dirichlet(np.r_[0.5, np.ones(z.size - 1)], 200)
+    out = np.empty((1, 200, 3))
+    counts = np.zeros((1, 3), dtype=np.int64)
+    as2 = lambda v: np.ascontiguousarray(v[None, :])  # noqa: E731
+    signed_rank_shares(np.ascontiguousarray(weights.T), as2(order), as2(r[0]), as2(r[1]), as2(l_[0]), as2(l_[1]),
+                       True, out, counts, 32)
+    sums = z[:, None] + z[None, :]
+    right_h = (sums > 2 * rope + tol) + 0.5 * (np.abs(sums - 2 * rope) <= tol)
+    left_h = (sums < -2 * rope - tol) + 0.5 * (np.abs(sums + 2 * rope) <= tol)
+    assert (np.abs(sums - 2 * rope) <= tol).any()
+    np.testing.assert_allclose(out[0, :, 2], np.einsum("si,ij,sj->s", weights, right_h, weights), atol=1e-12)
+    np.testing.assert_allclose(out[0, :, 0], np.einsum("si,ij,sj->s", weights, left_h, weights), atol=1e-12)

@@ -31,7 +31,7 @@ from scipy import special, stats
 
 from ._validation import as_rng, check_choice, check_positive_int, check_probability
 from .cube import as_cube, orient, resolve_rope
-from .pairwise import pairwise_counts
+from .pairwise import _EPS, _ULPS, pairwise_counts
 
 __all__ = [
     "BayesianComparison",
@@ -511,7 +511,8 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
         Source of the draws. With ``reproduce="baycomp"`` an int seed: every pair draws from
         a fresh ``numpy.random.RandomState(rng)``, exactly as baycomp's ``random_state``.
     reproduce : {None, "baycomp"}
-        ``"baycomp"`` (with ``method="sampling"``): draw baycomp's own samples, bit for bit.
+        ``"baycomp"`` (with ``method="sampling"``): baycomp's own samples and its exact float
+        comparison with the rope (see Notes), so the results are baycomp's bit for bit.
     keep_draws : bool
         Keep the per-pair draws (``n_samples × 3`` floats per pair) in the result.
     progress : bool, optional
@@ -562,6 +563,13 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
     α_b / (α_a + α_b). When the tie cell wins (almost) every draw the ratio is undefined
     and the row is NaN with a reason.
 
+    A difference that equals the rope up to the rounding of the subtraction (0.77 − 0.76 =
+    0.010000000000000009 against 0.01) is an equivalence, as everywhere in mcda
+    (:func:`mcda.pairwise.pairwise_counts`); baycomp compares the computed difference exactly
+    and counts it as a win. Scores with few decimals hit this often, and one dataset moving
+    region can change the probabilities by more than their Monte Carlo error.
+    ``reproduce="baycomp"`` counts as baycomp does.
+
     The test treats datasets as exchangeable draws from a population and counts only
     which region each falls in; magnitudes matter only through the rope (use
     :func:`bayesian_signed_rank_comparison` to weigh them).
@@ -607,6 +615,13 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
     wins = counts.wins.to_numpy()
     eq = counts.equivalent.to_numpy()
     shared = counts.n_shared.to_numpy()
+    if reproduce:
+        # baycomp compares the computed differences with the rope exactly (0.77 - 0.76 =
+        # 0.010000000000000009 is a win there); the same counting kernel without the tolerance
+        from ._kernels.counts import region_counts
+
+        wins, eq, shared = region_counts(np.ascontiguousarray(orient(cube).values, dtype=np.float64),
+                                         float(rope), 0.0)
     pairs = _pairs(len(methods))
     ii = np.array([p[0] for p in pairs], dtype=np.int64)
     jj = np.array([p[1] for p in pairs], dtype=np.int64)
@@ -669,15 +684,18 @@ class _RankPair:
     mean: np.ndarray
 
 
-def _prepare_rank_pair(index, z, prior_strength, rope):
-    """Sort z = (0, d_1, ..., d_n) once; find the sum boundaries; the exact posterior mean shares."""
+def _prepare_rank_pair(index, z, prior_strength, rope, tolerance):
+    """Sort z = (0, d_1, ..., d_n) once; find the sum boundaries; the exact posterior mean shares.
+
+    A pairwise sum within ``tolerance`` of ±2·rope counts half (0 is baycomp's exact equality).
+    """
     from ._kernels.signed_rank import sum_boundaries
 
     order = np.argsort(z, kind="mergesort").astype(np.int64)
     z_sorted = np.ascontiguousarray(z[order])
     threshold = 2.0 * rope
-    right_ge, right_gt = sum_boundaries(z_sorted, threshold)
-    left_ge, left_gt = sum_boundaries(z_sorted, -threshold)
+    right_ge, right_gt = sum_boundaries(z_sorted, threshold - tolerance, threshold + tolerance)
+    left_ge, left_gt = sum_boundaries(z_sorted, -threshold - tolerance, -threshold + tolerance)
     # E[w_k w_j] = (beta_k beta_j + [k = j] beta_k) / (B (B + 1)) for Dirichlet(beta)
     beta = np.where(order == 0, prior_strength, 1.0)
     total = beta.sum()
@@ -687,10 +705,12 @@ def _prepare_rank_pair(index, z, prior_strength, rope):
     def expected(ge, gt, above: bool):
         if above:
             inner = (total - cum[gt]) + 0.5 * (cum[gt] - cum[ge])
-            diag = (diag_sum > threshold) + 0.5 * (diag_sum == threshold)
+            at = (diag_sum >= threshold - tolerance) & (diag_sum <= threshold + tolerance)
+            diag = (diag_sum > threshold + tolerance) + 0.5 * at
         else:
             inner = cum[ge] + 0.5 * (cum[gt] - cum[ge])
-            diag = (diag_sum < -threshold) + 0.5 * (diag_sum == -threshold)
+            at = (diag_sum >= -threshold - tolerance) & (diag_sum <= -threshold + tolerance)
+            diag = (diag_sum < -threshold - tolerance) + 0.5 * at
         return (beta @ inner + beta @ diag) / (total * (total + 1.0))
 
     right = expected(right_ge, right_gt, True)
@@ -727,7 +747,9 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
         Source of the draws; with ``reproduce="baycomp"`` an int seed (see
         :func:`bayesian_sign_comparison`).
     reproduce : {None, "baycomp"}
-        Draw baycomp's own Dirichlet weights (``RandomState(rng).dirichlet``), bit for bit.
+        Draw baycomp's own Dirichlet weights (``RandomState(rng).dirichlet``, given to the
+        datasets in the input's order) and compare the pairwise sums with 2·rope exactly, as
+        baycomp does, so the results are baycomp's (draws equal to ~1e-16).
     keep_draws : bool
         Keep the per-pair draws in the result.
     progress : bool, optional
@@ -760,7 +782,10 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
     .. math:: \theta_b = \sum_{i=0}^{n} \sum_{j=0}^{n} w_i w_j\, H(z_i + z_j - 2r),
 
     H(s) = 1 for s > 0, ½ for s = 0 (a sum exactly at 2·rope counts half, as baycomp),
-    θ_a likewise with H(−z_i − z_j − 2r), and θ_equivalent = 1 − θ_a − θ_b. The reported
+    θ_a likewise with H(−z_i − z_j − 2r), and θ_equivalent = 1 − θ_a − θ_b. A sum that is
+    2·rope up to the rounding of the differences (within 8 ulp of the largest score, the
+    tolerance of :func:`mcda.pairwise.pairwise_counts`) counts as exactly at it; baycomp, and
+    ``reproduce="baycomp"``, compare the computed sums exactly. The reported
     probabilities are the shares of draws in which each region is the largest. With
     rope = 0, θ_a = 1 − θ_b and p_equivalent = 0 (baycomp's two probabilities).
 
@@ -823,8 +848,13 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
         if n_shared[p] == 0:
             continue
         both = ~np.isnan(values[:, i]) & ~np.isnan(values[:, j])
-        z = np.concatenate(([0.0], values[both, j] - values[both, i]))
-        prepared.setdefault(z.size, []).append(_prepare_rank_pair(p, z, prior_strength, rope))
+        a, b = values[both, i], values[both, j]
+        z = np.concatenate(([0.0], b - a))
+        # mcda forgives the rounding of the differences at ±2·rope, as pairwise_counts does at the
+        # rope; baycomp's own mode compares the computed sums exactly
+        tolerance = 0.0 if reproduce else _ULPS * _EPS * max(float(np.abs(a).max()), float(np.abs(b).max()),
+                                                              2.0 * rope)
+        prepared.setdefault(z.size, []).append(_prepare_rank_pair(p, z, prior_strength, rope, tolerance))
 
     from ._kernels.signed_rank import signed_rank_shares
 

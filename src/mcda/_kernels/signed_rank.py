@@ -27,11 +27,13 @@ __all__ = ["sum_boundaries", "signed_rank_shares"]
 
 
 @numba.njit(cache=True)
-def sum_boundaries(z_sorted, threshold):
-    """For sorted ``z`` and each k: the first j with z_k + z_j >= t and the first with z_k + z_j > t.
+def sum_boundaries(z_sorted, low, high):
+    """For sorted ``z`` and each k: the first j with z_k + z_j >= low and the first with z_k + z_j > high.
 
-    Returns ``(first_ge, first_gt)``, int64 arrays of length n; positions ``j < first_ge[k]``
-    have sums below t, ``first_ge[k] <= j < first_gt[k]`` sums equal to t, the rest above.
+    Returns ``(first_ge, first_gt)``, int64 arrays of length n: positions ``j < first_ge[k]``
+    have sums below ``low``, ``first_ge[k] <= j < first_gt[k]`` sums in [low, high] (counted
+    as "at the threshold"), the rest above ``high``. ``low == high == t`` is baycomp's exact
+    comparison; ``t ∓ tol`` forgives the rounding of the differences.
     """
     n = z_sorted.shape[0]
     first_ge = np.empty(n, dtype=np.int64)
@@ -40,9 +42,9 @@ def sum_boundaries(z_sorted, threshold):
     j_gt = n
     for k in range(n):
         zk = z_sorted[k]
-        while j_ge > 0 and zk + z_sorted[j_ge - 1] >= threshold:
+        while j_ge > 0 and zk + z_sorted[j_ge - 1] >= low:
             j_ge -= 1
-        while j_gt > 0 and zk + z_sorted[j_gt - 1] > threshold:
+        while j_gt > 0 and zk + z_sorted[j_gt - 1] > high:
             j_gt -= 1
         first_ge[k] = j_ge
         first_gt[k] = j_gt
