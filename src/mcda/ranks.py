@@ -545,18 +545,11 @@ def _tie_positions(values, how: str = "average") -> np.ndarray:
 
 def _kendall_tau_rows(reference: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """Kendall's tau-b between ``reference`` (k,) and each row of ``rows`` (n, k); NaN when one is all tied."""
-    k = reference.shape[0]
-    upper_i, upper_j = np.triu_indices(k, 1)
-    sign_ref = np.sign(reference[upper_i] - reference[upper_j])
-    untied_ref = np.count_nonzero(sign_ref)
+    from ._kernels.rank_positions import kendall_tau_rows
+
     out = np.empty(rows.shape[0])
-    block = max(1, _BLOCK_CELLS // max(1, upper_i.size))
-    for start in range(0, rows.shape[0], block):
-        y = rows[start:start + block]
-        sign_y = np.sign(y[:, upper_i] - y[:, upper_j])
-        denominator = np.sqrt(untied_ref * np.count_nonzero(sign_y, axis=1).astype(np.float64))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out[start:start + block] = np.where(denominator > 0, (sign_y @ sign_ref) / denominator, np.nan)
+    kendall_tau_rows(np.ascontiguousarray(reference, dtype=np.float64),
+                     np.ascontiguousarray(rows, dtype=np.float64), out)
     return out
 
 

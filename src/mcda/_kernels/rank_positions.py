@@ -16,7 +16,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["weighted_counts", "accumulate_positions", "rank_rows_average"]
+__all__ = ["weighted_counts", "accumulate_positions", "rank_rows_average", "kendall_tau_rows"]
 
 
 @numba.njit(cache=True)
@@ -56,6 +56,24 @@ def weighted_counts(indices, weights, out, totals):
 
 
 @numba.njit(cache=True)
+def _sort_row(keys, m, order):
+    """Indices 0..m-1 in ``order`` sorted by ``keys`` (stable): insertion sort for short rows."""
+    if m > 64:
+        order[:m] = np.argsort(keys[:m], kind="mergesort")
+        return
+    for a in range(m):
+        order[a] = a
+    for a in range(1, m):
+        current = order[a]
+        key = keys[current]
+        b = a - 1
+        while b >= 0 and keys[order[b]] > key:
+            order[b + 1] = order[b]
+            b -= 1
+        order[b + 1] = current
+
+
+@numba.njit(cache=True)
 def accumulate_positions(mean_ranks, tol, probabilities):
     """Add each resample's position distribution to ``probabilities`` (methods × positions).
 
@@ -73,9 +91,10 @@ def accumulate_positions(mean_ranks, tol, probabilities):
         Accumulated in place (divide by the number of resamples afterwards).
     """
     n_resamples, k = mean_ranks.shape
+    order = np.empty(k, dtype=np.int64)
     for r in range(n_resamples):
         row = mean_ranks[r]
-        order = np.argsort(row, kind="mergesort")
+        _sort_row(row, k, order)
         start = 0
         while start < k:
             stop = start + 1
@@ -87,24 +106,6 @@ def accumulate_positions(mean_ranks, tol, probabilities):
                 for position in range(start, stop):
                     probabilities[method, position] += share
             start = stop
-
-
-@numba.njit(cache=True)
-def _sort_row(keys, m, order):
-    """Indices 0..m-1 in ``order`` sorted by ``keys`` (stable): insertion sort for short rows."""
-    if m > 64:
-        order[:m] = np.argsort(keys[:m], kind="mergesort")
-        return
-    for a in range(m):
-        order[a] = a
-    for a in range(1, m):
-        current = order[a]
-        key = keys[current]
-        b = a - 1
-        while b >= 0 and keys[order[b]] > key:
-            order[b + 1] = order[b]
-            b -= 1
-        order[b + 1] = current
 
 
 @numba.njit(cache=True, parallel=True)
@@ -141,3 +142,31 @@ def rank_rows_average(values, out):
                 for a in range(start, stop):
                     out[i, present[order[a]]] = rank
                 start = stop
+
+
+@numba.njit(cache=True)
+def kendall_tau_rows(reference, rows, out):
+    """Kendall's tau-b between ``reference`` (k,) and each row of ``rows`` (n, k), into ``out`` (n,).
+
+    tau-b = Σ_{i<j} sign(x_i − x_j) sign(y_i − y_j) / √(untied pairs of x · untied pairs of y);
+    NaN when either has no untied pair (what ``scipy.stats.kendalltau`` gives).
+    """
+    n, k = rows.shape
+    untied_reference = 0
+    for i in range(k):
+        for j in range(i + 1, k):
+            if reference[i] != reference[j]:
+                untied_reference += 1
+    for r in range(n):
+        concordance = 0
+        untied = 0
+        for i in range(k):
+            for j in range(i + 1, k):
+                dy = rows[r, i] - rows[r, j]
+                if dy != 0:
+                    untied += 1
+                    dx = reference[i] - reference[j]
+                    if dx != 0:
+                        concordance += 1 if (dx > 0) == (dy > 0) else -1
+        denominator = untied_reference * untied
+        out[r] = concordance / np.sqrt(denominator) if denominator > 0 else np.nan
