@@ -546,7 +546,11 @@ def orient(cube: xr.DataArray) -> xr.DataArray:
     """
     if cube.attrs.get("oriented"):
         return cube
-    out = cube * _sign(cube)
+    sign = _sign(cube)
+    if isinstance(sign, float) and not hasattr(cube.data, "dask"):
+        out = cube.copy(data=cube.values if sign > 0 else -cube.values)  # one numpy pass, no alignment
+    else:
+        out = cube * sign
     out.attrs = dict(cube.attrs)
     out.attrs["oriented"] = 1
     out.name = cube.name
@@ -634,7 +638,8 @@ def complete_cases(cube: xr.DataArray, *, policy: str = "methods") -> CompleteCa
         bad = m.any(axis=0)
         for j in np.nonzero(bad)[0]:
             excluded[str(me[j])] = tuple(ds[keep_ds][m[:, j]].tolist())
-        out = cube.isel(dataset=np.nonzero(keep_ds)[0], method=np.nonzero(~bad)[0])
+        out = cube if (keep_ds.all() and not bad.any()) else cube.isel(
+            dataset=np.nonzero(keep_ds)[0], method=np.nonzero(~bad)[0])
         if out.sizes["method"] < 2 or out.sizes["dataset"] == 0:
             raise ValueError(f"dropping incomplete methods leaves {out.sizes['method']} method(s) on "
                              f"{out.sizes['dataset']} dataset(s); excluded {_shown(excluded)}. "

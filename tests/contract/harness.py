@@ -116,9 +116,9 @@ def canonical(frame: pd.DataFrame, case: Case, rename: dict | None = None) -> pd
         a, b = case.pair_columns
         flip = out[a].astype(str) > out[b].astype(str)
         if flip.any():
-            out.loc[flip, [a, b]] = out.loc[flip, [b, a]].to_numpy()
+            out.loc[flip, [a, b]] = out.loc[flip, [b, a]].to_numpy().copy()
             for x, y in case.swap_columns.items():
-                out.loc[flip, [x, y]] = out.loc[flip, [y, x]].to_numpy()
+                out.loc[flip, [x, y]] = out.loc[flip, [y, x]].to_numpy().copy()
             for col in case.negate_columns:
                 out.loc[flip, col] = -out.loc[flip, col]
     keys = [c for c in out.columns if c in case.method_columns or c in ("dataset", "metric")]
