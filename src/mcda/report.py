@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import math
 import numbers
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -436,13 +437,28 @@ class Report:
     # ------------------------------------------------------------------ caching
 
     def _cached(self, key_parts, compute):
+        """The view's result, computed once per settings; its warnings are re-issued at the user's call."""
         try:
-            key = _frozen(key_parts)
+            key = ("_view",) + _frozen(key_parts)
         except TypeError:
-            return compute()
-        if key not in self._cache:
-            self._cache[key] = compute()
-        return self._cache[key]
+            key = None
+        if key is None or key not in self._cache:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                result = compute()
+            entry = (result, [(w.message, w.category) for w in caught])
+            if key is None:
+                self._rewarn(entry[1])
+                return result
+            self._cache[key] = entry
+        result, caught = self._cache[key]
+        self._rewarn(caught)
+        return result
+
+    @staticmethod
+    def _rewarn(caught) -> None:
+        for message, category in caught:
+            warnings.warn(message, category, stacklevel=4)  # _rewarn <- _cached <- the view <- the user
 
     def _rng(self, value):
         return np.random.default_rng(value) if isinstance(value, numbers.Integral) else value
