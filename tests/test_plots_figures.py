@@ -344,7 +344,8 @@ def test_forest_draws_each_interval_from_its_own_endpoints():
     expected = sorted((round(lo, 12), round(hi, 12)) for lo, hi in zip(table["ci_low"], table["ci_high"]))
     assert drawn == expected
     assert len(_gid(ax.collections, "band")) == 4          # one best-interval band per row
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["method_0", "method_1", "method_2"]
+    (legend,) = fig.legends
+    assert [t.get_text() for t in legend.get_texts()] == ["method_0", "method_1", "method_2"]
     assert [t.get_text() for t in ax.get_yticklabels()] == [f"dataset_{i}" for i in range(4)]
     assert "percentile bootstrap" in ax.get_xlabel()
 

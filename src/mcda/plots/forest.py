@@ -30,8 +30,9 @@ def forest_positions(table: pd.DataFrame, *, datasets: list, methods: list, sort
     --------
     >>> import pandas as pd
     >>> t = pd.DataFrame({"dataset": ["d", "d"], "method": ["a", "b"], "mean": [0.1, 0.9]})
-    >>> forest_positions(t, datasets=["d"], methods=["a", "b"], sort=True)[["method", "y"]].to_dict("list")
-    {'method': ['b', 'a'], 'y': [-0.19, 0.19]}
+    >>> pos = forest_positions(t, datasets=["d"], methods=["a", "b"], sort=True)
+    >>> pos["method"].tolist(), pos["y"].round(3).tolist()
+    (['b', 'a'], [-0.127, 0.127])
     """
     k = len(methods)
     offsets = np.linspace(-_ROW_SPAN / 2, _ROW_SPAN / 2, k + 2)[1:-1] if k > 1 else np.zeros(1)
@@ -115,6 +116,7 @@ def plot_forest(summary, *, metric=None, datasets=None, methods=None, sort: bool
     styles = _common.method_styles(methods)
     n_rows, k = len(datasets), len(methods)
     with _style.style():
+        own_figure = ax is None
         fig, ax = _style.get_figure(ax, width, height=0.9 + n_rows * max(0.28, 0.045 * k))
         for r in range(n_rows):
             if r % 2 == 0:
@@ -150,14 +152,22 @@ def plot_forest(summary, *, metric=None, datasets=None, methods=None, sort: bool
         ax.spines["left"].set_visible(False)
         how = "t" if summary.ci_method == "t" else "percentile bootstrap"
         name = metric or getattr(summary, "metric", None) or "score"
-        ax.set_xlabel(f"{name}: mean over seeds, {summary.confidence_level:.0%} {how} interval")
+        ax.set_xlabel(f"{name}: mean over seeds\nand {summary.confidence_level:.0%} {how} interval")
         ax.grid(axis="x")
         ax.set_axisbelow(True)
-        _legend(ax, k, width)
+        _legend(ax, k, width, own_figure=own_figure)
     return fig, ax
 
 
-def _legend(ax, k, width):
-    cols = min(k, 6 if width == "page" else 4)
+def _legend(ax, k, width, *, own_figure):
+    """Above the plot: across the whole figure when we made it (it then never squeezes the axes)."""
+    cols = min(k, 6 if width == "page" else 3)
+    if own_figure:
+        return ax.figure.legend(handles=_gid_lines(ax, "mean"), loc="outside upper center", ncols=cols,
+                                fontsize=_style.FONT_SIZE - 1, handletextpad=0.2, columnspacing=0.9)
     return ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncols=cols, fontsize=_style.FONT_SIZE - 1,
                      handletextpad=0.2, columnspacing=0.9, borderaxespad=0.3)
+
+
+def _gid_lines(ax, gid):
+    return [line for line in ax.lines if line.get_gid() == gid]

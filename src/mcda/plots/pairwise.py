@@ -166,7 +166,7 @@ def _draw_matrix(result, table, datasets, methods, *, max_cols, width, ax):
                 if annotate:
                     value, cmap, norm = ((lower[i, j], blues, p_norm) if i > j else (upper[i, j], diverging, d_norm))
                     if np.isfinite(value):
-                        text = f"{max(value, 0.0):.1f}" if i > j else f"{value:+.3f}"
+                        text = f"{abs(value):.1f}" if i > j else f"{value:+.3f}"  # −log10 p ≥ 0: no "−0.0"
                         panel.text(j, i, text, ha="center", va="center", fontsize=_style.FONT_SIZE - 3,
                                    color=_style.text_color_on(cmap(norm(value))), gid="cell_value")
         panel.set_xticks(range(k), short, rotation=90)
