@@ -144,7 +144,8 @@ def test_learning_curves_panels_lines_and_bands():
         np.testing.assert_array_equal(curves[0].get_xdata(), np.arange(1, 6))
     panel = axes[1]
     y = _gid(panel.lines, "mean_curve")[1].get_ydata()
-    np.testing.assert_allclose(y, cube.sel({"dataset": "dataset_1", "method": "method_0"}).mean("seed").values, rtol=1e-12)
+    expected = cube.sel({"dataset": "dataset_1", "method": "method_0"}).mean("seed").values
+    np.testing.assert_allclose(y, expected, rtol=1e-12)
     # every panel with nothing below it labels its epochs
     assert all(a.get_xlabel() == "epoch" for a in axes[-3:])
 
@@ -337,7 +338,6 @@ def test_forest_draws_each_interval_from_its_own_endpoints():
     cube = mcda.datasets.synthetic(n_datasets=4, n_methods=3, n_seeds=6, rng=5)
     summary = mcda.summary(cube, ci_method="bootstrap", n_resamples=999, rng=0)
     fig, ax = plot_forest(summary, band="best")
-    (intervals,) = [c for c in ax.collections if c.get_gid() == "interval"][:1]
     drawn = sorted((round(s[0][0], 12), round(s[1][0], 12)) for c in _gid(ax.collections, "interval")
                    for s in c.get_segments())
     table = summary.to_frame()
@@ -407,6 +407,8 @@ def test_pairwise_list_layout():
     rows, headers = list_rows(table, ["dataset_0", "dataset_1", "dataset_2"])
     labels = [t.get_text() for t in ax.get_yticklabels()]
     assert len(labels) == len(table) + 3 and labels[0] == "dataset_0"
+    assert [labels[y] for y, _ in headers] == ["dataset_0", "dataset_1", "dataset_2"]
+    assert labels[int(rows["y"].iloc[0])] == f"{rows['method_a'].iloc[0]} − {rows['method_b'].iloc[0]}"
     (filled,) = _gid(ax.lines, "significant")
     assert len(filled.get_xdata()) == int(table["significant"].sum())
     (whiskers,) = _gid(ax.collections, "interval")

@@ -262,7 +262,8 @@ def _inputs(result):
     notes = []
     excluded = list(getattr(result, "excluded", {}) or {})
     if excluded:
-        shown = ", ".join(str(m) for m in excluded[:4]) + (f", … ({len(excluded) - 4} more)" if len(excluded) > 4 else "")
+        shown = ", ".join(str(m) for m in excluded[:4])
+        shown += f", … ({len(excluded) - 4} more)" if len(excluded) > 4 else ""
         notes.append(f"excluded (missing results): {shown}")
     if result.posthoc is None:
         f = result.friedman
