@@ -42,11 +42,13 @@ import pandas as pd
 import xarray as xr
 
 from ._validation import (
+    MissingDataWarning,
     as_rng,
     check_choice,
     check_nonnegative_float,
     check_positive_int,
     check_probability,
+    warn,
 )
 from .cards import DIRECTIONS
 from .cube import as_cube, complete_cases, cube_metric
@@ -771,6 +773,12 @@ def _criterion_flows(scores, *, metrics, rope, preference, missing) -> _Flows:
     datasets = [d for d, keep in zip(datasets, kept) if keep]
     if not datasets:
         raise ValueError("no dataset has results for at least 2 methods on every criterion; nothing to compare")
+    if excluded or dropped:
+        parts = [f"{mth} lacks {_shown(lacks, 4)}" for mth, lacks in list(excluded.items())[:_MAX_SHOWN]]
+        if dropped:
+            parts.append(f"datasets with fewer than 2 complete methods dropped: {_shown(dropped, 4)}")
+        warn(f"{len(excluded)} method(s) excluded from the outranking (nothing is imputed; missing={missing!r}): "
+             + "; ".join(parts) + ".", MissingDataWarning, stacklevel=4)
     n, k, m = values.shape
     positive = np.full((n, m, k), np.nan)
     negative = np.full((n, m, k), np.nan)
@@ -926,6 +934,11 @@ def promethee(scores, *, weights=None, metrics=None, rope=None, preference=None,
         ``preference``; weights negative, all zero or not naming every criterion; ``p ≤ q``;
         an unknown ``missing``.
 
+    Warns
+    -----
+    MissingDataWarning
+        When methods are excluded (or datasets dropped) for missing results, naming them.
+
     Notes
     -----
     On one dataset, with oriented scores (higher is better) and d_c(a, b) = x_ac − x_bc, the
@@ -989,7 +1002,8 @@ def promethee(scores, *, weights=None, metrics=None, rope=None, preference=None,
     return PrometheeResult(
         methods=methods, metrics=prep.metrics, weights=prep.series(w, "weight"),
         indifference=prep.series(prep.floors, "indifference"), preference=prep.series(flows.preference, "preference"),
-        net_flow=pd.Series(net, index=idx, name="net_flow"), positive_flow=pd.Series(plus, index=idx, name="positive_flow"),
+        net_flow=pd.Series(net, index=idx, name="net_flow"),
+        positive_flow=pd.Series(plus, index=idx, name="positive_flow"),
         negative_flow=pd.Series(minus, index=idx, name="negative_flow"),
         per_dataset=pd.DataFrame(per_dataset, index=pd.Index(flows.kept_datasets, name="dataset"), columns=idx),
         criterion_flows=pd.DataFrame(criterion, index=pd.Index(prep.metrics, name="metric"), columns=idx),

@@ -386,8 +386,8 @@ def plot_weight_stability(result, *, metric: str | None = None, width="column", 
                         ha="center", va=va)
         from matplotlib.lines import Line2D
 
-        handles = [Line2D([], [], marker="h", linestyle="", color=colours[m], label=f"{m} ({result.share_first[m]:.0%})")
-                   for m in winners]
+        handles = [Line2D([], [], marker="h", linestyle="", color=colours[m],
+                          label=f"{m} ({result.share_first[m]:.0%})") for m in winners]
         if (result.top.str.contains(" = ")).any():
             handles.append(Line2D([], [], marker="h", linestyle="", color=_style.LIGHT, label="tie"))
         ax.legend(handles=handles, title="top choice\n(share of weights)", loc="upper left",
