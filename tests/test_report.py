@@ -145,22 +145,41 @@ def test_within_views_do_not_apply_without_seeds():
     assert "do not apply" in report.overview()
 
 
-def test_changing_ci_method_changes_summary_and_latex_together():
+def _forest_intervals(report) -> list[tuple[float, float]]:
+    """The (low, high) of every interval the forest plot drew, read back from its line segments."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = report.plot_forest()
+    segments = [seg for coll in ax.collections if coll.get_gid() == "interval" for seg in coll.get_segments()]
+    plt.close(fig)
+    return sorted((float(seg[0][0]), float(seg[1][0])) for seg in segments)
+
+
+def test_changing_ci_method_changes_summary_forest_and_latex_together():
     report = Report(_seeded(missing=0.0), rng=2)
-    report.ci_method = "t"
-    t_summary, t_table = report.summary().to_frame(), report.to_latex()
-    report.ci_method = "bootstrap"
-    b_summary, b_table = report.summary().to_frame(), report.to_latex()
+    seen = {}
+    for ci_method in ("t", "bootstrap"):
+        report.ci_method = ci_method
+        seen[ci_method] = (report.summary().to_frame(), _forest_intervals(report), report.to_latex())
+    (t_summary, t_forest, t_table), (b_summary, b_forest, b_table) = seen["t"], seen["bootstrap"]
     assert not np.allclose(t_summary["ci_low"], b_summary["ci_low"])
     assert "\\pm" in t_table and "\\pm" not in b_table and "^{+" in b_table
-    for summary_frame, table in ((t_summary, t_table), (b_summary, b_table)):
-        row = summary_frame.iloc[0]
-        line = next(line for line in table.splitlines() if line.startswith(row["dataset"].replace("_", "\\_")))
-        if "\\pm" in table:
-            expected = f"{row['mean']:.3f} \\pm {(row['ci_high'] - row['ci_low']) / 2:.3f}"
-        else:
-            expected = f"{row['mean']:.3f}^{{+{row['ci_high'] - row['mean']:.3f}}}_{{-{row['mean'] - row['ci_low']:.3f}}}"
-        assert expected in line
+    for summary_frame, forest, table in ((t_summary, t_forest, t_table), (b_summary, b_forest, b_table)):
+        # the figure draws exactly the summary's intervals
+        expected = sorted(zip(summary_frame["ci_low"].astype(float), summary_frame["ci_high"].astype(float)))
+        np.testing.assert_allclose(np.array(forest), np.array(expected), rtol=0, atol=1e-12)
+        # and the table prints them
+        for row in summary_frame.itertuples(index=False):
+            line = next(line for line in table.splitlines() if line.startswith(row.dataset.replace("_", "\\_")))
+            if "\\pm" in table:
+                text = f"{row.mean:.3f} \\pm {(row.ci_high - row.ci_low) / 2:.3f}"
+            else:
+                text = f"{row.mean:.3f}^{{+{row.ci_high - row.mean:.3f}}}_{{-{row.mean - row.ci_low:.3f}}}"
+            assert text in line
+    assert t_forest != b_forest
 
 
 # --------------------------------------------------------------------------- the data

@@ -350,6 +350,7 @@ def _figures(report, out_dir: Path, stdout) -> list[str]:
               ("superiority", lambda: report.plot_superiority()),
               ("relation", lambda: report.plot_relation()),
               ("posterior_bars", lambda: report.plot_posterior_bars()),
+              ("posterior_top_pair", lambda: report.plot_posterior(tuple(report.bayesian().order[:2]))),
               ("rank_stability", lambda: report.plot_rank_stability())]
     if report.has_seeds:
         wanted += [("forest", lambda: report.plot_forest()), ("pairwise", lambda: report.plot_pairwise())]

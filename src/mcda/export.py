@@ -291,8 +291,12 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
         if isinstance(reason, str) and reason:
             comments.append(f"{r.dataset}: {r.method_a} vs {r.method_b}: {reason}")
     test = {"t": "paired t test", "wilcoxon": "Wilcoxon signed-rank test"}.get(method, method or "paired test")
+    direction = getattr(result, "direction", None)
+    favours = {"higher_is_better": " (positive favours the first: higher is better)",
+               "lower_is_better": " (negative favours the first: lower is better)"}.get(direction, "") \
+        if isinstance(direction, str) else ""
     default_caption = (f"Pairwise {test} over seeds within each dataset, Holm-adjusted over the pairs of a dataset. "
-                       f"Difference: first minus second method, with its {(1 - alpha) * 100:g}\\% t interval. "
+                       f"Difference: first minus second method{favours}, with its {(1 - alpha) * 100:g}\\% t interval. "
                        f"${{*}}$ $p_\\mathrm{{Holm}} \\le {alpha:g}$, ${{*}}{{*}}$ $\\le {alpha / 5:g}$, "
                        f"${{*}}{{*}}{{*}}$ $\\le {alpha / 50:g}$.")
     header = ["Dataset", "Pair", "Difference", "$p$", r"$p_\mathrm{Holm}$", ""]
