@@ -926,6 +926,10 @@ def _margins(blocks: list[_Block], margin) -> list[float]:
                 raise ValueError(f"`margin` is None and {'metric ' + repr(block.metric) if block.metric else 'the scores'}"
                                  " carries no card with a noise floor; pass `margin=` (a positive number in the "
                                  "metric's units) or `metric=` naming a card.")
+            if value <= 0:
+                why = f" ({block.card.noise_floor_justification})" if block.card is not None else ""
+                raise ValueError(f"`margin` is None and the card for {block.metric!r} has noise floor {value!r}{why}; "
+                                 "pass `margin=` (a positive number in the metric's units).")
         elif isinstance(margin, Mapping):
             if block.metric not in margin:
                 raise ValueError(f"`margin` has no entry for metric {block.metric!r}; it has {sorted(margin)}")
