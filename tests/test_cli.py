@@ -240,3 +240,15 @@ def test_the_installed_command_runs_as_a_subprocess(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "mcda.cli", "compare", str(tmp_path / "nothere.csv"), "--metric",
                           "ari"], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 1 and "Traceback" not in bad.stderr and bad.stderr.count("\n") == 1
+
+
+def test_a_metric_column_needs_a_choice(tmp_path):
+    full = mcda.datasets.load("duo2018_all")
+    path = tmp_path / "all.csv"
+    full.to_dataframe(name="score").reset_index()[["dataset", "method", "metric", "score"]].to_csv(path, index=False)
+    status, _, err = run(["compare", str(path), "--out", str(tmp_path / "o")])
+    assert status == 1 and "the metric column holds several metrics" in err and "--metric" in err
+    status, out, err = run(["compare", str(path), "--metric", "elapsed", "--out", str(tmp_path / "o"),
+                            "--no-figures"])
+    assert status == 0, err
+    assert "lower is better" in out and "runtime" in out.lower()

@@ -391,6 +391,9 @@ def _compare(args, stdout) -> int:
             report = Report(data, **settings)
         else:
             has_metric_column = isinstance(data, pd.DataFrame) and "metric" in data.columns
+            if has_metric_column and args.metric is None and data["metric"].nunique() > 1:
+                raise CliError(f"{source}: the metric column holds several metrics "
+                               f"({_listed(pd.unique(data['metric']), 8)}); choose one with --metric")
             if args.metric is None and args.direction is None and not has_metric_column:
                 raise CliError("name the metric with --metric (a card such as accuracy or ari; see `mcda cards list`) "
                                "or give --direction higher_is_better|lower_is_better")
