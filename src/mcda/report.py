@@ -652,10 +652,14 @@ class Report:
         return self._plot("plot_rank_stability", self.rank_stability(**settings), rest)
 
     def plot_learning_curves(self, **kwargs):
-        """Learning curves of the raw cube (needs an ``epoch`` dim)."""
+        """Learning curves of the raw cube (needs an ``epoch`` dim): the reported split, the report's confidence level."""
         if "epoch" not in self._raw.dims:
             raise ValueError("plot_learning_curves needs scores with an `epoch` dim; these have none")
-        return self._plot("plot_learning_curves", self._raw, kwargs)
+        settings, rest = self._split(kwargs)
+        if "split" in self._raw.dims:
+            rest.setdefault("split", self._resolve(settings, ("split",))["split"])  # the reported split
+        rest.setdefault("confidence_level", self._resolve(settings, ("confidence_level",))["confidence_level"])
+        return self._plot("plot_learning_curves", self._raw, rest)
 
     # ------------------------------------------------------------------ exports
 
