@@ -34,3 +34,31 @@ def test_code_blocks_run(page, tmp_path, monkeypatch):
 def test_there_are_pages_with_code():
     assert PAGES, f"no python code blocks found under {DOCS}"
     assert os.path.isdir(DOCS)
+
+
+def test_gallery_script_redraws_every_figure(tmp_path):
+    """The gallery PNGs are committed from docs/scripts/make_gallery.py; CI reruns it."""
+    import subprocess
+    import sys
+
+    script = DOCS / "scripts" / "make_gallery.py"
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    shown = set(re.findall(r"\(figures/([A-Za-z0-9_.-]+\.png)\)", (DOCS / "gallery.md").read_text("utf-8")))
+    assert shown and all((DOCS / "figures" / name).stat().st_size > 1000 for name in shown)
+
+
+def test_mkdocs_builds_strictly(tmp_path):
+    """`mkdocs build --strict` fails on a broken reference, a missing page or a bad docstring link."""
+    import shutil
+    import subprocess
+    import sys
+
+    root = DOCS.parent
+    mkdocs = shutil.which("mkdocs") or str(Path(sys.executable).with_name("mkdocs"))
+    out = subprocess.run([mkdocs, "build", "--strict", "--site-dir", str(tmp_path / "site")], cwd=root,
+                         capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert out.returncode == 0, (out.stdout + out.stderr)[-5000:]
+    assert (tmp_path / "site" / "index.html").exists()
+    assert (tmp_path / "site" / "gallery" / "index.html").exists()
