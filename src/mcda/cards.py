@@ -366,6 +366,8 @@ def has_card(name: str) -> bool:
 def properties_for(names) -> list[MetricCard]:
     """The cards for several metric names, in the order given.
 
+    Examples
+    --------
     >>> [c.direction for c in properties_for(["accuracy", "runtime"])]
     ['higher_is_better', 'lower_is_better']
     """

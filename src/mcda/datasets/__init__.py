@@ -1,5 +1,7 @@
 """Small bundled example data (with provenance) and a generator of synthetic benchmarks.
 
+Examples
+--------
 >>> from mcda import datasets
 >>> cube = datasets.load("demsar2006")
 >>> cube.sizes["dataset"], cube.sizes["method"]
