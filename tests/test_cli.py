@@ -54,7 +54,7 @@ def test_demsar_example_end_to_end(tmp_path):
     status, out, err = run(["compare", "--example", "demsar2006", "--out", str(tmp_path), "--rng", "3"])
     assert status == 0, err
     assert err == ""
-    # Demšar (2006) §3.2.2 from the printed AUCs with averaged ties: chi2_F = 9.857, F_F = 3.987 (PROVENANCE pitfall 1)
+    # Demšar (2006) Table 6, printed AUCs, ties averaged: chi2_F = 9.857, F_F = 3.987 (PROVENANCE pitfall 1)
     assert "Friedman chi2(3) = 9.857" in out and "F(3, 39) = 3.987" in out
     for heading in ("critical-difference groups", "== Pairwise superiority", "== Transitivity",
                     "== Bayesian sign test", "== Within datasets", "do not apply", "== Excluded methods"):

@@ -147,7 +147,8 @@ def _read_tidy(frame: pd.DataFrame, roles: dict, source: str, explicit_score: bo
                        f"are {_listed(frame.columns, 20)}")
     if roles["score"] not in frame.columns:
         hint = "" if explicit_score else " (name it with --score-column)"
-        raise CliError(f"{source}: no score column {roles['score']!r}{hint}; the columns are {_listed(frame.columns, 20)}")
+        raise CliError(f"{source}: no score column {roles['score']!r}{hint}; the columns are "
+                       f"{_listed(frame.columns, 20)}")
     present = [r for r in _ROLES if roles[r] in frame.columns]
     keys = [r for r in present if r != "score"]
     unused = [c for c in frame.columns if c not in {roles[r] for r in present}]
@@ -258,8 +259,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                     "(default: the card's noise floor)")
     compare.add_argument("--alpha", type=_level, default=0.05, help="level of every test")
     compare.add_argument("--out", default="mcda-out", metavar="DIR", help="where to write figures, tables and bundle")
-    compare.add_argument("--test", default="nemenyi", help="post-hoc across datasets: nemenyi, holm, shaffer, "
-                                                           "bergmann-hommel (or with --control: bonferroni-dunn, holm, …)")
+    compare.add_argument("--test", default="nemenyi",
+                         help="post-hoc across datasets: nemenyi, holm, shaffer, bergmann-hommel (with --control: "
+                              "bonferroni-dunn, holm, …)")
     compare.add_argument("--control", help="a control method chosen beforehand (then --test is a control test)")
     compare.add_argument("--ci-method", choices=("t", "bootstrap"), help="interval over seeds (default: the card's)")
     compare.add_argument("--pairwise-method", choices=("t", "wilcoxon"), default="t",

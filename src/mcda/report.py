@@ -124,7 +124,8 @@ def _check_setting(name: str, value, cube: xr.DataArray | None = None):
         if value is None:
             return int(np.random.SeedSequence().generate_state(1, dtype=np.uint64)[0] % _MAX_SEED)
         if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 0 <= int(value) <= _MAX_SEED:
-            raise TypeError("a Report's `rng` must be an integer in [0, 2**63 - 1] (or None: one is drawn and stored), so "
+            raise TypeError("a Report's `rng` must be an integer in [0, 2**63 - 1] (or None: one is drawn and "
+                            "stored), so "
                             f"that every view, figure and export of the report uses the same draws; got {value!r}. "
                             "A Generator may still be passed to a single view, e.g. report.summary(rng=gen).")
         return int(value)
@@ -465,7 +466,8 @@ class Report:
 
     def _requires_seeds(self, view: str):
         if "seed" not in self._selected().dims:
-            raise ValueError(f"report.{view}() is a within-dataset view over seeds, and these scores have one score per "
+            raise ValueError(f"report.{view}() is a within-dataset view over seeds, and these scores have one "
+                             "score per "
                              "(dataset, method) (no `seed` dim): it does not apply. The across-dataset views "
                              "(compare, superiority, bayesian, …) do.")
 
@@ -530,7 +532,7 @@ class Report:
         return self._cached(("friedman", s), lambda: friedman_test(self._across(s), alpha=s["alpha"]))
 
     def compare(self, **overrides):
-        """The across-dataset procedure: ranks, Friedman, a post-hoc only if it rejects (:func:`mcda.compare_over_datasets`)."""
+        """Across datasets: ranks, Friedman, a post-hoc only if it rejects (:func:`mcda.compare_over_datasets`)."""
         from .frequentist import compare_over_datasets
 
         s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "alpha", "test", "control"))
@@ -652,7 +654,7 @@ class Report:
         return self._plot("plot_rank_stability", self.rank_stability(**settings), rest)
 
     def plot_learning_curves(self, **kwargs):
-        """Learning curves of the raw cube (needs an ``epoch`` dim): the reported split, the report's confidence level."""
+        """Learning curves of the raw cube (needs an ``epoch`` dim): the reported split, the report's level."""
         if "epoch" not in self._raw.dims:
             raise ValueError("plot_learning_curves needs scores with an `epoch` dim; these have none")
         settings, rest = self._split(kwargs)
@@ -680,7 +682,7 @@ class Report:
 
     def pairwise_to_latex(self, path=None, *, method: str | None = None, digits: int = 3, caption: str | None = None,
                           label: str | None = None, **overrides) -> str:
-        """The Holm-adjusted paired tests within each dataset with significance markers (:func:`mcda.export.pairwise_to_latex`).
+        """Paired tests within each dataset, Holm-adjusted, with markers (:func:`mcda.export.pairwise_to_latex`).
 
         ``method`` is the paired test ("t" or "wilcoxon"; default the report's ``pairwise_method``).
         """
@@ -787,7 +789,8 @@ class Report:
                  f"{self.confidence_level * 100:g}%; paired test {self.pairwise_method}; rng {self.rng}"]
         if self.has_epochs:
             rules = self.selected_epochs()["rule"].value_counts()
-            lines.append(f"epochs: {self.epoch_selection} (" + ", ".join(f"{n} runs {r}" for r, n in rules.items()) + ")")
+            runs = ", ".join(f"{n} runs {r}" for r, n in rules.items())
+            lines.append(f"epochs: {self.epoch_selection} ({runs})")
 
         comparison = self.compare()
         lines += ["", f"== Across datasets: Friedman, then {comparison.test} only if it rejects"]
