@@ -224,6 +224,11 @@ class Report:
         Needed when the metric has no card.
     method_names : sequence, optional
         Labels for array input.
+    **settings
+        The analyst's choices below (keyword only); each is also an attribute.
+
+    Other Parameters
+    ----------------
     ci_method : {"t", "bootstrap"}, optional
         The interval of :meth:`summary`, the forest plot and the LaTeX table. None: the one
         the metric's card recommends ("t" without a card).
