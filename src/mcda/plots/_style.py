@@ -176,7 +176,13 @@ def style(**overrides) -> Iterator[None]:
     rc["axes.prop_cycle"] = _cycler()
     rc.update(overrides)
     with matplotlib.rc_context(rc):
-        yield
+        try:
+            yield
+        finally:
+            # a backend resolved inside the block (Jupyter's inline backend turns interactive
+            # mode on when the first figure is made) must outlive it: only the look is scoped
+            interactive = matplotlib.rcParams["interactive"]
+    matplotlib.interactive(interactive)
 
 
 def styled(func):
