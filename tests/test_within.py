@@ -175,9 +175,21 @@ def _reference_key(cell: np.ndarray, base: int) -> int:
     return _mix((key + _GOLDEN) & _M64)
 
 
+def _reference_group_size(n: int) -> int:
+    """Values per draw: g with n**g <= 4096 and fewest draws n // g + n % g (smaller g on ties)."""
+    best, best_draws = 1, n
+    for g in range(2, n + 1):
+        if n**g > 4096:
+            break
+        if n // g + n % g < best_draws:
+            best, best_draws = g, n // g + n % g
+    return best
+
+
 def _reference_means(cell: np.ndarray, key: int, n_resamples: int) -> np.ndarray:
     """The kernel's documented stream, in Python integers: SplitMix64 outputs split into 32-bit
-    halves (low first); pairs of values as one index into the n × n table of sums for n <= 64."""
+    halves (low first); one draw of g values as an index into the n**g tuples (first value most
+    significant), summed left to right; then n % g single values; the total divided by n."""
     def uniforms():
         state = key
         while True:
@@ -189,29 +201,31 @@ def _reference_means(cell: np.ndarray, key: int, n_resamples: int) -> np.ndarray
     u = uniforms()
     x = cell.tolist()
     n = len(x)
+    g = _reference_group_size(n)
     means = []
     for _ in range(n_resamples):
         total = 0.0
-        if n <= 64:
-            for _ in range(n // 2):
-                k = (next(u) * n * n) >> 32
-                total += x[k // n] + x[k % n]
-            if n % 2:
-                total += x[(next(u) * n) >> 32]
-        else:
-            for _ in range(n):
-                total += x[(next(u) * n) >> 32]
+        for _ in range(n // g):
+            index = (next(u) * n**g) >> 32
+            digits = [(index // n**p) % n for p in range(g - 1, -1, -1)]
+            tuple_sum = x[digits[0]]
+            for d in digits[1:]:
+                tuple_sum += x[d]
+            total += tuple_sum
+        for _ in range(n % g):
+            total += x[(next(u) * n) >> 32]
         means.append(total / n)
     return np.array(means)
 
 
-@pytest.mark.parametrize("n", [2, 3, 7, 10, 64, 65, 80])
+@pytest.mark.parametrize("n", [2, 3, 5, 6, 7, 10, 16, 17, 64, 65, 80])
 def test_kernel_stream_matches_the_python_reference_draw_for_draw(n):
     cell = np.round(np.random.default_rng(n).normal(size=n), 2)
     offsets = np.array([0, n], dtype=np.int64)
     base = 0x0123456789ABCDEF
     keys = kernel.cell_keys(cell.view(np.uint64), offsets, np.uint64(base))
     assert int(keys[0]) == _reference_key(cell, base)
+    assert kernel.group_size(n) == _reference_group_size(n)
     means = _reference_means(cell, int(keys[0]), 301)
     np.testing.assert_array_equal(kernel.resampled_means(cell, keys[0], 301), means)
     probs = np.array([0.0, 0.025, 0.3, 0.5, 0.975, 1.0])
