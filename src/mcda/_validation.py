@@ -10,6 +10,8 @@ from __future__ import annotations
 import difflib
 import math
 import numbers
+import os
+import sys
 import warnings
 from collections.abc import Iterable, Sequence
 
@@ -53,8 +55,27 @@ class MissingDataWarning(McdaWarning):
     """Missing cells were excluded from an analysis (they are named in the result)."""
 
 
-def warn(message: str, category: type[McdaWarning] = McdaWarning, stacklevel: int = 3) -> None:
-    """Emit one of mcda's warnings pointing at the user's call (two frames up by default)."""
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that points a warning raised here at the first frame outside mcda.
+
+    Counted for a ``warnings.warn`` call made by the function that calls this one, so views
+    that call views (the Report, criteria over metrics) still blame the user's line.
+    """
+    frame = sys._getframe(1)  # the function about to call warnings.warn: stacklevel 1
+    level = 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def warn(message: str, category: type[McdaWarning] = McdaWarning, stacklevel: int | None = None) -> None:
+    """Emit one of mcda's warnings pointing at the user's call (the first frame outside mcda)."""
+    if stacklevel is None:
+        stacklevel = user_stacklevel()
     warnings.warn(message, category, stacklevel=stacklevel)
 
 

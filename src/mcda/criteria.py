@@ -48,6 +48,7 @@ from ._validation import (
     check_nonnegative_float,
     check_positive_int,
     check_probability,
+    user_stacklevel,
     warn,
 )
 from .cards import DIRECTIONS
@@ -778,7 +779,7 @@ def _criterion_flows(scores, *, metrics, rope, preference, missing) -> _Flows:
         if dropped:
             parts.append(f"datasets with fewer than 2 complete methods dropped: {_shown(dropped, 4)}")
         warn(f"{len(excluded)} method(s) excluded from the outranking (nothing is imputed; missing={missing!r}): "
-             + "; ".join(parts) + ".", MissingDataWarning, stacklevel=4)
+             + "; ".join(parts) + ".", MissingDataWarning, stacklevel=user_stacklevel())
     n, k, m = values.shape
     positive = np.full((n, m, k), np.nan)
     negative = np.full((n, m, k), np.nan)

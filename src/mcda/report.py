@@ -36,7 +36,15 @@ import pandas as pd
 import xarray as xr
 
 from . import __version__
-from ._validation import check_alpha, check_choice, check_positive_int, check_probability, check_rope, nearest
+from ._validation import (
+    check_alpha,
+    check_choice,
+    check_positive_int,
+    check_probability,
+    check_rope,
+    nearest,
+    user_stacklevel,
+)
 from .cards import MetricCard, get_card
 from .cube import (
     as_cube,
@@ -464,7 +472,7 @@ class Report:
     @staticmethod
     def _rewarn(caught) -> None:
         for message, category in caught:
-            warnings.warn(message, category, stacklevel=4)  # _rewarn <- _cached <- the view <- the user
+            warnings.warn(message, category, stacklevel=user_stacklevel())
 
     def _rng(self, value):
         return np.random.default_rng(value) if isinstance(value, numbers.Integral) else value

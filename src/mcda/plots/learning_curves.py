@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .._validation import check_probability
+from .._validation import check_probability, user_stacklevel
 from . import _common, _style
 
 __all__ = ["curve_table", "plot_learning_curves"]
@@ -77,7 +77,7 @@ def curve_table(cube, *, confidence_level: float = 0.95, split=None, metric=None
                 ["dataset", "method", "n_seeds", "mean", "ci_low", "ci_high"]]
         frames.append(table.assign(epoch=epoch))
     for (category, message), _w in caught.items():  # each distinct warning once, not once per epoch
-        warnings.warn(message, category, stacklevel=3)
+        warnings.warn(message, category, stacklevel=user_stacklevel())
     out = pd.concat(frames, ignore_index=True)
     return out[["dataset", "method", "epoch", "n_seeds", "mean", "ci_low", "ci_high"]]
 
