@@ -135,6 +135,8 @@ def _fmt(x, digits: int = 4) -> str:
 
 
 def _show_table(frame: pd.DataFrame, columns: list[str], limit: int = 20) -> str:
+    if "reason" in frame.columns and (frame["reason"] == "").all():
+        columns = [c for c in columns if c != "reason"]
     shown = frame[[c for c in columns if c in frame.columns]].head(limit)
     text = shown.to_string(index=False, float_format=lambda v: f"{v:.4g}")
     if len(frame) > limit:
@@ -371,7 +373,7 @@ def _summary_notes(block: _Block, ci_method: str, n, ci_low, ci_high) -> list[st
     card = block.card
     if card is not None and (card.bounded or card.heavy_tailed) and ci_method == "t":
         what = " and ".join(w for w, flag in (("bounded", card.bounded), ("heavy-tailed", card.heavy_tailed)) if flag)
-        extra = f" ({card.interval_note})" if card.interval_note else ""
+        extra = f" ({card.interval_note.rstrip('.')})" if card.interval_note else ""
         notes.append(f"the card marks {name!r} as {what}{extra}; the percentile bootstrap "
                      "(ci_method='bootstrap') suits it better than the t interval.")
     if card is not None and ci_method == "t":
