@@ -412,6 +412,12 @@ def test_constant_nonzero_difference_has_no_t_statistic():
     assert np.isnan(row["p_raw"]) and "no spread" in row["reason"]
     wil = mcda.paired_tests(scores, direction="higher_is_better", method="wilcoxon").to_frame().iloc[0]
     assert wil["p_raw"] == pytest.approx(stats.wilcoxon([0.05, 0.05, 0.05]).pvalue)
+    # 0.4 - 0.3, 0.5 - 0.4, 0.6 - 0.5 differ in the last bits only: still one constant difference
+    drift = {"d": {"a": [0.4, 0.5, 0.6], "b": [0.3, 0.4, 0.5]}}
+    row = mcda.paired_tests(drift, direction="higher_is_better").to_frame().iloc[0]
+    assert np.isnan(row["p_raw"]) and "equals 0.1 (no spread" in row["reason"]
+    cell = mcda.summary({"d": {"a": [0.1] * 3, "b": [0.2, 0.3, 0.4]}}, direction="higher_is_better").to_frame()
+    assert cell.loc[0, "std"] == 0.0 and cell.loc[0, "ci_low"] == cell.loc[0, "ci_high"]
 
 
 def test_mean_diff_speaks_in_the_metrics_own_units_for_lower_is_better():

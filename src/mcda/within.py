@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -126,12 +126,6 @@ def _check_confidence(confidence_level) -> float:
 
 
 # --------------------------------------------------------------------------- result display helpers
-
-
-def _fmt(x, digits: int = 4) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "nan"
-    return f"{x:.{digits}g}" if isinstance(x, float) else str(x)
 
 
 def _show_table(frame: pd.DataFrame, columns: list[str], limit: int = 20) -> str:
@@ -315,10 +309,7 @@ def summary(scores, *, ci_method: str = "t", confidence_level: float = 0.95, n_r
         values = block.values.reshape(d * k, s)
         valid = ~np.isnan(values)
         n = valid.sum(axis=1)
-        with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
-            warnings.simplefilter("ignore", RuntimeWarning)
-            mean = np.where(n > 0, np.nansum(values, axis=1) / np.maximum(n, 1), np.nan)
-            std = np.where(n > 1, np.nanstd(values, axis=1, ddof=1), np.nan)
+        mean, std = _spread(values, n)
         sem = std / np.sqrt(np.where(n > 0, n, np.nan))
         if ci_method == "t":
             ci_low, ci_high = _t_interval(mean, sem, n, confidence_level)
@@ -458,13 +449,21 @@ def _pairs(block: _Block) -> _Pairs:
                   diff=diff, n=n, row_dataset=np.repeat(np.arange(d), p))
 
 
-def _moments(diff: np.ndarray, n: np.ndarray):
-    """Mean and standard deviation (ddof 1) per row, NaN where undefined."""
+def _spread(values: np.ndarray, n: np.ndarray):
+    """Mean and standard deviation (ddof 1) per row over the non-NaN entries, NaN where undefined.
+
+    Rows whose values are all equal get a standard deviation of exactly 0 (the rounding of the
+    mean would otherwise leave ~1e-17).
+    """
     with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
         warnings.simplefilter("ignore", RuntimeWarning)
-        mean = np.where(n > 0, np.nansum(diff, axis=1) / np.maximum(n, 1), np.nan)
-        sd = np.where(n > 1, np.nanstd(diff, axis=1, ddof=1), np.nan)
+        mean = np.where(n > 0, np.nansum(values, axis=1) / np.maximum(n, 1), np.nan)
+        sd = np.where(n > 1, np.nanstd(values, axis=1, ddof=1), np.nan)
+        constant = (n > 1) & (np.nanmax(values, axis=1) == np.nanmin(values, axis=1))
+    sd[constant] = 0.0
     return mean, sd
+
+
 
 
 def _pair_reasons(pairs: _Pairs, sd: np.ndarray, *, t_based: bool) -> np.ndarray:
@@ -479,7 +478,7 @@ def _pair_reasons(pairs: _Pairs, sd: np.ndarray, *, t_based: bool) -> np.ndarray
     if t_based:
         for i in np.nonzero(constant)[0]:
             value = pairs.diff[i][~np.isnan(pairs.diff[i])][0]
-            reason[i] = (f"every paired difference equals {value!r} (no spread over {pairs.n[i]} seeds): "
+            reason[i] = (f"every paired difference equals {float(value):.6g} (no spread over {pairs.n[i]} seeds): "
                          "the t statistic is undefined")
     for i in np.nonzero(pairs.n < 2)[0]:
         reason[i] = f"only {pairs.n[i]} shared seed(s): a paired comparison needs at least 2"
@@ -835,7 +834,7 @@ def paired_tests(scores, *, method: str = "t", alpha: float = 0.05, zero_method:
     frames, notes = [], []
     for block in blocks:
         pairs = _pairs(block)
-        mean, sd = _moments(pairs.diff, pairs.n)
+        mean, sd = _spread(pairs.diff, pairs.n)
         reason = _pair_reasons(pairs, sd, t_based=method == "t")
         testable = np.nonzero(reason == "")[0]
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -1008,7 +1007,7 @@ def equivalence(scores, *, margin=None, alpha: float = 0.05, direction=None, met
     frames = []
     for block, m in zip(blocks, margins):
         pairs = _pairs(block)
-        mean, sd = _moments(pairs.diff, pairs.n)
+        mean, sd = _spread(pairs.diff, pairs.n)
         reason = _pair_reasons(pairs, sd, t_based=True)
         ok = reason == ""
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -1215,7 +1214,7 @@ def power(scores, *, alpha: float = 0.05, target_power: float = 0.8, direction=N
     frames = []
     for block in blocks:
         pairs = _pairs(block)
-        mean, sd = _moments(pairs.diff, pairs.n)
+        mean, sd = _spread(pairs.diff, pairs.n)
         reason = _pair_reasons(pairs, sd, t_based=True)
         for i in np.nonzero(np.char.startswith(reason.astype(str), "every paired difference is exactly 0"))[0]:
             reason[i] = (f"every paired difference is exactly 0 (identical scores on all {pairs.n[i]} shared seeds): "
