@@ -795,8 +795,8 @@ def paired_tests(scores, *, method: str = "t", alpha: float = 0.05, zero_method:
     A row gets NaN and a ``reason`` (never p = 1) when fewer than 2 seeds are shared, when
     every difference is exactly 0, or (t test) when every difference is the same number.
 
-    Holm's step-down runs within each dataset (the family is the dataset, never the whole
-    sweep): with the m available p-values sorted, p_(i) is multiplied by m − i + 1 and made
+    Holm's step-down runs within each dataset (the family is the dataset, and with a ``metric``
+    dim the dataset and metric, never the whole sweep): with the m available p-values sorted, p_(i) is multiplied by m − i + 1 and made
     monotone. ``significant`` is p_holm ≤ alpha.
 
     The tests treat seeds as independent replications. Seeds that share a data split or a
