@@ -33,6 +33,7 @@ _EXPORTS: dict[str, str] = {
     "complete_cases": "cube",
     "reduce_seeds": "cube",
     "missing_cells": "cube",
+    "method_summary": "_chunks",
     # warnings
     "McdaWarning": "_validation",
     "SmallSampleWarning": "_validation",

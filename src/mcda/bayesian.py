@@ -32,6 +32,7 @@ from scipy import special, stats
 from ._validation import as_rng, check_choice, check_positive_int, check_probability
 from .cube import as_cube, orient, resolve_rope
 from .pairwise import _EPS, _ULPS, pairwise_counts
+from .store import is_lazy, require_in_memory
 
 __all__ = [
     "BayesianComparison",
@@ -620,8 +621,13 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
         # 0.010000000000000009 is a win there); the same counting kernel without the tolerance
         from ._kernels.counts import region_counts
 
-        wins, eq, shared = region_counts(np.ascontiguousarray(orient(cube).values, dtype=np.float64),
-                                         float(rope), 0.0)
+        if is_lazy(cube):
+            from ._chunks import region_counts as chunked_counts
+
+            wins, eq, shared = chunked_counts(cube, rope, 0.0)
+        else:
+            wins, eq, shared = region_counts(np.ascontiguousarray(orient(cube).values, dtype=np.float64),
+                                             float(rope), 0.0)
     pairs = _pairs(len(methods))
     ii = np.array([p[0] for p in pairs], dtype=np.int64)
     jj = np.array([p[1] for p in pairs], dtype=np.int64)
@@ -831,6 +837,10 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
     if not isinstance(keep_draws, bool):
         raise TypeError(f"`keep_draws` must be True or False; got {keep_draws!r}.")
     cube = _single_score_cube(scores, direction, method_names)
+    require_in_memory(cube, "mcda.bayesian_signed_rank_comparison",
+                      reason="its posterior weighs every difference by its rank among all the datasets' differences",
+                      instead="use mcda.bayesian_sign_comparison (chunk-wise, exact), or run this test on a subset "
+                              "loaded into memory (cube.isel(dataset=...).load())")
     rope = resolve_rope(cube, rope)
     counts_all = pairwise_counts(cube, rope=rope)
     methods = counts_all.methods
@@ -1086,6 +1096,9 @@ def correlated_t_test(scores, direction=None, *, rope=None, runs: int = 1, thres
     runs = check_positive_int("runs", runs)
     threshold = _check_threshold(threshold)
     cube = as_cube(scores, direction, method_names=method_names)
+    require_in_memory(cube, "mcda.correlated_t_test",
+                      reason="it tests each dataset's folds separately and returns one row per dataset and pair",
+                      instead="select the datasets you need and load them (cube.isel(dataset=...).load())")
     if "seed" not in cube.dims:
         raise ValueError("correlated_t_test needs the per-fold scores along a 'seed' dim (e.g. "
                          "{dataset: {method: [fold scores]}}); the scores have dims "

@@ -358,6 +358,13 @@ def _from_array(data, method_names, dataset_names, seed_names) -> xr.DataArray:
     return xr.DataArray(values, dims=dims, coords=coords, name="score")
 
 
+def _kept_lazy_labels(labels: np.ndarray) -> bool:
+    """Dataset labels of a lazy cube that need no conversion: integers, or text (checked in C, not per label)."""
+    if labels.dtype.kind in "iuU":
+        return True
+    return labels.dtype == object and pd.api.types.infer_dtype(labels, skipna=False) == "string"
+
+
 def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
     unknown = [d for d in da.dims if d not in DIMS]
     if unknown:
@@ -368,10 +375,15 @@ def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
     order = [d for d in DIMS if d in da.dims]
     da = da.transpose(*order)
     coords = {}
+    lazy = hasattr(da.data, "dask")
     for d in order:
         if d in da.coords:
             labels = da.coords[d].values
-            labels = np.array([str(v) for v in labels], dtype=object) if d in _STRING_DIMS else labels
+            if lazy and d == "dataset" and _kept_lazy_labels(labels):
+                # millions of items: integer labels stay integers, text becomes objects without a Python loop
+                labels = labels.astype(object) if labels.dtype.kind == "U" else labels
+            elif d in _STRING_DIMS:
+                labels = np.array([str(v) for v in labels], dtype=object)
         else:
             labels = np.arange(da.sizes[d]) if d not in _STRING_DIMS else np.array(
                 [f"{d}_{i}" for i in range(da.sizes[d])], dtype=object)

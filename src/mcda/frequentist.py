@@ -26,7 +26,9 @@ import pandas as pd
 from scipy import optimize, special
 
 from ._validation import MissingDataWarning, check_alpha, check_choice, check_positive_int, user_stacklevel, warn
+from . import _chunks
 from .ranks import MeanRanks, prepare_across, rank_rows
+from .store import is_lazy
 
 __all__ = [
     "FriedmanResult",
@@ -135,20 +137,26 @@ def _rank_statistics(scores, direction, method_names, *, what: str) -> _RankStat
     """
     if isinstance(scores, MeanRanks):
         _check_mean_ranks(scores, what)
-        ranks = np.ascontiguousarray(scores.rank_table.to_numpy(dtype=np.float64))
-        sums, squares = _accumulate(ranks)
+        if is_lazy(scores.rank_table):  # a lazy MeanRanks: its rank table is summed block by block
+            sums, squares, _ = _chunks.rank_table_sums(scores.rank_table)
+        else:
+            sums, squares = _accumulate(np.ascontiguousarray(scores.rank_table.to_numpy(dtype=np.float64)))
         return _RankStatistics(methods=[str(m) for m in scores.mean_ranks.index], rank_sums=sums,
                                sum_squared_ranks=squares, n_datasets=scores.n_datasets,
                                excluded=dict(scores.excluded))
-    prep = prepare_across(scores, direction, method_names=method_names, missing="complete")
-    values = prep.values
-    n, k = values.shape
-    block = max(1, _BLOCK_CELLS // k)
-    sums, squares = np.zeros(k), 0.0
-    for start in range(0, n, block):  # ranks are per dataset: the statistics add up over blocks
-        s, q = _accumulate(rank_rows(values[start:start + block]))
-        sums += s
-        squares += q
+    if is_lazy(scores):  # a dask-backed cube: the same sums, chunk by chunk (mcda._chunks)
+        prep = _chunks.across(scores, direction, method_names=method_names, missing="complete")
+        n, sums, squares = prep.n_datasets, prep.rank_sums, prep.sum_squared_ranks
+    else:
+        prep = prepare_across(scores, direction, method_names=method_names, missing="complete")
+        values = prep.values
+        n, k = values.shape
+        block = max(1, _BLOCK_CELLS // k)
+        sums, squares = np.zeros(k), 0.0
+        for start in range(0, n, block):  # ranks are per dataset: the statistics add up over blocks
+            s, q = _accumulate(rank_rows(values[start:start + block]))
+            sums += s
+            squares += q
     if prep.excluded:
         shown = "; ".join(f"{m} lacks {_listed(ds, 4)}" for m, ds in list(prep.excluded.items())[:_SHOWN])
         warn(f"{len(prep.excluded)} method(s) lack results on some datasets and are excluded from {what} "

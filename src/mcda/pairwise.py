@@ -17,6 +17,7 @@ from scipy import special, stats
 from ._validation import SmallSampleWarning, check_alpha, check_choice, check_probability, check_rope, warn
 from .cards import DIRECTIONS
 from .cube import as_cube, cube_direction, orient, resolve_rope
+from .store import is_lazy
 
 __all__ = [
     "PairwiseCounts",
@@ -264,8 +265,12 @@ def pairwise_counts(scores, direction=None, *, rope=None, method_names=None) -> 
     """
     cube = _one_score_per_cell(scores, direction, method_names)
     rope = resolve_rope(cube, rope)
-    values = orient(cube).values
-    wins, equivalent, shared = count_regions(values, rope)
+    if is_lazy(cube):  # a dask-backed cube: the counts add up over chunks of datasets
+        from ._chunks import region_counts
+
+        wins, equivalent, shared = region_counts(cube, rope, float(_ULPS))
+    else:
+        wins, equivalent, shared = count_regions(orient(cube).values, rope)
     methods = [str(m) for m in cube.coords["method"].values]
     idx = pd.Index(methods, name="method")
     frame = lambda a: pd.DataFrame(a, index=idx, columns=idx.rename("versus"))  # noqa: E731
@@ -1154,13 +1159,19 @@ def marginal_means(scores, direction=None, *, method_names=None) -> MarginalMean
     """
     cube = _one_score_per_cell(scores, direction, method_names)
     methods = [str(m) for m in cube.coords["method"].values]
-    raw = np.asarray(cube.values, dtype=np.float64)
-    present = ~np.isnan(raw)
-    filled = np.where(present, raw, 0.0)
-    mask = present.astype(np.float64)
-    shared = (mask.T @ mask).astype(np.int64)
+    if is_lazy(cube):  # a dask-backed cube: both sums add up over chunks of datasets
+        from ._chunks import pair_sums
+
+        sums, mask_products = pair_sums(cube)
+    else:
+        raw = np.asarray(cube.values, dtype=np.float64)
+        present = ~np.isnan(raw)
+        filled = np.where(present, raw, 0.0)
+        mask = present.astype(np.float64)
+        sums, mask_products = filled.T @ mask, mask.T @ mask
+    shared = mask_products.astype(np.int64)
     with np.errstate(invalid="ignore", divide="ignore"):
-        pairwise = np.where(shared > 0, (filled.T @ mask) / shared, np.nan)
+        pairwise = np.where(shared > 0, sums / shared, np.nan)
     differences = pairwise - pairwise.T
     np.fill_diagonal(differences, np.nan)
     sign = 1.0 if cube_direction(cube) == "higher_is_better" else -1.0

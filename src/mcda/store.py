@@ -28,12 +28,27 @@ import xarray as xr
 from ._validation import check_positive_int
 from .cube import DIMS, _attach_metric, _check_shape, _stored_direction, _stored_metric, as_cube
 
-__all__ = ["open_cube", "to_zarr", "parquet_to_zarr", "is_lazy"]
+__all__ = ["open_cube", "to_zarr", "parquet_to_zarr", "is_lazy", "require_in_memory"]
 
 
-def is_lazy(cube: xr.DataArray) -> bool:
-    """Whether the cube is backed by a dask array (not loaded into memory)."""
-    return hasattr(cube.data, "dask")
+def is_lazy(cube) -> bool:
+    """Whether ``cube`` is a DataArray backed by a dask array (not loaded into memory)."""
+    return isinstance(cube, xr.DataArray) and hasattr(cube.data, "dask")
+
+
+def require_in_memory(scores, function: str, *, reason: str, instead: str) -> None:
+    """Refuse a lazy cube where ``function`` cannot work chunk-wise (never load it silently).
+
+    Raises
+    ------
+    ValueError
+        When ``scores`` is dask-backed: names the function, says why it needs every dataset at
+        once and what to do instead.
+    """
+    if is_lazy(scores):
+        raise ValueError(f"`scores` is a lazy (dask-backed) cube of {scores.sizes.get('dataset', 0)} datasets, and "
+                         f"{function} cannot run chunk-wise: {reason}. mcda does not load a lazy cube into memory "
+                         f"behind your back; {instead}.")
 
 
 def _require_dask():
@@ -56,7 +71,7 @@ def to_zarr(cube: xr.DataArray, path, *, chunk_datasets: int = 100_000) -> None:
     attrs = {k: ("" if v is None else v) for k, v in out.attrs.items()}
     out.attrs = attrs
     out.name = "score"
-    out.to_dataset().to_zarr(str(path), mode="w", consolidated=False)
+    out.to_dataset().to_zarr(str(path), mode="w", consolidated=False, zarr_format=2)
 
 
 def open_cube(path, *, chunks: int | None = None) -> xr.DataArray:
