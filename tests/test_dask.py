@@ -125,7 +125,7 @@ def test_infinite_scores_raise_naming_the_dataset(cube):
 
 
 def test_rank_table_is_lazy_and_equals_scipy(cube, lazy):
-    table = _chunks.rank_table(lazy)
+    table = mcda.rank_table(lazy)
     assert is_lazy(table)
     # scipy's rankdata, rank 1 = best, ties averaged
     expected = stats.rankdata(-cube.values, axis=1, method="average")
@@ -139,8 +139,7 @@ def test_average_and_mean_ranks_equal_the_in_memory_ones(missing):
     lazy_incomplete = incomplete.chunk({"dataset": CHUNK})
     for function in (mcda.average_ranks, mcda.mean_ranks):
         here = _quiet(function, incomplete, missing=missing)
-        there = _quiet(_chunks.average_ranks if function is mcda.average_ranks else _chunks.mean_ranks,
-                       lazy_incomplete, missing=missing)
+        there = _quiet(function, lazy_incomplete, missing=missing)
         pd.testing.assert_series_equal(here.mean_ranks, there.mean_ranks, rtol=0, atol=0)
         assert (here.n_datasets, here.n_methods, here.excluded) == (there.n_datasets, there.n_methods, there.excluded)
         assert is_lazy(there.rank_table)
@@ -150,12 +149,12 @@ def test_average_and_mean_ranks_equal_the_in_memory_ones(missing):
 
 def test_available_ranks_warn_descriptive_only(lazy):
     with pytest.warns(mcda.DescriptiveOnlyWarning):
-        _chunks.average_ranks(lazy, missing="available")
+        mcda.average_ranks(lazy, missing="available")
 
 
 def test_a_lazy_mean_ranks_feeds_the_friedman_test(cube, lazy):
     # the MeanRanks path of the frequentist module sums a lazy rank table chunk-wise
-    from_lazy = mcda.friedman_test(_chunks.average_ranks(lazy))
+    from_lazy = mcda.friedman_test(mcda.average_ranks(lazy))
     _same_frames(from_lazy.to_frame(), mcda.friedman_test(cube).to_frame(), rtol=0)
 
 
@@ -292,7 +291,7 @@ def test_rank_stability_draws_agree_in_distribution():
     small = _sorted_cube(n=600, k=4, rng=8)
     n_resamples = 4000
     here = mcda.rank_stability(small, n_resamples=n_resamples, rng=1)
-    there = _chunks.rank_stability(small.chunk({"dataset": 130}), n_resamples=n_resamples, rng=1)
+    there = mcda.rank_stability(small.chunk({"dataset": 130}), n_resamples=n_resamples, rng=1)
     assert not np.array_equal(here.mean_rank_draws, there.mean_rank_draws)  # other draws, documented
     pd.testing.assert_series_equal(here.mean_ranks, there.mean_ranks, rtol=0, atol=0)
     pd.testing.assert_frame_equal(here.jackknife, there.jackknife)
@@ -312,10 +311,10 @@ def test_rank_stability_draws_agree_in_distribution():
 
 def test_rank_stability_lazy_draws_follow_the_rng():
     small = _sorted_cube(n=200, k=3).chunk({"dataset": 45})
-    a = _chunks.rank_stability(small, n_resamples=300, rng=3)
-    b = _chunks.rank_stability(small, n_resamples=300, rng=np.random.default_rng(3))
+    a = mcda.rank_stability(small, n_resamples=300, rng=3)
+    b = mcda.rank_stability(small, n_resamples=300, rng=np.random.default_rng(3))
     np.testing.assert_array_equal(a.mean_rank_draws, b.mean_rank_draws)
-    assert not np.array_equal(a.mean_rank_draws, _chunks.rank_stability(small, n_resamples=300, rng=4).mean_rank_draws)
+    assert not np.array_equal(a.mean_rank_draws, mcda.rank_stability(small, n_resamples=300, rng=4).mean_rank_draws)
 
 
 # --------------------------------------------------------------------------- what cannot be chunk-wise says so
@@ -323,12 +322,17 @@ def test_rank_stability_lazy_draws_follow_the_rng():
 
 @pytest.mark.parametrize("call,name", [
     (lambda c: mcda.bayesian_signed_rank_comparison(c, rope=0.01), "mcda.bayesian_signed_rank_comparison"),
-    (lambda c: _chunks.mean_ranks(c, aggregation="custom", weights={}), "mcda.mean_ranks"),
-    (lambda c: _chunks.rank_stability(c, aggregation="hierarchical", groups={}), "mcda.rank_stability"),
+    (lambda c: mcda.mean_ranks(c, aggregation="custom", weights={}), "mcda.mean_ranks"),
+    (lambda c: mcda.rank_stability(c, aggregation="hierarchical", groups={}), "mcda.rank_stability"),
 ])
 def test_what_cannot_be_chunk_wise_raises_naming_the_function(lazy, call, name):
     with pytest.raises(ValueError, match=rf"lazy \(dask-backed\) cube.*{name}.*does not load"):
         call(lazy)
+
+
+def test_the_in_memory_preparation_refuses_a_lazy_cube(lazy):
+    with pytest.raises(ValueError, match="does not load a lazy cube"):
+        ranks.prepare_across(lazy)
 
 
 def test_correlated_t_test_refuses_a_lazy_cube():

@@ -26,6 +26,7 @@ cannot be made chunk-wise says so (:func:`mcda.store.require_in_memory`) instead
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -49,6 +50,16 @@ __all__ = ["MethodSummary", "method_summary"]
 _MISSING_POLICIES = ("complete", "available")
 _BLOCK_CELLS = 1 << 21  # resamples × datasets of one block of bootstrap counts
 _MAX_SHOWN = 8
+# rank_rows runs a numba kernel that is itself parallel over rows; numba's default "workqueue"
+# threading layer must not be entered by two threads at once, so the scheduler's threads take turns
+_RANK_LOCK = threading.Lock()
+
+
+def _rank_rows(values: np.ndarray) -> np.ndarray:
+    from .ranks import rank_rows
+
+    with _RANK_LOCK:
+        return rank_rows(values)
 
 
 def _shown(items, limit: int = _MAX_SHOWN) -> str:
@@ -170,14 +181,12 @@ def _labels(cube: xr.DataArray, positions) -> tuple:
 def _rank_block(block, offset, sign, columns, methods, policy):
     """Rank sums and friends of one block; with ``policy="probe"`` a block with a missing cell
     returns its missing flags instead (the complete-case policy needs them all first)."""
-    from .ranks import rank_rows
-
     v = _values(block, offset, sign, columns, methods)
     missing = np.isnan(v)
     out = {"rows": v.shape[0], "flags": None}
     if policy == "available":
         present = ~missing.all(axis=1)
-        ranks = rank_rows(v[present]) if not present.all() else rank_rows(v)
+        ranks = _rank_rows(v[present]) if not present.all() else _rank_rows(v)
         have = ~np.isnan(ranks)
         out.update(n=int(ranks.shape[0]), sums=np.where(have, ranks, 0.0).sum(axis=0),
                    counts=have.sum(axis=0).astype(np.int64), empty=offset + np.flatnonzero(~present))
@@ -188,7 +197,7 @@ def _rank_block(block, offset, sign, columns, methods, policy):
         out["flags"] = (offset + rows, missing[rows])
         return out
     # policy "drop" (the kept methods): a row with a missing cell is a dataset with no result at all
-    ranks = rank_rows(v[~incomplete]) if incomplete.any() else rank_rows(v)
+    ranks = _rank_rows(v[~incomplete]) if incomplete.any() else _rank_rows(v)
     out.update(n=int(ranks.shape[0]), sums=ranks.sum(axis=0),
                squares=float(np.einsum("ij,ij->", ranks, ranks)))
     return out
@@ -300,9 +309,7 @@ def across(scores, direction=None, *, method_names=None, missing: str = "complet
 
 
 def _rank_map(block, sign, columns, methods):
-    from .ranks import rank_rows
-
-    return rank_rows(_values(block, 0, sign, columns, methods))
+    return _rank_rows(_values(block, 0, sign, columns, methods))
 
 
 def _lazy_ranks(prep: LazyAcross) -> xr.DataArray:
@@ -616,11 +623,11 @@ def _bootstrap_block(block, offset, sign, columns, methods, n_resamples, draws, 
     among the kept datasets), exactly those drawn here. Ranks are half-integers and the counts
     integers, so the sums are exact whatever the blocks.
     """
-    from .ranks import _kendall_tau_rows, _tie_positions, rank_rows
+    from .ranks import _kendall_tau_rows, _tie_positions
 
     v = _values(block, offset, sign, columns, methods)
     complete = ~np.isnan(v).any(axis=1)
-    ranks = rank_rows(v[complete]) if not complete.all() else rank_rows(v)
+    ranks = _rank_rows(v[complete]) if not complete.all() else _rank_rows(v)
     n_block, k = ranks.shape
     sums = np.zeros((n_resamples, k))
     if n_block:

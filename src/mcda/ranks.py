@@ -25,7 +25,9 @@ from ._validation import (
     check_probability,
     warn,
 )
+from . import _chunks
 from .cube import as_cube, complete_cases, orient, reduce_seeds
+from .store import is_lazy, require_in_memory
 
 __all__ = ["AcrossDatasets", "prepare_across", "rank_rows", "rank_table", "average_ranks", "MeanRanks",
            "mean_ranks", "rank_stability", "RankStability"]
@@ -77,6 +79,9 @@ def prepare_across(scores, direction=None, *, method_names=None, missing: str = 
     """
     check_choice("missing", missing, MISSING_POLICIES)
     cube = as_cube(scores, direction, method_names=method_names)
+    require_in_memory(cube, "this across-dataset view", reason="it needs the datasets x methods matrix in memory",
+                      instead="the chunk-wise functions (rank_table, average_ranks, mean_ranks, rank_stability, "
+                              "friedman_test, compare_over_datasets, pairwise_counts, ...) accept it directly")
     extra = [d for d in cube.dims if d not in ("dataset", "method")]
     if "seed" in extra:
         raise ValueError("the scores have a 'seed' dim; the across-dataset procedure needs one score per "
@@ -127,6 +132,12 @@ def rank_table(scores, direction=None, *, missing: str = "complete", method_name
         "complete" drops incomplete methods (named in ``attrs["excluded"]``); "available"
         ranks each method among those present on each dataset (NaN where absent).
 
+    Returns
+    -------
+    pandas.DataFrame or xarray.DataArray
+        Datasets × methods. For a dask-backed cube, a lazy DataArray of the same ranks (only the
+        missing flags are computed now; ``.to_pandas()`` gives the table).
+
     Examples
     --------
     >>> import mcda
@@ -134,6 +145,8 @@ def rank_table(scores, direction=None, *, missing: str = "complete", method_name
     >>> table.loc["d1"].tolist()
     [1.0, 2.5, 2.5]
     """
+    if is_lazy(scores):  # a dask-backed cube: a lazy DataArray of ranks (mcda._chunks)
+        return _chunks.rank_table(scores, direction, missing=missing, method_names=method_names)
     prep = prepare_across(scores, direction, method_names=method_names, missing=missing)
     table = pd.DataFrame(rank_rows(prep.values), index=pd.Index(prep.datasets, name="dataset"),
                          columns=pd.Index(prep.methods, name="method"))
@@ -227,6 +240,8 @@ def average_ranks(scores, direction=None, *, missing: str = "complete", method_n
     >>> r.mean_ranks.round(3).to_dict()
     {'C4.5': 3.143, 'C4.5+m': 2.0, 'C4.5+cf': 2.893, 'C4.5+m+cf': 1.964}
     """
+    if is_lazy(scores):  # a dask-backed cube: rank sums chunk by chunk, the rank table stays lazy
+        return _chunks.average_ranks(scores, direction, missing=missing, method_names=method_names)
     prep = prepare_across(scores, direction, method_names=method_names, missing=missing)
     ranks = rank_rows(prep.values)
     if missing == "available":
@@ -501,6 +516,9 @@ def mean_ranks(scores, *, aggregation: str = "uniform", groups=None, weights=Non
     >>> r.is_weighted, round(float(r.weights.sum()), 12)
     (True, 1.0)
     """
+    if is_lazy(scores):  # a dask-backed cube: uniform rank sums chunk by chunk (mcda._chunks)
+        return _chunks.mean_ranks(scores, aggregation=aggregation, groups=groups, weights=weights, missing=missing,
+                                  direction=direction, method_names=method_names)
     agg = _prepare_aggregation(scores, aggregation=aggregation, groups=groups, weights=weights, direction=direction,
                                method_names=method_names, missing=missing)
     if missing == "available":
@@ -835,6 +853,11 @@ def rank_stability(scores, *, n_resamples: int = 10_000, aggregation: str = "uni
     The mean ranks are descriptive: only uniform mean ranks have the Friedman / Nemenyi
     null, and neither the bootstrap interval nor P(best) is a test.
 
+    On a dask-backed cube (uniform aggregation) the resample counts are drawn chunk by chunk
+    from the same ``rng``: per resample the multinomial split of the N draws over the chunks,
+    then uniform draws within each chunk. The resampling distribution is the same, the draws
+    are not: the same ``rng`` gives other numbers than in memory (within Monte Carlo error).
+
     References
     ----------
     Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap. Chapman & Hall.
@@ -860,6 +883,10 @@ def rank_stability(scores, *, n_resamples: int = 10_000, aggregation: str = "uni
     >>> result.jackknife.loc[result.jackknife["top_changed"], "dataset"].tolist()
     ['adult (sample)', 'ionosphere', 'liver disorders', 'lung cancer', 'lymphography', 'rheum']
     """
+    if is_lazy(scores):  # a dask-backed cube: counts drawn per chunk from the same rng (mcda._chunks)
+        return _chunks.rank_stability(scores, n_resamples=n_resamples, aggregation=aggregation, groups=groups,
+                                      weights=weights, confidence_level=confidence_level, rng=rng,
+                                      direction=direction, method_names=method_names)
     n_resamples = check_positive_int("n_resamples", n_resamples)
     confidence_level = check_probability("confidence_level", confidence_level)
     gen = as_rng(rng)
