@@ -218,7 +218,7 @@ def _reference_means(cell: np.ndarray, key: int, n_resamples: int) -> np.ndarray
     return np.array(means)
 
 
-@pytest.mark.parametrize("n", [2, 3, 5, 6, 7, 10, 16, 17, 64, 65, 80])
+@pytest.mark.parametrize("n", [2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 64, 65, 80])
 def test_kernel_stream_matches_the_python_reference_draw_for_draw(n):
     cell = np.round(np.random.default_rng(n).normal(size=n), 2)
     offsets = np.array([0, n], dtype=np.int64)

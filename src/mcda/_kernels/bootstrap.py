@@ -6,8 +6,8 @@ drawn from the caller's ``rng`` is mixed with the bit patterns of a cell's own s
 (:func:`cell_keys`) to give that cell's stream, so a cell's interval depends only on its scores
 and ``base``, never on which other cells are in the call or in what order.
 
-The stream is SplitMix64 (Steele, Lea & Flood 2014): ``state += 0x9E3779B97F4A7C15`` and the
-output is the mixed state, split into two 32-bit uniforms (low half first). A uniform u
+The stream is SplitMix64 (Steele, Lea & Flood 2014): output k is the mix of
+``key + k * 0x9E3779B97F4A7C15``, split into two 32-bit uniforms (low half first). A uniform u
 becomes an index in [0, m) by Lemire's multiply-shift ``(u * m) >> 32`` (each index has
 probability within 2**-32 of 1/m: a relative bias below 1e-6 for the m <= 4096 used here
 unless a cell has more than 4096 seeds).
@@ -28,6 +28,8 @@ Modeling and Computer Simulation 29(1). https://doi.org/10.1145/3230636
 
 from __future__ import annotations
 
+import sys
+
 import numba
 import numpy as np
 
@@ -41,6 +43,7 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 _LOW32 = np.uint64(0xFFFFFFFF)
+_S5 = np.uint64(5)
 
 
 @numba.njit(cache=True, inline="always")
@@ -206,27 +209,92 @@ def group_size(n):
     return best
 
 
-@numba.njit(cache=True, inline="always")
-def _uniform(state, have, spare):
-    """The next 32-bit uniform of the stream: (u, state, have, spare)."""
-    if have:
-        return spare, state, False, spare
-    state = state + GOLDEN
-    r = _mix(state)
-    return r & _LOW32, state, True, r >> _S32
+_WORDS = 2048  # 64-bit outputs drawn per block: a vectorisable loop, then a plain read
+_BIG_ENDIAN = sys.byteorder == "big"
 
 
 @numba.njit(cache=True)
-def _resampled_means(cell, key, n_resamples, means, table):
+def _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, groups, singles):
+    """means[start:stop] from the uniforms ``halves[p:]``: ``len(groups)`` tuple draws and
+    ``len(singles)`` single draws per resample (tuples, so that the counts are compile-time
+    constants of each specialisation and the compiler unrolls the inner loops)."""
+    for b in range(start, stop):
+        total = 0.0
+        for _ in range(len(groups)):
+            total += table[(np.uint64(halves[p]) * size64) >> _S32]
+            p += 1
+        for _ in range(len(singles)):
+            total += cell[(np.uint64(halves[p]) * n64) >> _S32]
+            p += 1
+        means[b] = total / n
+
+
+@numba.njit(cache=True)
+def _sum_resamples_any(halves, p, table, cell, size64, n64, means, start, stop, n, groups, singles):
+    """:func:`_sum_resamples` with run-time counts, for cells of more than 16 seeds."""
+    for b in range(start, stop):
+        total = 0.0
+        for _ in range(groups):
+            total += table[(np.uint64(halves[p]) * size64) >> _S32]
+            p += 1
+        for _ in range(singles):
+            total += cell[(np.uint64(halves[p]) * n64) >> _S32]
+            p += 1
+        means[b] = total / n
+
+
+@numba.njit(cache=True)
+def _sum_block(halves, p, table, cell, size64, n64, means, start, stop, n, groups, singles):
+    """Dispatch to a specialisation of :func:`_sum_resamples` for the layouts of 2–16 seeds
+    (twice as fast as run-time loop counts), else to :func:`_sum_resamples_any`."""
+    if singles == 0:
+        if groups == 1:
+            _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0,), ())
+        elif groups == 2:
+            _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0, 0), ())
+        elif groups == 3:
+            _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0, 0, 0), ())
+        elif groups == 4:
+            _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0, 0, 0, 0), ())
+        elif groups == 5:
+            _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0, 0, 0, 0, 0), ())
+        else:
+            _sum_resamples_any(halves, p, table, cell, size64, n64, means, start, stop, n, groups, singles)
+    elif singles == 1:
+        if groups == 2:
+            _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0, 0), (0,))
+        elif groups == 3:
+            _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0, 0, 0), (0,))
+        elif groups == 4:
+            _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0, 0, 0, 0), (0,))
+        elif groups == 5:
+            _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0, 0, 0, 0, 0), (0,))
+        else:
+            _sum_resamples_any(halves, p, table, cell, size64, n64, means, start, stop, n, groups, singles)
+    elif singles == 2 and groups == 3:
+        _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0, 0, 0), (0, 0))
+    elif singles == 2 and groups == 4:
+        _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0, 0, 0, 0), (0, 0))
+    else:
+        _sum_resamples_any(halves, p, table, cell, size64, n64, means, start, stop, n, groups, singles)
+
+
+@numba.njit(cache=True)
+def _resampled_means(cell, key, n_resamples, means, table, words, big_endian):
     """Fill ``means`` with the means of ``n_resamples`` resamples (with replacement) of ``cell``.
 
-    The stream of 32-bit uniforms u is the SplitMix64 outputs from ``key``, low half first,
-    carried from one resample to the next. One draw takes g = :func:`group_size` (n) values at
-    once: ``(u * n**g) >> 32`` indexes the table of the sums of every g-tuple of the cell's
-    values (tuple (i_1, …, i_g) at i_1·n^(g−1) + … + i_g, summed left to right), and a uniform
-    index into n**g tuples is g independent uniform indices. A resample is n // g such draws
-    and then n % g single values ``(u * n) >> 32``; the sum is accumulated in draw order and
-    divided by n. ``table`` needs n**g entries (``TABLE_MAX`` is enough).
+    The stream: output k = 1, 2, … is ``mix(key + k · GOLDEN)`` (SplitMix64), and uniform j
+    = 0, 1, … is the low (j even) or high (j odd) 32-bit half of output j // 2 + 1. One draw
+    takes g = :func:`group_size` (n) values at once: ``(u * n**g) >> 32`` indexes the table
+    of the sums of every g-tuple of the cell's values (tuple (i_1, …, i_g) at
+    i_1·n^(g−1) + … + i_g, summed left to right); a uniform index into n**g tuples is g
+    independent uniform indices. A resample takes the next n // g such draws and then n % g
+    single values ``(u * n) >> 32``; the sum is accumulated in draw order and divided by n.
+    ``table`` needs n**g entries (``TABLE_MAX`` is enough) and ``words`` ``_WORDS + 2``.
+
+    The outputs are computed a block at a time into ``words`` (a loop the compiler can
+    vectorise) and read back as 32-bit halves in order (on a big-endian machine the halves
+    are swapped when stored, so the stream is the same everywhere).
     """
     n = cell.shape[0]
     g = group_size(n)
@@ -247,18 +315,23 @@ def _resampled_means(cell, key, n_resamples, means, table):
         width *= n
     groups = n // g
     singles = n - groups * g
-    state = key
-    have = False
-    spare = np.uint64(0)
-    for b in range(n_resamples):
-        total = 0.0
-        for _ in range(groups):
-            u, state, have, spare = _uniform(state, have, spare)
-            total += table[(u * size64) >> _S32]
-        for _ in range(singles):
-            u, state, have, spare = _uniform(state, have, spare)
-            total += cell[(u * n64) >> _S32]
-        means[b] = total / n
+    per_resample = groups + singles  # uniforms used by one resample
+    block = max(1, (2 * _WORDS - 2) // per_resample)  # resamples whose uniforms fit in ``words``
+    halves = words.view(np.uint32)
+    j = 0  # index of the next uniform
+    for start in range(0, n_resamples, block):
+        stop = min(n_resamples, start + block)
+        first = j >> 1  # 0-based index of the output holding uniform j
+        last = (j + (stop - start) * per_resample - 1) >> 1
+        if big_endian:
+            for k in range(last - first + 1):
+                w = _mix(key + np.uint64(first + k + 1) * GOLDEN)
+                words[k] = (w << _S32) | (w >> _S32)
+        else:
+            for k in range(last - first + 1):
+                words[k] = _mix(key + np.uint64(first + k + 1) * GOLDEN)
+        _sum_block(halves, j - 2 * first, table, cell, size64, n64, means, start, stop, n, groups, singles)
+        j += (stop - start) * per_resample
 
 
 @numba.njit(cache=True, parallel=True)
@@ -294,7 +367,8 @@ def bootstrap_mean_quantiles(values, offsets, keys, n_resamples, probs):
             continue
         means = np.empty(n_resamples)
         table = np.empty(max(TABLE_MAX, n))
-        _resampled_means(values[start:start + n], keys[c], n_resamples, means, table)
+        words = np.empty(_WORDS + 2, dtype=np.uint64)
+        _resampled_means(values[start:start + n], keys[c], n_resamples, means, table, words, _BIG_ENDIAN)
         sample = np.empty(min(_SAMPLE, n_resamples))
         buf = np.empty(n_resamples)
         for p in range(n_probs):
@@ -313,5 +387,6 @@ def resampled_means(values, key, n_resamples):
     n = values.shape[0]
     means = np.empty(n_resamples)
     table = np.empty(max(TABLE_MAX, n))
-    _resampled_means(values, key, n_resamples, means, table)
+    words = np.empty(_WORDS + 2, dtype=np.uint64)
+    _resampled_means(values, key, n_resamples, means, table, words, _BIG_ENDIAN)
     return means
