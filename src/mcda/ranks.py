@@ -377,20 +377,19 @@ def _custom_weights(weights, prep: AcrossDatasets) -> np.ndarray:
 
 def _mean_interval_widths(cube: xr.DataArray, prep: AcrossDatasets) -> np.ndarray:
     """Per dataset: the mean over the kept methods of the width of each method's t interval over seeds."""
-    # TODO(lead): share with within.summary
+    from .within import summary
+
     per_seed = cube.sel({"dataset": prep.cube.coords["dataset"].values, "method": prep.cube.coords["method"].values})
     other = [d for d in per_seed.dims if d not in ("dataset", "method", "seed")]
     if other:
         raise ValueError(f"the scores have extra dims {other}; select one value along each first "
                          f"(e.g. cube.sel(metric='ari')).")
-    x = per_seed.transpose("dataset", "method", "seed").values
-    n = np.sum(~np.isnan(x), axis=2)
-    if n.min() < 2:
+    table = summary(per_seed, ci_method="t", confidence_level=_RELIABILITY_LEVEL).table
+    if int(table["n_seeds"].min()) < 2:
         raise ValueError("aggregation='reliability' needs at least 2 seeds per (dataset, method) to measure an "
                          f"interval width; the scores have {per_seed.sizes['seed']} seed(s)")
-    sd = np.nanstd(x, axis=2, ddof=1)
-    half = stats.t.ppf(0.5 + _RELIABILITY_LEVEL / 2, n - 1) * sd / np.sqrt(n)
-    width = (2.0 * half).mean(axis=1)
+    widths = (table["ci_high"] - table["ci_low"]).groupby(table["dataset"].astype(str), sort=False).mean()
+    width = widths.reindex(prep.datasets).to_numpy(dtype=np.float64)
     zero = width <= 0
     if zero.any():
         names = [prep.datasets[i] for i in np.nonzero(zero)[0]]

@@ -1318,12 +1318,6 @@ class DesignAdequacy:
         return self.summary()
 
 
-def _nemenyi_q(n_methods: int, alpha: float) -> float:
-    """q_α for Nemenyi: studentized range quantile over √2 (Demšar 2006, Table 5a)."""
-    # TODO(lead): use frequentist.critical_difference once it lands
-    return float(stats.studentized_range.ppf(1.0 - alpha, n_methods, np.inf) / math.sqrt(2.0))
-
-
 def design_adequacy(n_methods, n_datasets, *, alpha: float = 0.05) -> DesignAdequacy:
     """Can k methods on N datasets show any significant difference at all?
 
@@ -1372,18 +1366,21 @@ def design_adequacy(n_methods, n_datasets, *, alpha: float = 0.05) -> DesignAdeq
     >>> d.verdict, round(d.smallest_p, 4), round(d.strictest_threshold, 5), d.min_datasets
     ('inadequate', 0.0625, 0.00111, 11)
     """
+    from .frequentist import attainable_significance, critical_difference, q_alpha
+
     n_methods = check_positive_int("n_methods", n_methods, minimum=2)
     n_datasets = check_positive_int("n_datasets", n_datasets, minimum=1)
     alpha = check_alpha(alpha)
-    n_pairs = n_methods * (n_methods - 1) // 2
-    q = _nemenyi_q(n_methods, alpha)
-    cd = q * math.sqrt(n_methods * (n_methods + 1) / (6.0 * n_datasets))
+    # the across-dataset module owns q_alpha, the CD and the attainable p: composed here, not redone
+    attainable = attainable_significance(n_datasets, n_methods, alpha=alpha, comparisons="all-pairs",
+                                         correction="holm", test="wilcoxon")
+    n_pairs = attainable.n_comparisons
+    q = q_alpha(n_methods, alpha=alpha, test="nemenyi")
+    cd = critical_difference(n_methods, n_datasets, alpha=alpha, test="nemenyi")
     max_gap = float(n_methods - 1)
-    smallest_p = min(1.0, 2.0 / 2.0**n_datasets)
-    threshold = alpha / n_pairs
-    min_datasets = 1
-    while 2.0 / 2.0**min_datasets > threshold:
-        min_datasets += 1
+    smallest_p = attainable.min_pvalue
+    threshold = attainable.strictest_threshold
+    min_datasets = attainable.min_datasets
     nemenyi_possible = cd <= max_gap
     pairwise_possible = smallest_p <= threshold
     adequate = nemenyi_possible and pairwise_possible
