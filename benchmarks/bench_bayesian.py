@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 import mcda
+from _timing import best_of
 from mcda import bayesian_sign_comparison, bayesian_signed_rank_comparison, score_cube
 
 N_METHODS, N_DATASETS, ROPE, N_SAMPLES, SEED = 20, 50, 0.01, 50_000, 2024
@@ -45,13 +46,11 @@ def make_scores(decimals=None) -> pd.DataFrame:
                         columns=[f"m{j:02d}" for j in range(N_METHODS)])
 
 
+
+
 def timed(fn, repeat=1):
-    best = np.inf
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return out, best
+    seconds, out = best_of(fn, repeat)
+    return out, seconds
 
 
 def baycomp_probs(test, frame, pairs, rope, two):

@@ -27,16 +27,10 @@ import numpy as np
 import xarray as xr
 
 import mcda
+from _timing import best_of
 from mcda.cards import MetricCard
 
 
-def best_of(fn, repeats):
-    times, out = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - start)
-    return min(times), out
 
 
 def make_cube(n_datasets, n_methods, rng):

@@ -23,16 +23,10 @@ import numpy as np
 from scipy import stats
 
 import mcda
+from _timing import best_of
 from mcda.ranks import prepare_across, rank_rows
 
 
-def best_of(fn, repeats):
-    times, out = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - start)
-    return min(times), out
 
 
 def scores(n_datasets, n_methods, rng):

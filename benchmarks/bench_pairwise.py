@@ -19,16 +19,10 @@ import pandas as pd
 from scipy import stats
 
 import mcda
+from _timing import best_of
 from mcda.pairwise import PairwiseCounts
 
 
-def best_of(function, repeat=3):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = function()
-        times.append(time.perf_counter() - start)
-    return min(times), out
 
 
 def by_hand_superiority(frame: pd.DataFrame, rope: float):
@@ -60,7 +54,7 @@ def main():
             warnings.simplefilter("ignore")
             t_mcda, report = best_of(lambda: mcda.pairwise_superiority(values, "higher_is_better", rope=0.01,
                                                                        method_names=names))
-        t_peer, pvalues = best_of(lambda: by_hand_superiority(frame, 0.01), repeat=1)
+        t_peer, pvalues = best_of(lambda: by_hand_superiority(frame, 0.01), repeats=1)
         gap = max(abs(report.pvalues.loc[a, b] - p) for (a, b), p in pvalues.items() if not np.isnan(p))
         rows.append(("pairwise_superiority", f"{n_datasets} x {n_methods}", "pandas loop + binomtest",
                      t_mcda, t_peer, f"max |dp| {gap:.1e}"))
@@ -81,7 +75,7 @@ def main():
         rows.append(("bradley_terry", f"{n_methods} methods", "choix.ilsr_pairwise_dense", t_mcda, t_peer,
                      f"max |d beta| {gap:.1e}"))
         t_mcda, trans = best_of(lambda: mcda.pairwise_transitivity(counts))
-        t_peer, d = best_of(lambda: by_hand_triads(wins), repeat=1)
+        t_peer, d = best_of(lambda: by_hand_triads(wins), repeats=1)
         rows.append(("pairwise_transitivity", f"{n_methods} methods", "Python loop over triples", t_mcda, t_peer,
                      f"triads {trans.n_circular_triads} vs {d}"))
 

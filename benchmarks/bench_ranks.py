@@ -26,19 +26,12 @@ import numpy as np
 from scipy import stats
 
 import mcda
+from _timing import best_of
 from mcda.ranks import _index_blocks, _prepare_aggregation, rank_rows
 
 N_DATASETS, N_METHODS, N_RESAMPLES = 1_000, 50, 10_000
 
 
-def best_of(fn, repeats):
-    times = []
-    out = None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - start)
-    return min(times), out
 
 
 def naive(values, indices):

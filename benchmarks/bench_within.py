@@ -29,16 +29,10 @@ import numpy as np
 from scipy import stats
 
 import mcda
+from _timing import best_of
 from mcda._kernels.bootstrap import bootstrap_mean_quantiles, cell_keys
 
 
-def best_of(fn, repeats):
-    times, out = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - start)
-    return min(times), out
 
 
 def scipy_loop(values, n_resamples, seed):
