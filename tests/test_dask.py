@@ -398,3 +398,27 @@ def test_a_distributed_cluster_gives_the_same_results(cube, lazy):
     _same_frames(friedman.to_frame(), mcda.friedman_test(cube).to_frame(), rtol=0)
     _same_frames(counts.to_frame(), mcda.pairwise_counts(cube).to_frame(), rtol=0)
     _same_frames(summary.to_frame(), mcda.method_summary(cube).to_frame())
+
+
+# --------------------------------------------------------------------------- the guide page
+
+
+def test_the_large_cubes_guide_runs_and_prints_what_it_says(tmp_path, monkeypatch, capsys):
+    """docs/guide/large-cubes.md fences its code as ``py`` (CI's docs test runs ``python`` blocks without
+    dask); here every block runs in order and prints exactly the ``# `` lines written under it."""
+    pytest.importorskip("zarr")
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("distributed")
+    import re
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[1] / "docs" / "guide" / "large-cubes.md"
+    blocks = re.findall(r"^```py\n(.*?)^```", page.read_text(encoding="utf-8"), re.S | re.M)
+    assert len(blocks) >= 6
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {"__name__": "__docs__"}
+    for i, block in enumerate(blocks):
+        exec(compile(block, f"large-cubes.md[block {i}]", "exec"), namespace)
+        printed = capsys.readouterr().out.splitlines()
+        expected = [line[2:] for line in block.splitlines() if line.startswith("# ")]
+        assert printed == expected, f"block {i}"
