@@ -31,6 +31,7 @@ __all__ = [
     "check_rope",
     "as_rng",
     "nearest",
+    "shown",
     "warn",
 ]
 
@@ -81,6 +82,22 @@ def warn(message: str, category: type[McdaWarning] = McdaWarning, stacklevel: in
 
 def _show(value) -> str:
     return repr(value)
+
+
+def shown(items, limit: int = 8, *, fmt=repr, sep: str = ", ") -> str:
+    """The first ``limit`` of ``items`` for a message, then how many more there are.
+
+    Each item is written with ``fmt`` (``repr`` by default, so labels read as in code) and
+    joined with ``sep``.
+
+    >>> shown(["a", "b", "c"], 2)
+    "'a', 'b', … (1 more)"
+    >>> shown(["x vs y", "y vs z"], fmt=str, sep="; ")
+    'x vs y; y vs z'
+    """
+    items = list(items)
+    text = sep.join(fmt(i) for i in items[:limit])
+    return text + (f"{sep}… ({len(items) - limit} more)" if len(items) > limit else "")
 
 
 def check_choice(name: str, value, allowed: Iterable) -> str:

@@ -37,6 +37,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ._validation import shown
+
 __all__ = ["main", "read_scores", "CliError", "build_parser"]
 
 EXAMPLES = ("demsar2006", "duo2018")
@@ -58,12 +60,6 @@ class CliError(Exception):
 def _line(index) -> int:
     """The line of a data row in the CSV (the header is line 1)."""
     return int(index) + 2
-
-
-def _listed(items, limit: int = _SHOWN) -> str:
-    items = list(items)
-    text = ", ".join(repr(i) for i in items[:limit])
-    return text + (f", … ({len(items) - limit} more)" if len(items) > limit else "")
 
 
 def _numeric_column(frame: pd.DataFrame, column: str, source: str) -> pd.Series:
@@ -129,7 +125,7 @@ def read_scores(path, *, columns: dict | None = None, metric: str | None = None)
     for role, name in columns.items():
         if name not in frame.columns:
             raise CliError(f"{source}: no column {name!r} (given for the {role}); the columns are "
-                           f"{_listed(frame.columns, 20)}")
+                           f"{shown(frame.columns, 20)}")
     roles = {role: columns.get(role, role) for role in _ROLES}
     if "score" not in columns and "score" not in frame.columns and metric is not None and metric in frame.columns:
         roles["score"] = metric  # a tidy file whose score column is named after the metric
@@ -144,16 +140,16 @@ def read_scores(path, *, columns: dict | None = None, metric: str | None = None)
 def _read_tidy(frame: pd.DataFrame, roles: dict, source: str, explicit_score: bool) -> pd.DataFrame:
     if roles["dataset"] not in frame.columns:
         raise CliError(f"{source}: no dataset column {roles['dataset']!r} (name it with --dataset-column); the columns "
-                       f"are {_listed(frame.columns, 20)}")
+                       f"are {shown(frame.columns, 20)}")
     if roles["score"] not in frame.columns:
         hint = "" if explicit_score else " (name it with --score-column)"
         raise CliError(f"{source}: no score column {roles['score']!r}{hint}; the columns are "
-                       f"{_listed(frame.columns, 20)}")
+                       f"{shown(frame.columns, 20)}")
     present = [r for r in _ROLES if roles[r] in frame.columns]
     keys = [r for r in present if r != "score"]
     unused = [c for c in frame.columns if c not in {roles[r] for r in present}]
     if unused:
-        raise CliError(f"{source}: column{'s' if len(unused) > 1 else ''} {_listed(unused)} not understood; a tidy "
+        raise CliError(f"{source}: column{'s' if len(unused) > 1 else ''} {shown(unused, _SHOWN)} not understood; a tidy "
                        "file has dataset, method, score and optionally seed, epoch, split, metric (rename, or drop "
                        "them)")
     out = frame[[roles[r] for r in present]].rename(columns={roles[r]: r for r in present})
@@ -204,7 +200,7 @@ def _read_wide(frame: pd.DataFrame, dataset_column: str, source: str) -> pd.Data
     methods = [c for c in frame.columns if c != labels_column]
     if len(methods) < 2:
         raise CliError(f"{source}: a wide file needs at least 2 method columns besides {labels_column!r}; it has "
-                       f"{_listed(methods)}")
+                       f"{shown(methods, _SHOWN)}")
     out = pd.DataFrame({m: _numeric_column(frame, m, source) for m in methods})
     out.index = pd.Index(labels.tolist(), name="dataset")
     return out
@@ -395,7 +391,7 @@ def _compare(args, stdout) -> int:
             has_metric_column = isinstance(data, pd.DataFrame) and "metric" in data.columns
             if has_metric_column and args.metric is None and data["metric"].nunique() > 1:
                 raise CliError(f"{source}: the metric column holds several metrics "
-                               f"({_listed(pd.unique(data['metric']), 8)}); choose one with --metric")
+                               f"({shown(pd.unique(data['metric']))}); choose one with --metric")
             if args.metric is None and args.direction is None and not has_metric_column:
                 raise CliError("name the metric with --metric (a card such as accuracy or ari; see `mcda cards list`) "
                                "or give --direction higher_is_better|lower_is_better")
@@ -439,8 +435,8 @@ def _compare(args, stdout) -> int:
         stdout.write(f"\n== Files written to {out_dir}/\n")
         if not args.no_figures:
             written += _figures(report, out_dir, stdout)
-    shown = sorted({Path(p).name for p in written})
-    stdout.write("  " + ", ".join(shown) + "\n")
+    names = sorted({Path(p).name for p in written})
+    stdout.write("  " + ", ".join(names) + "\n")
     stdout.write(f"  re-analyse later: mcda.Report.from_json({str(bundle)!r})\n")
     return 0
 

@@ -48,6 +48,7 @@ from ._validation import (
     check_nonnegative_float,
     check_positive_int,
     check_probability,
+    shown,
     user_stacklevel,
     warn,
 )
@@ -72,12 +73,6 @@ _FLOW_TOL = 1e-10
 _BLOCK_ELEMENTS = 2_000_000  # datasets × k × k × criteria per block: memory stays bounded
 _GRID_MAX_CRITERIA = 3
 _MAX_SHOWN = 8
-
-
-def _shown(items, limit: int = _MAX_SHOWN) -> str:
-    items = list(items)
-    text = ", ".join(repr(i) for i in items[:limit])
-    return text + (f", … ({len(items) - limit} more)" if len(items) > limit else "")
 
 
 # =========================================================================== preparation
@@ -120,8 +115,8 @@ def _metric_mapping(name: str, value, metrics: list, what: str) -> dict:
     mapping = {str(k): v for k, v in value.items()}
     unknown = [k for k in mapping if k not in metrics]
     if unknown:
-        raise ValueError(f"`{name}` names metrics that are not criteria here: {_shown(unknown)}; "
-                         f"the criteria are {_shown(metrics)}")
+        raise ValueError(f"`{name}` names metrics that are not criteria here: {shown(unknown)}; "
+                         f"the criteria are {shown(metrics)}")
     return mapping
 
 
@@ -150,8 +145,8 @@ def _prepare(scores, *, metrics=None, rope=None) -> _Criteria:
         metrics = [str(m) for m in metrics]
         unknown = [m for m in metrics if m not in labels]
         if unknown:
-            raise ValueError(f"`metrics` names metrics that are not in the scores: {_shown(unknown)}; "
-                             f"the scores have {_shown(labels)}")
+            raise ValueError(f"`metrics` names metrics that are not in the scores: {shown(unknown)}; "
+                             f"the scores have {shown(labels)}")
         if len(set(metrics)) != len(metrics) or not metrics:
             raise ValueError(f"`metrics` must name at least one metric, each once; got {metrics!r}")
         cube = cube.sel(metric=np.array(metrics, dtype=object))
@@ -166,13 +161,13 @@ def _prepare(scores, *, metrics=None, rope=None) -> _Criteria:
         if isinstance(rope, numbers.Real) and not isinstance(rope, bool):
             if len(labels) != 1:
                 raise TypeError(f"`rope` must be a mapping metric -> floor when there are several criteria "
-                                f"({_shown(labels)}): each metric has its own units; got {rope!r}")
+                                f"({shown(labels)}): each metric has its own units; got {rope!r}")
             rope = {labels[0]: rope}
         for label, value in _metric_mapping("rope", rope, labels, "noise floor").items():
             floors[labels.index(label)] = check_nonnegative_float("rope", value)
     lacking = [m for m, f in zip(labels, floors) if math.isnan(f)]
     if lacking:
-        raise ValueError(f"metrics {_shown(lacking)} carry no card, so there is no noise floor to use; pass "
+        raise ValueError(f"metrics {shown(lacking)} carry no card, so there is no noise floor to use; pass "
                          f"`rope={{{lacking[0]!r}: ...}}` (0.0 for none) or give them a card (mcda.register_card).")
     signs = np.where(np.array(directions) == "higher_is_better", 1.0, -1.0)
     values = np.ascontiguousarray(cube.values * signs, dtype=np.float64)
@@ -202,12 +197,6 @@ def _beyond(values: np.ndarray, floor: float) -> np.ndarray:
         wins, _, _ = count_regions(values[d:d + 1], floor)
         out[d] = wins > 0
     return out
-
-
-def _pairs_text(pairs, sep=" vs ") -> str:
-    pairs = list(pairs)
-    text = ", ".join(sep.join(p) for p in pairs[:_MAX_SHOWN])
-    return (text + (f", … ({len(pairs) - _MAX_SHOWN} more)" if len(pairs) > _MAX_SHOWN else "")) or "none"
 
 
 def _tied_ranks(values: np.ndarray, tol: float = _FLOW_TOL) -> np.ndarray:
@@ -499,8 +488,8 @@ class PracticalDominance:
                  f"practical Pareto front: {', '.join(self.front) if self.front else 'empty (majority cycle)'}"]
         off_front = [f"{m} (by {', '.join(by)})" for m, by in self.dominated_by.items() if by]
         if off_front:
-            lines.append("dominated on a majority of shared datasets: " + "; ".join(off_front[:_MAX_SHOWN])
-                         + (f"; … ({len(off_front) - _MAX_SHOWN} more)" if len(off_front) > _MAX_SHOWN else ""))
+            lines.append("dominated on a majority of shared datasets: "
+                         + shown(off_front, _MAX_SHOWN, fmt=str, sep="; "))
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -684,7 +673,7 @@ def _thresholds(prep: _Criteria, preference) -> np.ndarray:
     if isinstance(preference, numbers.Real) and not isinstance(preference, bool):
         if prep.n_metrics != 1:
             raise TypeError(f"`preference` must be a mapping metric -> threshold when there are several criteria "
-                            f"({_shown(prep.metrics)}); got {preference!r}")
+                            f"({shown(prep.metrics)}); got {preference!r}")
         preference = {prep.metrics[0]: preference}
     for label, value in _metric_mapping("preference", preference, prep.metrics, "preference threshold").items():
         if value is None:
@@ -706,7 +695,7 @@ def _weights(prep: _Criteria, weights) -> np.ndarray:
     mapping = _metric_mapping("weights", weights, prep.metrics, "weight")
     lacking = [m for m in prep.metrics if m not in mapping]
     if lacking:
-        raise ValueError(f"`weights` must give a weight to every criterion; it lacks {_shown(lacking)}")
+        raise ValueError(f"`weights` must give a weight to every criterion; it lacks {shown(lacking)}")
     raw = []
     for label in prep.metrics:
         w = mapping[label]
@@ -775,9 +764,9 @@ def _criterion_flows(scores, *, metrics, rope, preference, missing) -> _Flows:
     if not datasets:
         raise ValueError("no dataset has results for at least 2 methods on every criterion; nothing to compare")
     if excluded or dropped:
-        parts = [f"{mth} lacks {_shown(lacks, 4)}" for mth, lacks in list(excluded.items())[:_MAX_SHOWN]]
+        parts = [f"{mth} lacks {shown(lacks, 4)}" for mth, lacks in list(excluded.items())[:_MAX_SHOWN]]
         if dropped:
-            parts.append(f"datasets with fewer than 2 complete methods dropped: {_shown(dropped, 4)}")
+            parts.append(f"datasets with fewer than 2 complete methods dropped: {shown(dropped, 4)}")
         warn(f"{len(excluded)} method(s) excluded from the outranking (nothing is imputed; missing={missing!r}): "
              + "; ".join(parts) + ".", MissingDataWarning, stacklevel=user_stacklevel())
     n, k, m = values.shape
@@ -877,8 +866,7 @@ class PrometheeResult:
                          for m, w, q, p in zip(self.metrics, self.weights, self.indifference, self.preference))
         lines = [f"PROMETHEE II over {len(self.metrics)} criteria: {crit}",
                  f"mean net flow over {int(self.n_datasets.max())} datasets: "
-                 + ", ".join(f"{m} {self.net_flow[m]:+.3f}" for m in self.order[:_MAX_SHOWN])
-                 + (f", … ({len(self.order) - _MAX_SHOWN} more)" if len(self.order) > _MAX_SHOWN else ""),
+                 + shown(self.order, _MAX_SHOWN, fmt=lambda m: f"{m} {self.net_flow[m]:+.3f}"),
                  f"top choice: {' = '.join(self.top)}"]
         for method, lacks in self.excluded.items():
             lines.append(f"excluded (incomplete): {method} lacks {list(lacks)}")

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ._validation import check_choice, check_rope
+from ._validation import check_choice, check_rope, shown
 from .cards import DIRECTIONS, MetricCard, UnknownMetricError, card_from_dict, get_card
 
 __all__ = [
@@ -50,14 +50,6 @@ JSON_FORMAT = "mcda-cube"
 JSON_VERSION = 1
 _DEFAULT_COLUMNS = {d: d for d in DIMS} | {"score": "score"}
 _MAX_SHOWN = 8
-
-
-def _shown(items, limit: int = _MAX_SHOWN) -> str:
-    items = list(items)
-    text = ", ".join(repr(i) for i in items[:limit])
-    if len(items) > limit:
-        text += f", … ({len(items) - limit} more)"
-    return text
 
 
 # --------------------------------------------------------------------------- metric / direction
@@ -100,8 +92,8 @@ def _attach_metric(da: xr.DataArray, metric, direction) -> xr.DataArray:
             if mp is not None:
                 unknown = [k for k in mp if str(k) not in labels]
                 if unknown:
-                    raise ValueError(f"`{nm}` names metrics that are not in the cube: {_shown(unknown)}; "
-                                     f"the cube has {_shown(labels)}")
+                    raise ValueError(f"`{nm}` names metrics that are not in the cube: {shown(unknown)}; "
+                                     f"the cube has {shown(labels)}")
         dirs, floors, cards = [], [], {}
         for label in labels:
             m = metric_map.get(label, label) if metric_map else label
@@ -236,30 +228,30 @@ def _from_tidy(frame: pd.DataFrame, columns: Mapping[str, str]) -> xr.DataArray:
     if columns:
         unknown_roles = [k for k in columns if k not in cols]
         if unknown_roles:
-            raise ValueError(f"`columns` keys must be among {_shown(cols)}; got {_shown(unknown_roles)}")
+            raise ValueError(f"`columns` keys must be among {shown(cols)}; got {shown(unknown_roles)}")
         cols.update(columns)
     for role in ("dataset", "method", "score"):
         if cols[role] not in frame.columns:
             raise ValueError(f"the tidy table has no {role} column {cols[role]!r}; its columns are "
-                             f"{_shown(frame.columns)}. Name it with `columns={{{role!r}: ...}}`.")
+                             f"{shown(frame.columns)}. Name it with `columns={{{role!r}: ...}}`.")
     if columns:
         for role, name in columns.items():
             if name not in frame.columns:
                 raise ValueError(f"`columns` maps {role!r} to {name!r}, which is not a column; the columns are "
-                                 f"{_shown(frame.columns)}")
+                                 f"{shown(frame.columns)}")
     dims = ["dataset", "method"] + [d for d in _OPTIONAL_DIMS if cols[d] in frame.columns]
     keys = [cols[d] for d in dims]
     key_frame = frame[keys]
     for d, k in zip(dims, keys):
         if key_frame[k].isna().any():
             rows = list(frame.index[key_frame[k].isna()])
-            raise ValueError(f"the {d} column {k!r} is empty in rows {_shown(rows)}")
+            raise ValueError(f"the {d} column {k!r} is empty in rows {shown(rows)}")
     dup = key_frame.duplicated(keep=False)
     if dup.any():
         dups = key_frame[dup].drop_duplicates().head(_MAX_SHOWN)
-        shown = "; ".join(", ".join(f"{d}={v!r}" for d, v in zip(dims, row)) for row in dups.itertuples(index=False))
+        examples = "; ".join(", ".join(f"{d}={v!r}" for d, v in zip(dims, row)) for row in dups.itertuples(index=False))
         n = int(key_frame[dup].drop_duplicates().shape[0])
-        raise ValueError(f"duplicate rows: {n} ({', '.join(dims)}) keys appear more than once, e.g. {shown}. "
+        raise ValueError(f"duplicate rows: {n} ({', '.join(dims)}) keys appear more than once, e.g. {examples}. "
                          "Aggregate them yourself or add the distinguishing column (e.g. a seed).")
     index_names = list(frame.index)
     values = _numeric(frame[cols["score"]].to_numpy(),
@@ -287,7 +279,7 @@ def _from_wide(frame: pd.DataFrame, columns: Mapping[str, str] | None) -> xr.Dat
     for what, labels in (("dataset (row)", datasets), ("method (column)", methods)):
         seen = pd.Series(labels)
         if seen.duplicated().any():
-            raise ValueError(f"duplicate {what} labels: {_shown(seen[seen.duplicated()].unique())}")
+            raise ValueError(f"duplicate {what} labels: {shown(seen[seen.duplicated()].unique())}")
     values = _numeric(frame.to_numpy(dtype=object),
                       lambda i: f"dataset {datasets[i[0]]!r}, method {methods[i[1]]!r}")
     return xr.DataArray(values, dims=("dataset", "method"),
@@ -298,7 +290,7 @@ def _from_wide(frame: pd.DataFrame, columns: Mapping[str, str] | None) -> xr.Dat
 def _from_dict(data: Mapping) -> xr.DataArray:
     datasets = [str(k) for k in data]
     if len(set(datasets)) != len(datasets):
-        raise ValueError(f"duplicate dataset labels after conversion to text: {_shown(datasets)}")
+        raise ValueError(f"duplicate dataset labels after conversion to text: {shown(datasets)}")
     methods: list[str] = []
     n_seeds = 0
     has_seeds = False
@@ -349,10 +341,10 @@ def _from_array(data, method_names, dataset_names, seed_names) -> xr.DataArray:
             given = list(given)
             if len(given) != arr.shape[axis]:
                 raise ValueError(f"`{d}_names` has {len(given)} labels but the array has {arr.shape[axis]} "
-                                 f"{d}s (axis {axis}); got {_shown(given)}")
+                                 f"{d}s (axis {axis}); got {shown(given)}")
             labels = np.array([str(v) for v in given], dtype=object) if d != "seed" else np.asarray(given)
             if len(set(labels.tolist())) != len(labels):
-                raise ValueError(f"`{d}_names` has duplicates: {_shown(pd.Series(labels)[pd.Series(labels).duplicated()])}")
+                raise ValueError(f"`{d}_names` has duplicates: {shown(pd.Series(labels)[pd.Series(labels).duplicated()])}")
         coords[d] = labels
     values = _numeric(arr, lambda idx: ", ".join(f"{d} {coords[d][i]!r}" for d, i in zip(dims, idx)))
     return xr.DataArray(values, dims=dims, coords=coords, name="score")
@@ -368,10 +360,10 @@ def _kept_lazy_labels(labels: np.ndarray) -> bool:
 def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
     unknown = [d for d in da.dims if d not in DIMS]
     if unknown:
-        raise ValueError(f"a score cube's dims must be among {_shown(DIMS)}; got unknown dims {_shown(unknown)}")
+        raise ValueError(f"a score cube's dims must be among {shown(DIMS)}; got unknown dims {shown(unknown)}")
     for d in ("dataset", "method"):
         if d not in da.dims:
-            raise ValueError(f"a score cube needs a {d!r} dim; got dims {_shown(da.dims)}")
+            raise ValueError(f"a score cube needs a {d!r} dim; got dims {shown(da.dims)}")
     order = [d for d in DIMS if d in da.dims]
     da = da.transpose(*order)
     coords = {}
@@ -388,7 +380,7 @@ def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
             labels = np.arange(da.sizes[d]) if d not in _STRING_DIMS else np.array(
                 [f"{d}_{i}" for i in range(da.sizes[d])], dtype=object)
         if len(pd.unique(pd.Series(labels))) != len(labels):
-            raise ValueError(f"duplicate {d} labels: {_shown(pd.Series(labels)[pd.Series(labels).duplicated()])}")
+            raise ValueError(f"duplicate {d} labels: {shown(pd.Series(labels)[pd.Series(labels).duplicated()])}")
         coords[d] = labels
     if hasattr(da.data, "dask"):  # keep lazy arrays lazy; values are checked chunk-wise where used
         out = da.assign_coords(coords)
@@ -519,7 +511,7 @@ def _check_shape(da: xr.DataArray) -> xr.DataArray:
         raise ValueError("`data` is empty: no datasets")
     if da.sizes["method"] < 2:
         raise ValueError(f"a comparison needs at least 2 methods; got {da.sizes['method']} "
-                         f"({_shown(da.coords['method'].values)})")
+                         f"({shown(da.coords['method'].values)})")
     return da
 
 
@@ -654,7 +646,7 @@ def complete_cases(cube: xr.DataArray, *, policy: str = "methods") -> CompleteCa
             dataset=np.nonzero(keep_ds)[0], method=np.nonzero(~bad)[0])
         if out.sizes["method"] < 2 or out.sizes["dataset"] == 0:
             raise ValueError(f"dropping incomplete methods leaves {out.sizes['method']} method(s) on "
-                             f"{out.sizes['dataset']} dataset(s); excluded {_shown(excluded)}. "
+                             f"{out.sizes['dataset']} dataset(s); excluded {shown(excluded)}. "
                              "Try `policy='datasets'`, or restrict the comparison to the methods you need.")
     else:
         bad = m.any(axis=1)
@@ -664,7 +656,7 @@ def complete_cases(cube: xr.DataArray, *, policy: str = "methods") -> CompleteCa
         idx = np.nonzero(keep_ds)[0][~bad]
         out = cube.isel(dataset=idx)
         if out.sizes["dataset"] == 0:
-            raise ValueError(f"dropping incomplete datasets leaves none; excluded {_shown(excluded)}. "
+            raise ValueError(f"dropping incomplete datasets leaves none; excluded {shown(excluded)}. "
                              "Try `policy='methods'`.")
     return CompleteCases(cube=out, excluded=excluded, empty_datasets=empty_datasets, policy=policy)
 
@@ -696,7 +688,7 @@ def reduce_seeds(cube: xr.DataArray, *, how: str, missing: str = "propagate") ->
     check_choice("missing", missing, ("propagate", "skip"))
     cube = as_cube(cube)
     if "seed" not in cube.dims:
-        raise ValueError(f"`cube` has no 'seed' dim to reduce; its dims are {_shown(cube.dims)}")
+        raise ValueError(f"`cube` has no 'seed' dim to reduce; its dims are {shown(cube.dims)}")
     skipna = missing == "skip"
     op = how
     if how in ("best", "worst"):

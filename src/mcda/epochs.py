@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ._validation import check_choice
+from ._validation import check_choice, shown
 from .cube import as_cube, score_cube
 
 __all__ = [
@@ -55,12 +55,6 @@ VALIDATION_NAMES = ("val", "valid", "validation", "dev", "development")
 _MAX_SHOWN = 6
 
 
-def _shown(items, limit: int = _MAX_SHOWN) -> str:
-    items = list(items)
-    text = ", ".join(repr(i) for i in items[:limit])
-    return text + (f", … ({len(items) - limit} more)" if len(items) > limit else "")
-
-
 def _splits(cube: xr.DataArray) -> list[str]:
     return [str(s) for s in cube.coords["split"].values] if "split" in cube.dims else []
 
@@ -74,18 +68,18 @@ def _resolve_splits(cube: xr.DataArray, split, validation) -> tuple[str | None, 
         split = "test" if "test" in labels else (labels[0] if len(labels) == 1 else None)
         if split is None:
             raise ValueError(f"`split` is None and the cube has no 'test' split; name the reported split, one of "
-                             f"{_shown(labels)}")
+                             f"{shown(labels, _MAX_SHOWN)}")
     if split not in labels:
-        raise ValueError(f"`split` must be one of the cube's splits {_shown(labels)}; got {split!r}")
+        raise ValueError(f"`split` must be one of the cube's splits {shown(labels, _MAX_SHOWN)}; got {split!r}")
     if validation is None:
         candidates = [s for s in labels if s.lower() in VALIDATION_NAMES and s != split]
         if not candidates:
             others = [s for s in labels if s != split]
-            hint = f" (other splits: {_shown(others)}; name one with `validation=`)" if others else ""
+            hint = f" (other splits: {shown(others, _MAX_SHOWN)}; name one with `validation=`)" if others else ""
             return split, None, f"no validation split distinct from the reported split {split!r}{hint}"
         return split, candidates[0], ""
     if validation not in labels:
-        raise ValueError(f"`validation` must be one of the cube's splits {_shown(labels)}; got {validation!r}")
+        raise ValueError(f"`validation` must be one of the cube's splits {shown(labels, _MAX_SHOWN)}; got {validation!r}")
     if validation == split:
         return split, None, (f"the validation split {validation!r} is the reported split; selecting on it would "
                              "select on the numbers reported")
@@ -98,9 +92,9 @@ def _check_cube(scores, criterion):
         labels = [str(m) for m in cube.coords["metric"].values]
         if criterion is None:
             raise ValueError("the scores have a `metric` dim: name the metric whose validation series chooses the "
-                             f"epoch with `criterion=`, one of {_shown(labels)}")
+                             f"epoch with `criterion=`, one of {shown(labels, _MAX_SHOWN)}")
         if criterion not in labels:
-            raise ValueError(f"`criterion` must be one of the cube's metrics {_shown(labels)}; got {criterion!r}")
+            raise ValueError(f"`criterion` must be one of the cube's metrics {shown(labels, _MAX_SHOWN)}; got {criterion!r}")
     elif criterion is not None:
         raise ValueError(f"`criterion` is only for cubes with a `metric` dim; got criterion={criterion!r}")
     return cube
@@ -294,7 +288,7 @@ def _plan(scores, selection, split, validation, strict, criterion):
         raise TypeError(f"`strict` must be True or False; got {strict!r}")
     cube = _check_cube(scores, criterion)
     if "epoch" not in cube.dims:
-        raise ValueError(f"the scores have no `epoch` dim (dims {_shown(cube.dims)}); there is no epoch to select")
+        raise ValueError(f"the scores have no `epoch` dim (dims {shown(cube.dims, _MAX_SHOWN)}); there is no epoch to select")
     support = epoch_selection_support(cube, split=split, validation=validation, criterion=criterion)
     split = support.split if support.split is not None else split
     reported = _reported_present(cube, split).values

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice
+from .._validation import check_choice, shown
 from . import _style
 
 __all__ = ["CDBar", "CDLabel", "CDLayout", "clique_bars", "label_rows", "cd_layout", "plot_critical_difference"]
@@ -262,9 +262,7 @@ def _inputs(result):
     notes = []
     excluded = list(getattr(result, "excluded", {}) or {})
     if excluded:
-        shown = ", ".join(str(m) for m in excluded[:4])
-        shown += f", … ({len(excluded) - 4} more)" if len(excluded) > 4 else ""
-        notes.append(f"excluded (missing results): {shown}")
+        notes.append(f"excluded (missing results): {shown(excluded, 4, fmt=str)}")
     if result.posthoc is None:
         f = result.friedman
         notes.append(f"Friedman (Iman–Davenport) p = {f.f_pvalue:.3g} > α = {result.alpha:g}:\n"
