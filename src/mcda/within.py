@@ -142,11 +142,28 @@ def _notes_text(notes) -> str:
     return "".join(f"\nnote: {n}" for n in notes)
 
 
+class _TableResult:
+    """What the table-shaped results share: ``to_frame``, a repr that is the summary, and its text.
+
+    The subclasses are frozen dataclasses (``repr=False``) with ``table`` and ``notes`` fields.
+    """
+
+    def to_frame(self) -> pd.DataFrame:
+        """The tidy table (a copy)."""
+        return self.table.copy()
+
+    def __repr__(self) -> str:
+        return self.summary()
+
+    def _text(self, head: str, columns: list[str]) -> str:
+        return head + "\n" + _show_table(self.table, columns) + _notes_text(self.notes)
+
+
 # --------------------------------------------------------------------------- summary
 
 
 @dataclass(frozen=True, repr=False)
-class IntervalSummary:
+class IntervalSummary(_TableResult):
     """Mean, spread and an interval for the mean per (dataset, method[, metric]), over seeds.
 
     Attributes
@@ -175,10 +192,6 @@ class IntervalSummary:
     direction: object
     notes: tuple = ()
 
-    def to_frame(self) -> pd.DataFrame:
-        """The tidy table (a copy)."""
-        return self.table.copy()
-
     def summary(self) -> str:
         how = ("Student t" if self.ci_method == "t"
                else f"percentile bootstrap, {self.n_resamples} resamples")
@@ -186,10 +199,7 @@ class IntervalSummary:
         head = (f"Interval summary over seeds ({metric or 'unnamed metric'}; {self.confidence_level:.0%} {how}), "
                 f"{len(self.table)} cells")
         cols = ["dataset", "method", "metric", "n_seeds", "mean", "std", "ci_low", "ci_high", "reason"]
-        return head + "\n" + _show_table(self.table, cols) + _notes_text(self.notes)
-
-    def __repr__(self) -> str:
-        return self.summary()
+        return self._text(head, cols)
 
 
 def _t_interval(mean, sem, n, confidence_level):
@@ -514,6 +524,32 @@ def _concat_pairs(frames: list[pd.DataFrame], cube: xr.DataArray) -> pd.DataFram
     return table.sort_values(["dataset"], kind="stable", key=_label_order(cube)).reset_index(drop=True)
 
 
+def _sem(sd: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Standard error of a mean difference, sd / √n (NaN or inf where n is 0)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return sd / np.sqrt(n)
+
+
+def _pair_table(cube: xr.DataArray, blocks: list[_Block], columns, *, t_based: bool = True) -> pd.DataFrame:
+    """One row per (dataset, pair[, metric]) over every block, for the per-pair functions.
+
+    For each block this pairs the methods, takes the mean and sd of the paired differences
+    and the reasons a row's test does not apply (``_pair_reasons``), and calls
+    ``columns(i, pairs, mean, sd, reason)`` (``i`` the block's index); the dict it returns
+    gives the columns after ``n_seeds``, in order. Blocks are concatenated by dataset.
+    """
+    frames = []
+    for i, block in enumerate(blocks):
+        pairs = _pairs(block)
+        mean, sd = _spread(pairs.diff, pairs.n)
+        reason = _pair_reasons(pairs, sd, t_based=t_based)
+        frame = _pair_frame(pairs, block.metric if "metric" in cube.dims else None)
+        for name, values in columns(i, pairs, mean, sd, reason).items():
+            frame[name] = values
+        frames.append(frame)
+    return _concat_pairs(frames, cube)
+
+
 # --------------------------------------------------------------------------- signed ranks
 
 
@@ -630,7 +666,7 @@ def wilcoxon_signed_ranks(differences, *, zero_method: str = "wilcox") -> Signed
 
 
 @dataclass(frozen=True, repr=False)
-class PairedTests:
+class PairedTests(_TableResult):
     """Paired tests of every pair of methods on each dataset, over seeds, Holm within dataset.
 
     Attributes
@@ -660,9 +696,6 @@ class PairedTests:
     zero_method: str = "wilcox"
     notes: tuple = ()
 
-    def to_frame(self) -> pd.DataFrame:
-        return self.table.copy()
-
     def summary(self) -> str:
         name = "paired t" if self.method == "t" else "Wilcoxon signed-rank"
         n_sig = int(self.table["significant"].sum())
@@ -670,10 +703,7 @@ class PairedTests:
                 f"{n_sig} of {len(self.table)} pairs significant")
         cols = ["dataset", "method_a", "method_b", "metric", "n_seeds", "mean_diff", "p_raw", "p_holm",
                 "significant", "reason"]
-        return head + "\n" + _show_table(self.table, cols) + _notes_text(self.notes)
-
-    def __repr__(self) -> str:
-        return self.summary()
+        return self._text(head, cols)
 
 
 _SIGNFLIP_MAX = 13  # up to 2**13 sign patterns: scipy's exact permutation p for tied / zero differences
@@ -831,43 +861,33 @@ def paired_tests(scores, *, method: str = "t", alpha: float = 0.05, zero_method:
     alpha = check_alpha(alpha)
     check_choice("zero_method", zero_method, ZERO_METHODS)
     cube, blocks = _blocks(scores, direction, metric, method_names)
-    frames, notes = [], []
-    for block in blocks:
-        pairs = _pairs(block)
-        mean, sd = _spread(pairs.diff, pairs.n)
-        reason = _pair_reasons(pairs, sd, t_based=method == "t")
+    notes = []
+
+    def columns(i, pairs, mean, sd, reason):
         testable = np.nonzero(reason == "")[0]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            se = sd / np.sqrt(pairs.n)
+        se = _sem(sd, pairs.n)
         ci_low, ci_high = _t_interval(mean, se, pairs.n, 1.0 - alpha)
-        frame = _pair_frame(pairs, block.metric if "metric" in cube.dims else None)
-        frame["mean_diff"] = mean
-        frame["ci_low"] = ci_low
-        frame["ci_high"] = ci_high
         if method == "t":
             statistic = np.full(len(mean), np.nan)
             p = np.full(len(mean), np.nan)
             statistic[testable] = mean[testable] / se[testable]
             p[testable] = 2.0 * stats.t.sf(np.abs(statistic[testable]), pairs.n[testable] - 1)
-            frame["statistic"] = statistic
         else:
             p, statistic, r_plus, r_minus = _wilcoxon_pvalues(pairs.diff, pairs.n, testable, zero_method)
-            frame["statistic"] = statistic
-        frame["p_raw"] = p
         p_holm = _holm(p, pairs.row_dataset)
-        frame["p_holm"] = p_holm
-        frame["significant"] = np.nan_to_num(p_holm, nan=np.inf) <= alpha
-        frame["reason"] = reason
+        out = {"mean_diff": mean, "ci_low": ci_low, "ci_high": ci_high, "statistic": statistic, "p_raw": p,
+               "p_holm": p_holm, "significant": np.nan_to_num(p_holm, nan=np.inf) <= alpha, "reason": reason}
         if method == "wilcoxon":
-            frame["r_plus"] = r_plus
-            frame["r_minus"] = r_minus
+            out |= {"r_plus": r_plus, "r_minus": r_minus}
             small = (pairs.n >= 2) & (pairs.n < 6) & (reason == "")
             if small.any():
                 notes.append(f"{int(small.sum())} pair(s) share fewer than 6 seeds: the two-sided Wilcoxon p "
                              "cannot go below 2/2^n (0.0625 at n = 5), so they cannot be significant at 0.05.")
-        frames.append(frame)
+        return out
+
+    table = _pair_table(cube, blocks, columns, t_based=method == "t")
     metric_field, direction_field = _meta(cube, blocks)
-    return PairedTests(table=_concat_pairs(frames, cube), method=method, alpha=alpha, direction=direction_field,
+    return PairedTests(table=table, method=method, alpha=alpha, direction=direction_field,
                        metric=metric_field, zero_method=zero_method, notes=tuple(notes))
 
 
@@ -875,7 +895,7 @@ def paired_tests(scores, *, method: str = "t", alpha: float = 0.05, zero_method:
 
 
 @dataclass(frozen=True, repr=False)
-class EquivalenceResult:
+class EquivalenceResult(_TableResult):
     """Paired TOST equivalence of every pair of methods on each dataset, over seeds.
 
     Attributes
@@ -904,18 +924,12 @@ class EquivalenceResult:
     metric: object
     notes: tuple = ()
 
-    def to_frame(self) -> pd.DataFrame:
-        return self.table.copy()
-
     def summary(self) -> str:
         counts = self.table["verdict"].value_counts()
         head = (f"Equivalence (paired TOST, alpha = {self.alpha:g}, margin = {self.margin}): "
                 + ", ".join(f"{v} {k}" for k, v in counts.items()))
         cols = ["dataset", "method_a", "method_b", "metric", "n_seeds", "mean_diff", "margin", "p_tost", "verdict"]
-        return head + "\n" + _show_table(self.table, cols) + _notes_text(self.notes)
-
-    def __repr__(self) -> str:
-        return self.summary()
+        return self._text(head, cols)
 
 
 def _margins(blocks: list[_Block], margin) -> list[float]:
@@ -1004,14 +1018,11 @@ def equivalence(scores, *, margin=None, alpha: float = 0.05, direction=None, met
     alpha = check_alpha(alpha)
     cube, blocks = _blocks(scores, direction, metric, method_names)
     margins = _margins(blocks, margin)
-    frames = []
-    for block, m in zip(blocks, margins):
-        pairs = _pairs(block)
-        mean, sd = _spread(pairs.diff, pairs.n)
-        reason = _pair_reasons(pairs, sd, t_based=True)
+
+    def columns(i, pairs, mean, sd, reason):
+        m = margins[i]
         ok = reason == ""
-        with np.errstate(invalid="ignore", divide="ignore"):
-            se = sd / np.sqrt(pairs.n)
+        se = _sem(sd, pairs.n)
         df = np.where(ok, pairs.n - 1, 1)
         p_lower = np.where(ok, stats.t.sf((mean + m) / np.where(ok, se, 1.0), df), np.nan)
         p_upper = np.where(ok, stats.t.cdf((mean - m) / np.where(ok, se, 1.0), df), np.nan)
@@ -1025,21 +1036,14 @@ def equivalence(scores, *, margin=None, alpha: float = 0.05, direction=None, met
         verdict[~ok] = "not applicable"
         identical = np.char.startswith(reason.astype(str), "every paired difference is exactly 0")
         verdict[identical] = "identical"
-        frame = _pair_frame(pairs, block.metric if "metric" in cube.dims else None)
-        frame["mean_diff"] = mean
-        frame["margin"] = m
-        frame["ci_low"] = ci_low
-        frame["ci_high"] = ci_high
-        frame["p_lower"] = p_lower
-        frame["p_upper"] = p_upper
-        frame["p_tost"] = p_tost
-        frame["equivalent"] = equivalent
-        frame["verdict"] = verdict
-        frame["reason"] = reason
-        frames.append(frame)
+        return {"mean_diff": mean, "margin": m, "ci_low": ci_low, "ci_high": ci_high, "p_lower": p_lower,
+                "p_upper": p_upper, "p_tost": p_tost, "equivalent": equivalent, "verdict": verdict,
+                "reason": reason}
+
+    table = _pair_table(cube, blocks, columns)
     metric_field, direction_field = _meta(cube, blocks)
     margin_field = dict(zip((b.metric for b in blocks), margins)) if "metric" in cube.dims else margins[0]
-    return EquivalenceResult(table=_concat_pairs(frames, cube), margin=margin_field, alpha=alpha,
+    return EquivalenceResult(table=table, margin=margin_field, alpha=alpha,
                              direction=direction_field, metric=metric_field)
 
 
@@ -1047,7 +1051,7 @@ def equivalence(scores, *, margin=None, alpha: float = 0.05, direction=None, met
 
 
 @dataclass(frozen=True, repr=False)
-class PowerResult:
+class PowerResult(_TableResult):
     """Power of the paired t test over seeds, per pair and dataset.
 
     Attributes
@@ -1073,18 +1077,12 @@ class PowerResult:
     metric: object
     notes: tuple = ()
 
-    def to_frame(self) -> pd.DataFrame:
-        return self.table.copy()
-
     def summary(self) -> str:
         head = (f"Power of the paired t test over seeds (alpha = {self.alpha:g}, "
                 f"target power = {self.target_power:g})")
         cols = ["dataset", "method_a", "method_b", "metric", "n_seeds", "mean_diff", "mde", "observed_power",
                 "seeds_needed", "reason"]
-        return head + "\n" + _show_table(self.table, cols) + _notes_text(self.notes)
-
-    def __repr__(self) -> str:
-        return self.summary()
+        return self._text(head, cols)
 
 
 def _t_power(effect, n, alpha):
@@ -1211,11 +1209,8 @@ def power(scores, *, alpha: float = 0.05, target_power: float = 0.8, direction=N
         raise ValueError(f"`target_power` must exceed `alpha` ({alpha!r}): the test already rejects with "
                          f"probability alpha when there is no difference; got {target_power!r}")
     cube, blocks = _blocks(scores, direction, metric, method_names)
-    frames = []
-    for block in blocks:
-        pairs = _pairs(block)
-        mean, sd = _spread(pairs.diff, pairs.n)
-        reason = _pair_reasons(pairs, sd, t_based=True)
+
+    def columns(_, pairs, mean, sd, reason):
         for i in np.nonzero(np.char.startswith(reason.astype(str), "every paired difference is exactly 0"))[0]:
             reason[i] = (f"every paired difference is exactly 0 (identical scores on all {pairs.n[i]} shared seeds): "
                          "no spread to base a power calculation on")
@@ -1239,19 +1234,14 @@ def power(scores, *, alpha: float = 0.05, target_power: float = 0.8, direction=N
             huge = ok & (mean != 0) & np.isnan(needed)
             for i in np.nonzero(huge)[0]:
                 reason[i] = f"the observed effect is too small to detect with fewer than {_MAX_SEEDS_SEARCHED} seeds"
-        frame = _pair_frame(pairs, block.metric if "metric" in cube.dims else None)
-        frame["mean_diff"] = mean
-        frame["sd_diff"] = sd
-        frame["effect_size"] = effect
-        frame["mde"] = mde
-        frame["observed_power"] = observed
-        frame["seeds_needed"] = needed
-        frame["reason"] = reason
-        frames.append(frame)
+        return {"mean_diff": mean, "sd_diff": sd, "effect_size": effect, "mde": mde, "observed_power": observed,
+                "seeds_needed": needed, "reason": reason}
+
+    table = _pair_table(cube, blocks, columns)
     metric_field, direction_field = _meta(cube, blocks)
     notes = ("observed_power is a function of the p-value and adds no evidence (Hoenig & Heisey 2001); "
              "read mde for what these seeds can rule out.",)
-    return PowerResult(table=_concat_pairs(frames, cube), alpha=alpha, target_power=target_power,
+    return PowerResult(table=table, alpha=alpha, target_power=target_power,
                        direction=direction_field, metric=metric_field, notes=notes)
 
 
