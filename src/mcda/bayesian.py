@@ -253,6 +253,19 @@ def _check_progress(progress):
     return progress
 
 
+def _check_sampling(n_samples, reproduce, rng, progress, keep_draws, method: str = "sampling"):
+    """The posterior-sampling arguments, checked in this order: (n_samples, reproduce, seed or Generator, progress)."""
+    n_samples = check_positive_int("n_samples", n_samples)
+    reproduce, source = _check_reproduce(reproduce, rng)
+    if reproduce is not None and method != "sampling":
+        raise ValueError("`reproduce='baycomp'` reproduces baycomp's posterior draws, so it needs "
+                         f"`method='sampling'`; got method={method!r}.")
+    progress = _check_progress(progress)
+    if not isinstance(keep_draws, bool):
+        raise TypeError(f"`keep_draws` must be True or False; got {keep_draws!r}.")
+    return n_samples, reproduce, source, progress
+
+
 def _single_score_cube(scores, direction, method_names):
     cube = as_cube(scores, direction, method_names=method_names)
     extra = [d for d in cube.dims if d not in ("dataset", "method")]
@@ -408,15 +421,19 @@ def _probabilities_from_counts(counts: np.ndarray, n_samples: int) -> np.ndarray
     return counts / n_samples
 
 
-def _two_regions(prob: np.ndarray):
-    """rope = 0: baycomp's (p_left / (p_left + p_right), p_right / (...)); NaN rows when undefined."""
+def _two_regions(prob: np.ndarray, reasons: np.ndarray, usable: np.ndarray):
+    """rope = 0: baycomp's (p_left / (p_left + p_right), p_right / (...)), and the reasons.
+
+    Usable rows where that ratio is undefined (the tie cell wins every draw) become NaN with
+    a reason.
+    """
     pl, pr = prob[:, 0], prob[:, 2]
     total = pl + pr
     undefined = ~(total > _TWO_REGION_FLOOR)
     with np.errstate(invalid="ignore", divide="ignore"):
         out = np.stack([pl / total, np.zeros_like(pl), pr / total], axis=1)
     out[undefined] = np.nan
-    return out, undefined
+    return out, np.where(undefined & usable, _TIES_ONLY, reasons).astype(object)
 
 
 def _labels(prob: np.ndarray, threshold: float, nan_rows: np.ndarray) -> np.ndarray:
@@ -471,6 +488,17 @@ def _assemble(test, methods, pairs, n_shared, prob, means, reasons, *, rope, pri
 
 def _pairs(k: int) -> list:
     return [(i, j) for i in range(k) for j in range(i + 1, k)]
+
+
+def _pair_rows(shared: np.ndarray):
+    """Every pair i < j of the methods of a k × k shared-dataset matrix, its index arrays, its
+    shared-dataset counts and the reasons (a pair with no shared dataset has no posterior)."""
+    pairs = _pairs(len(shared))
+    ii = np.array([p[0] for p in pairs], dtype=np.int64)
+    jj = np.array([p[1] for p in pairs], dtype=np.int64)
+    n_shared = shared[ii, jj]
+    reasons = np.where(n_shared == 0, _NO_SHARED, "").astype(object)
+    return pairs, ii, jj, n_shared, reasons
 
 
 _NO_SHARED = "no dataset where both methods have a result"
@@ -601,14 +629,8 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
     prior_strength = _check_positive_float("prior_strength", prior_strength)
     threshold = _check_threshold(threshold)
     check_choice("method", method, METHODS)
-    n_samples = check_positive_int("n_samples", n_samples)
-    reproduce, source = _check_reproduce(reproduce, rng)
-    if reproduce is not None and method != "sampling":
-        raise ValueError("`reproduce='baycomp'` reproduces baycomp's posterior draws, so it needs "
-                         f"`method='sampling'`; got method={method!r}.")
-    progress = _check_progress(progress)
-    if not isinstance(keep_draws, bool):
-        raise TypeError(f"`keep_draws` must be True or False; got {keep_draws!r}.")
+    n_samples, reproduce, source, progress = _check_sampling(n_samples, reproduce, rng, progress, keep_draws,
+                                                             method)
     cube = _single_score_cube(scores, direction, method_names)
     rope = resolve_rope(cube, rope)
     counts = pairwise_counts(cube, rope=rope)
@@ -628,12 +650,8 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
         else:
             wins, eq, shared = region_counts(np.ascontiguousarray(orient(cube).values, dtype=np.float64),
                                              float(rope), 0.0)
-    pairs = _pairs(len(methods))
-    ii = np.array([p[0] for p in pairs], dtype=np.int64)
-    jj = np.array([p[1] for p in pairs], dtype=np.int64)
-    n_shared = shared[ii, jj]
+    pairs, ii, jj, n_shared, reasons = _pair_rows(shared)
     alpha = _sign_alpha(wins[ii, jj], eq[ii, jj], wins[jj, ii], prior, prior_strength)
-    reasons = np.where(n_shared == 0, _NO_SHARED, "").astype(object)
     usable = n_shared > 0
 
     draws = None
@@ -664,8 +682,7 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
     with np.errstate(invalid="ignore", divide="ignore"):
         means = alpha / alpha.sum(axis=1, keepdims=True)
     if rope == 0:
-        prob, undefined = _two_regions(prob)
-        reasons = np.where(undefined & usable, _TIES_ONLY, reasons).astype(object)
+        prob, reasons = _two_regions(prob, reasons, usable)
         with np.errstate(invalid="ignore", divide="ignore"):
             directional = alpha[:, 0] + alpha[:, 2]
             means = np.stack([alpha[:, 0] / directional, np.zeros(len(pairs)), alpha[:, 2] / directional], axis=1)
@@ -831,11 +848,7 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
     """
     prior_strength = _check_positive_float("prior_strength", prior_strength)
     threshold = _check_threshold(threshold)
-    n_samples = check_positive_int("n_samples", n_samples)
-    reproduce, source = _check_reproduce(reproduce, rng)
-    progress = _check_progress(progress)
-    if not isinstance(keep_draws, bool):
-        raise TypeError(f"`keep_draws` must be True or False; got {keep_draws!r}.")
+    n_samples, reproduce, source, progress = _check_sampling(n_samples, reproduce, rng, progress, keep_draws)
     cube = _single_score_cube(scores, direction, method_names)
     require_in_memory(cube, "mcda.bayesian_signed_rank_comparison",
                       reason="its posterior weighs every difference by its rank among all the datasets' differences",
@@ -844,14 +857,11 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
     rope = resolve_rope(cube, rope)
     counts_all = pairwise_counts(cube, rope=rope)
     methods = counts_all.methods
-    pairs = _pairs(len(methods))
-    shared = counts_all.n_shared.to_numpy()
-    n_shared = np.array([shared[i, j] for i, j in pairs], dtype=np.int64)
+    pairs, _, _, n_shared, reasons = _pair_rows(counts_all.n_shared.to_numpy())
     values = orient(cube).values
     if reproduce is None:
         labels = np.array([str(d) for d in cube.coords["dataset"].values], dtype=object)
         values = values[np.argsort(labels, kind="stable")]
-    reasons = np.where(n_shared == 0, _NO_SHARED, "").astype(object)
 
     prepared: dict[int, list[_RankPair]] = {}
     for p, (i, j) in enumerate(pairs):
@@ -905,8 +915,7 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
                 draws[(methods[i], methods[j])] = shares[g]
     bar.close()
     if rope == 0:
-        prob, undefined = _two_regions(prob)
-        reasons = np.where(undefined & (n_shared > 0), _TIES_ONLY, reasons).astype(object)
+        prob, reasons = _two_regions(prob, reasons, n_shared > 0)
     return _assemble("signed_rank", methods, pairs, n_shared, prob, means, reasons, rope=rope,
                      prior="pseudo_observation", prior_strength=prior_strength, threshold=threshold,
                      method="sampling", n_samples=n_samples, direction=counts_all.direction, draws=draws,
