@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, special
 
-from ._validation import MissingDataWarning, check_alpha, check_choice, check_positive_int, user_stacklevel, warn
+from ._validation import MissingDataWarning, check_alpha, check_choice, check_positive_int, warn
 from . import _chunks
 from .ranks import MeanRanks, prepare_across, rank_rows
 from .store import is_lazy
@@ -160,7 +160,7 @@ def _rank_statistics(scores, direction, method_names, *, what: str) -> _RankStat
     if prep.excluded:
         shown = "; ".join(f"{m} lacks {_listed(ds, 4)}" for m, ds in list(prep.excluded.items())[:_SHOWN])
         warn(f"{len(prep.excluded)} method(s) lack results on some datasets and are excluded from {what} "
-             f"(nothing is imputed): {shown}.", MissingDataWarning, stacklevel=user_stacklevel())
+             f"(nothing is imputed): {shown}.", MissingDataWarning)
     return _RankStatistics(methods=list(prep.methods), rank_sums=sums, sum_squared_ranks=squares,
                            n_datasets=n, excluded=dict(prep.excluded))
 
