@@ -18,8 +18,9 @@ import numpy as np
 __all__ = ["normalise_and_count", "count_winners"]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _winner(a, b, c):
+    """The region (0, 1, 2) with the largest share, first among equals; signed_rank uses it too."""
     best = 0
     top = a
     if b > top:

@@ -23,6 +23,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from .dirichlet import _winner
+
 __all__ = ["sum_boundaries", "signed_rank_shares"]
 
 
@@ -130,11 +132,4 @@ def signed_rank_shares(weights_t, orders, right_ge, right_gt, left_ge, left_gt, 
                     out[p, b0 + s, 0] = a
                     out[p, b0 + s, 1] = b
                     out[p, b0 + s, 2] = c
-                best = 0
-                top = a
-                if b > top:
-                    best = 1
-                    top = b
-                if c > top:
-                    best = 2
-                counts[p, best] += 1
+                counts[p, _winner(a, b, c)] += 1
