@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 
 from . import _style
@@ -67,6 +68,34 @@ def grid_shape(n_panels: int, *, max_cols: int = 3) -> tuple[int, int]:
     return rows, math.ceil(n_panels / rows)
 
 
+def panel_grid(ax, n_panels: int, width, *, max_cols: int, height, **subplot_kw):
+    """One Axes per dataset: a new grid of ``n_panels`` panels, or the ``n_panels`` Axes the caller gave.
+
+    A new grid has :func:`grid_shape` rows and columns, ``height(rows, cols)`` inches, its
+    unused cells removed; other keywords go to the figure's subplots (e.g. ``sharex=True``).
+    Returns ``(fig, axes, cols)``, ``cols`` the grid's number of columns (1 for the caller's Axes).
+    """
+    if ax is None:
+        rows, cols = grid_shape(n_panels, max_cols=max_cols)
+        fig, grid = _style.new_figure(width, height=height(rows, cols), nrows=rows, ncols=cols, squeeze=False,
+                                      **subplot_kw)
+        grid = np.asarray(grid).ravel()
+        for extra in grid[n_panels:]:
+            extra.remove()
+        return fig, grid[:n_panels], cols
+    axes = np.atleast_1d(np.asarray(ax, dtype=object)).ravel()
+    if len(axes) != n_panels:
+        raise ValueError(f"`ax` must hold one Axes per dataset ({n_panels}); got {len(axes)}")
+    return axes[0].figure, axes, 1
+
+
+def matrix_frame(ax, **tick_params) -> None:
+    """A matrix plot's frame: no tick marks and no spines, so the cells stand alone."""
+    ax.tick_params(length=0, **tick_params)
+    for side in ("top", "right", "bottom", "left"):
+        ax.spines[side].set_visible(False)
+
+
 def axes_pair(ax, width, *, height, width_ratios):
     """Two side-by-side axes: new (``ax`` None) or the two the caller gave."""
     if ax is None:
@@ -83,8 +112,6 @@ def axes_pair(ax, width, *, height, width_ratios):
 
 def annotate_cells(ax, values, *, cmap, norm, fmt, fontsize) -> None:
     """Write each finite value of a 2-D array in its cell, black or white for contrast."""
-    import numpy as np
-
     rows, cols = values.shape
     for i in range(rows):
         for j in range(cols):

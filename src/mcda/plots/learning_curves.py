@@ -139,20 +139,8 @@ def plot_learning_curves(cube, *, confidence_level: float = 0.95, datasets=None,
     methods = _common.subset("methods", methods, list(pd.unique(table["method"])))
     styles = _common.method_styles(methods)
     with _style.style():
-        if ax is None:
-            rows, cols = _common.grid_shape(len(datasets), max_cols=max_cols)
-            fig, grid = _style.new_figure(width, height=0.3 + 1.45 * rows + 0.35, nrows=rows, ncols=cols,
-                                          sharex=True, squeeze=False)
-            grid = np.asarray(grid).ravel()
-            for extra in grid[len(datasets):]:
-                extra.remove()
-            axes = grid[:len(datasets)]
-        else:
-            cols = 1
-            axes = np.atleast_1d(np.asarray(ax, dtype=object)).ravel()
-            if len(axes) != len(datasets):
-                raise ValueError(f"`ax` must hold one Axes per dataset ({len(datasets)}); got {len(axes)}")
-            fig = axes[0].figure
+        fig, axes, cols = _common.panel_grid(ax, len(datasets), width, max_cols=max_cols,
+                                             height=lambda rows, _: 0.3 + 1.45 * rows + 0.35, sharex=True)
         for panel, dataset in zip(axes, datasets):
             rows = table[table["dataset"] == dataset]
             for method in methods:

@@ -132,20 +132,11 @@ def _draw_matrix(result, table, datasets, methods, *, max_cols, width, ax):
     blues = matplotlib.colormaps[_style.SEQUENTIAL_CMAP].with_extremes(bad=(0, 0, 0, 0), over="#08306B")
     diverging = matplotlib.colormaps[_style.DIVERGING_CMAP].with_extremes(bad=(0, 0, 0, 0))
     p_norm, d_norm = Normalize(0.0, p_top), TwoSlopeNorm(0.0, -d_top, d_top)
-    if ax is None:
-        rows, cols = _common.grid_shape(len(datasets), max_cols=max_cols)
-        panel_w = _style.figure_size(width)[0] / cols
-        fig, grid = _style.new_figure(width, height=rows * panel_w * 0.95 + 0.5, nrows=rows, ncols=cols,
-                                      squeeze=False)
-        grid = np.asarray(grid).ravel()
-        for extra in grid[len(datasets):]:
-            extra.remove()
-        axes = grid[:len(datasets)]
-    else:
-        axes = np.atleast_1d(np.asarray(ax, dtype=object)).ravel()
-        if len(axes) != len(datasets):
-            raise ValueError(f"`ax` must hold one Axes per dataset ({len(datasets)}); got {len(axes)}")
-        fig = axes[0].figure
+
+    def height(rows, cols):  # near-square panels
+        return rows * (_style.figure_size(width)[0] / cols) * 0.95 + 0.5
+
+    fig, axes, _ = _common.panel_grid(ax, len(datasets), width, max_cols=max_cols, height=height)
     annotate = k <= 6
     short = [str(m) for m in methods]
     lower_image = upper_image = None
@@ -171,9 +162,7 @@ def _draw_matrix(result, table, datasets, methods, *, max_cols, width, ax):
                                    color=_style.text_color_on(cmap(norm(value))), gid="cell_value")
         panel.set_xticks(range(k), short, rotation=90)
         panel.set_yticks(range(k), short)
-        panel.tick_params(length=0, labelsize=_style.FONT_SIZE - 2)
-        for side in ("top", "right", "bottom", "left"):
-            panel.spines[side].set_visible(False)
+        _common.matrix_frame(panel, labelsize=_style.FONT_SIZE - 2)
         panel.set_title(str(dataset), fontsize=_style.FONT_SIZE)
         if ax is None:
             spec = panel.get_subplotspec()

@@ -13,6 +13,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from .._validation import check_positive_int
 from . import _common, _style
 
 __all__ = ["TRIANGLE", "ternary_xy", "pair_draws", "pair_rows", "plot_posterior", "plot_posterior_bars"]
@@ -160,7 +161,7 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None)
     a, b = _check_pair(result, pair)
     draws = pair_draws(result, (a, b))
     row = next(pair_rows(result, [(a, b)]).itertuples(index=False))
-    gridsize = _common_positive_int("gridsize", gridsize)
+    gridsize = check_positive_int("gridsize", gridsize)
     x, y = ternary_xy(draws)
     with _style.style():
         w = _style.figure_size(width)[0]
@@ -195,12 +196,6 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None)
         ax.set_ylim(-0.22, _HEIGHT + 0.22)
         ax.set_title(f"{a} vs {b}: {_verdict(row)} (threshold {result.threshold:g})", fontsize=_style.FONT_SIZE)
     return fig, ax
-
-
-def _common_positive_int(name, value):
-    from .._validation import check_positive_int
-
-    return check_positive_int(name, value)
 
 
 def plot_posterior_bars(result, *, pairs=None, width="column", ax=None):

@@ -98,9 +98,7 @@ def _draw_heat(ax, probs, order, *, annotate, fig):
     ax.set_yticks(range(k), order)
     ax.set_xlabel("position (1 = best)")
     ax.set_title("P(position = r)")
-    ax.tick_params(length=0)
-    for side in ("top", "right", "bottom", "left"):
-        ax.spines[side].set_visible(False)
+    _common.matrix_frame(ax)
     if k > 12:  # keep position labels legible
         step = 5 if k > 25 else 2
         ax.set_xticks([r - 1 for r in range(1, k + 1) if r == 1 or r % step == 0],

@@ -85,9 +85,7 @@ def plot_superiority(report, *, annotate: bool | None = None, width="column", ax
         ax.set_xticks(range(k), order, rotation=45, ha="left", rotation_mode="anchor")
         ax.set_yticks(range(k), order)
         ax.xaxis.tick_top()
-        ax.tick_params(length=0)
-        for side in ("top", "right", "bottom", "left"):
-            ax.spines[side].set_visible(False)
+        _common.matrix_frame(ax)
         if annotate:
             for i in range(k):
                 for j in range(k):
