@@ -208,24 +208,25 @@ def _read_wide(frame: pd.DataFrame, dataset_column: str, source: str) -> pd.Data
 
 # --------------------------------------------------------------------------- the commands
 
-def _level(text: str) -> float:
+def _float_argument(text: str, *, number: str, valid, must: str) -> float:
+    """An argparse number: "must be {number}" when ``text`` is no number, "must {must}" when not ``valid``."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number between 0 and 1; got {text!r}") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1; got {text}")
+        raise argparse.ArgumentTypeError(f"must be {number}; got {text!r}") from None
+    if not valid(value):
+        raise argparse.ArgumentTypeError(f"must {must}; got {text}")
     return value
+
+
+def _level(text: str) -> float:
+    return _float_argument(text, number="a number between 0 and 1", valid=lambda v: 0 < v < 1,
+                           must="lie strictly between 0 and 1")
 
 
 def _nonnegative(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number >= 0; got {text!r}") from None
-    if not np.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be a finite number >= 0; got {text}")
-    return value
+    return _float_argument(text, number="a number >= 0", valid=lambda v: np.isfinite(v) and v >= 0,
+                           must="be a finite number >= 0")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -77,14 +77,11 @@ def _sci(p: float) -> str:
     return f"{mantissa} \\times 10^{{{int(exponent)}}}"
 
 
-def _write(text: str, path) -> str:
-    if path is not None:
-        Path(path).write_text(text, encoding="utf-8")
-    return text
-
-
-def _float(caption: str | None, label: str | None, header: list[str], rows: list[str], spec: str,
-           comments: list[str], wide: bool) -> str:
+def _float(path, caption: str | None, default_caption: str, label: str | None, header: list[str], rows: list[str],
+           spec: str, comments: list[str], wide: bool) -> str:
+    """The LaTeX table float (captioned ``caption``, or ``default_caption`` when it is None), written to
+    ``path`` when one is given."""
+    caption = caption if caption is not None else default_caption
     lines = [f"% {c}" for c in comments]
     lines += ["% requires \\usepackage{booktabs}" + (" and \\usepackage{graphicx}" if wide else ""),
               r"\begin{table}[tbp]", r"\centering"]
@@ -97,7 +94,10 @@ def _float(caption: str | None, label: str | None, header: list[str], rows: list
     lines += [r"\begin{tabular}{" + spec + "}", r"\toprule", " & ".join(header) + r" \\", r"\midrule"]
     lines += rows
     lines += [r"\bottomrule", r"\end{tabular}" + ("}" if wide else ""), r"\end{table}", ""]
-    return "\n".join(lines)
+    text = "\n".join(lines)
+    if path is not None:
+        Path(path).write_text(text, encoding="utf-8")
+    return text
 
 
 # --------------------------------------------------------------------------- scores table
@@ -232,9 +232,8 @@ def scores_to_latex(source, path=None, *, bold_best: bool = True, digits: int = 
     comments = [f"mcda: {metric}, {better}; {what.replace(chr(92), '')}",
                 "missing cells: --" if frame["mean"].isna().any() else "no missing cell"]
     header = ["Dataset"] + [latex_escape(m) for m in methods]
-    text = _float(caption if caption is not None else default_caption, label, header, rows,
-                  "l" + "c" * len(methods), comments, wide=len(methods) > _WIDE)
-    return _write(text, path)
+    return _float(path, caption, default_caption, label, header, rows, "l" + "c" * len(methods), comments,
+                  wide=len(methods) > _WIDE)
 
 
 # --------------------------------------------------------------------------- paired tests
@@ -300,9 +299,8 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
                        f"${{*}}$ $p_\\mathrm{{Holm}} \\le {alpha:g}$, ${{*}}{{*}}$ $\\le {alpha / 5:g}$, "
                        f"${{*}}{{*}}{{*}}$ $\\le {alpha / 50:g}$.")
     header = ["Dataset", "Pair", "Difference", "$p$", r"$p_\mathrm{Holm}$", ""]
-    text = _float(caption if caption is not None else default_caption, label, header, rows, "llcccl",
+    return _float(path, caption, default_caption, label, header, rows, "llcccl",
                   [f"mcda: {test}, alpha {alpha:g}"] + [f"not applicable: {c}" for c in comments], wide=False)
-    return _write(text, path)
 
 
 # --------------------------------------------------------------------------- across datasets
@@ -376,7 +374,6 @@ def comparison_to_latex(result, path=None, *, caption: str | None = None, label:
     default_caption = f"Mean ranks over {result.n_datasets} datasets (1 = best). {verdict}"
     comments = [f"mcda: {result.test}, alpha {result.alpha:g}"]
     comments += [f"excluded (incomplete): {m} lacks {list(lacks)}" for m, lacks in result.excluded.items()]
-    text = _float(caption if caption is not None else default_caption, label, ["Method", "Mean rank", "Group"],
-                  rows, "lcc", comments, wide=False)
-    return _write(text, path)
+    return _float(path, caption, default_caption, label, ["Method", "Mean rank", "Group"], rows, "lcc", comments,
+                  wide=False)
 
