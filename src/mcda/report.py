@@ -621,30 +621,31 @@ class Report:
 
         return getattr(plots, name)(result, **plot_kwargs)
 
+    def _figure(self, name: str, analysis, kwargs: dict):
+        """``plots.<name>`` of ``analysis(**settings)``: the report settings in ``kwargs`` go to the analysis,
+        the rest to the plot."""
+        settings, rest = self._split(kwargs)
+        return self._plot(name, analysis(**settings), rest)
+
     def plot_critical_difference(self, **kwargs):
         """Demšar's critical-difference diagram of :meth:`compare` (settings as keywords, the rest to the plot)."""
-        settings, rest = self._split(kwargs)
-        return self._plot("plot_critical_difference", self.compare(**settings), rest)
+        return self._figure("plot_critical_difference", self.compare, kwargs)
 
     def plot_forest(self, **kwargs):
         """Means and intervals of :meth:`summary` per dataset and method."""
-        settings, rest = self._split(kwargs)
-        return self._plot("plot_forest", self.summary(**settings), rest)
+        return self._figure("plot_forest", self.summary, kwargs)
 
     def plot_pairwise(self, **kwargs):
         """The paired tests of :meth:`pairwise`."""
-        settings, rest = self._split(kwargs)
-        return self._plot("plot_pairwise", self.pairwise(**settings), rest)
+        return self._figure("plot_pairwise", self.pairwise, kwargs)
 
     def plot_superiority(self, **kwargs):
         """Probability of superiority of :meth:`superiority`."""
-        settings, rest = self._split(kwargs)
-        return self._plot("plot_superiority", self.superiority(**settings), rest)
+        return self._figure("plot_superiority", self.superiority, kwargs)
 
     def plot_relation(self, **kwargs):
         """The pairwise-majority relation of :meth:`transitivity`, circular triads highlighted."""
-        settings, rest = self._split(kwargs)
-        return self._plot("plot_relation", self.transitivity(**settings), rest)
+        return self._figure("plot_relation", self.transitivity, kwargs)
 
     def plot_posterior(self, pair, **kwargs):
         """The posterior of one pair on the simplex (sampled from the report's ``rng``)."""
@@ -663,8 +664,7 @@ class Report:
 
     def plot_rank_stability(self, **kwargs):
         """P(position = r) and mean-rank intervals of :meth:`rank_stability`."""
-        settings, rest = self._split(kwargs)
-        return self._plot("plot_rank_stability", self.rank_stability(**settings), rest)
+        return self._figure("plot_rank_stability", self.rank_stability, kwargs)
 
     def plot_learning_curves(self, **kwargs):
         """Learning curves of the raw cube (needs an ``epoch`` dim): the reported split, the report's level."""
