@@ -40,6 +40,7 @@ from ._validation import (
     check_choice,
     check_positive_int,
     check_probability,
+    shown,
     warn,
 )
 from .cube import as_cube, cube_direction, cube_metric
@@ -49,7 +50,6 @@ __all__ = ["MethodSummary", "method_summary"]
 
 _MISSING_POLICIES = ("complete", "available")
 _BLOCK_CELLS = 1 << 21  # resamples × datasets of one block of bootstrap counts
-_MAX_SHOWN = 8
 # rank_rows runs a numba kernel that is itself parallel over rows; numba's default "workqueue"
 # threading layer must not be entered by two threads at once, so the scheduler's threads take turns
 _RANK_LOCK = threading.Lock()
@@ -60,12 +60,6 @@ def _rank_rows(values: np.ndarray) -> np.ndarray:
 
     with _RANK_LOCK:
         return rank_rows(values)
-
-
-def _shown(items, limit: int = _MAX_SHOWN) -> str:
-    items = list(items)
-    text = ", ".join(repr(i) for i in items[:limit])
-    return text + (f", … ({len(items) - limit} more)" if len(items) > limit else "")
 
 
 # =========================================================================== blocks and tasks
@@ -267,7 +261,7 @@ def _complete_design(cube, methods, flags) -> tuple[np.ndarray, dict, np.ndarray
     n_kept = cube.sizes["dataset"] - int(empty.sum())
     if columns.size < 2 or n_kept == 0:
         raise ValueError(f"dropping incomplete methods leaves {columns.size} method(s) on {n_kept} dataset(s); "
-                         f"excluded {_shown(excluded)}. Try `policy='datasets'`, or restrict the comparison to the "
+                         f"excluded {shown(excluded)}. Try `policy='datasets'`, or restrict the comparison to the "
                          "methods you need.")
     return columns, excluded, rows[empty]
 

@@ -23,6 +23,7 @@ from ._validation import (
     check_choice,
     check_positive_int,
     check_probability,
+    shown,
     warn,
 )
 from . import _chunks
@@ -268,13 +269,6 @@ _TIE_TOL = 1e-9
 # constant factor and cancels when the weights are normalised.
 _RELIABILITY_LEVEL = 0.95
 _BLOCK_CELLS = 1 << 21  # resamples × drawn datasets per block: memory stays bounded
-_MAX_SHOWN = 8
-
-
-def _shown(items, limit: int = _MAX_SHOWN) -> str:
-    items = list(items)
-    text = ", ".join(repr(i) for i in items[:limit])
-    return text + (f", … ({len(items) - limit} more)" if len(items) > limit else "")
 
 
 @dataclass(frozen=True)
@@ -341,11 +335,11 @@ def _check_names(name: str, mapping: dict, prep: AcrossDatasets) -> None:
     known = set(prep.datasets) | {str(d) for d in prep.empty_datasets}
     unknown = [k for k in mapping if k not in known]
     if unknown:
-        raise ValueError(f"`{name}` names datasets that are not in the scores: {_shown(unknown)}; "
-                         f"the datasets are {_shown(prep.datasets)}")
+        raise ValueError(f"`{name}` names datasets that are not in the scores: {shown(unknown)}; "
+                         f"the datasets are {shown(prep.datasets)}")
     lacking = [d for d in prep.datasets if d not in mapping]
     if lacking:
-        raise ValueError(f"`{name}` must name every dataset; it lacks {_shown(lacking)}")
+        raise ValueError(f"`{name}` must name every dataset; it lacks {shown(lacking)}")
 
 
 def _group_codes(groups, prep: AcrossDatasets) -> tuple[np.ndarray, tuple]:
@@ -354,7 +348,7 @@ def _group_codes(groups, prep: AcrossDatasets) -> tuple[np.ndarray, tuple]:
     labels = [mapping[d] for d in prep.datasets]
     bad = [d for d, g in zip(prep.datasets, labels) if g is None or (isinstance(g, float) and np.isnan(g))]
     if bad:
-        raise ValueError(f"`groups` gives no group (None/NaN) for datasets {_shown(bad)}")
+        raise ValueError(f"`groups` gives no group (None/NaN) for datasets {shown(bad)}")
     names = sorted({str(g) for g in labels})
     code_of = {g: i for i, g in enumerate(names)}
     return np.array([code_of[str(g)] for g in labels], dtype=np.int64), tuple(names)
@@ -394,7 +388,7 @@ def _mean_interval_widths(cube: xr.DataArray, prep: AcrossDatasets) -> np.ndarra
     if zero.any():
         names = [prep.datasets[i] for i in np.nonzero(zero)[0]]
         raise ValueError(f"aggregation='reliability' weights a dataset by 1 / (mean interval width), but every "
-                         f"method has identical scores over seeds on datasets {_shown(names)} (width 0, infinite "
+                         f"method has identical scores over seeds on datasets {shown(names)} (width 0, infinite "
                          "weight). Use aggregation='custom' with explicit `weights`, or 'uniform'.")
     return width
 
@@ -698,13 +692,13 @@ class RankStability:
         lines.append("Jackknife (leave one dataset out):")
         for column, what in (("top_changed", "the top method"), ("order_changed", "the order")):
             names = jk.loc[jk[column], "dataset"].tolist()
-            lines.append(f"  leaving out any one of {_shown(names)} changes {what}" if names
+            lines.append(f"  leaving out any one of {shown(names)} changes {what}" if names
                          else f"  no single dataset's removal changes {what}")
         if len(jk):
             worst = jk.loc[jk["max_abs_change"].idxmax()]
             lines.append(f"  largest |Δ mean rank|: {worst['max_abs_change']:.3f} (without {worst['dataset']!r})")
         if self.excluded:
-            lines.append(f"Excluded (incomplete): {_shown(self.excluded)}")
+            lines.append(f"Excluded (incomplete): {shown(self.excluded)}")
         return "\n".join(lines)
 
     def _header(self) -> str:
@@ -901,6 +895,6 @@ def rank_stability(scores, *, n_resamples: int = 10_000, aggregation: str = "uni
     if aggregation == "hierarchical":
         single = [agg.group_labels[g] for g in np.nonzero(np.bincount(agg.groups) == 1)[0]]
         if single:
-            warn(f"groups {_shown(single)} have a single dataset: the stratified bootstrap keeps them fixed in "
+            warn(f"groups {shown(single)} have a single dataset: the stratified bootstrap keeps them fixed in "
                  "every resample, so their uncertainty is not represented.", SmallSampleWarning)
     return _stability_from_indices(agg, _index_blocks(agg, n_resamples, gen), confidence_level=confidence_level)
