@@ -422,3 +422,34 @@ def test_the_large_cubes_guide_runs_and_prints_what_it_says(tmp_path, monkeypatc
         printed = capsys.readouterr().out.splitlines()
         expected = [line[2:] for line in block.splitlines() if line.startswith("# ")]
         assert printed == expected, f"block {i}"
+
+
+def _lazy_seeded():
+    cube = mcda.datasets.synthetic(n_datasets=40, n_methods=3, n_seeds=3, rng=2)
+    return cube, cube.chunk({"dataset": 10})
+
+
+@pytest.mark.parametrize("call", [
+    lambda c: mcda.summary(c),
+    lambda c: mcda.paired_tests(c),
+    lambda c: mcda.equivalence(c),
+    lambda c: mcda.power(c),
+    lambda c: mcda.Report(c),
+], ids=["summary", "paired_tests", "equivalence", "power", "Report"])
+def test_views_that_cannot_run_chunk_wise_refuse_a_lazy_cube_instead_of_loading_it(call):
+    in_memory, lazy_cube = _lazy_seeded()
+    call(in_memory)  # fine in memory
+    with pytest.raises(ValueError, match="cannot run chunk-wise") as info:
+        call(lazy_cube)
+    assert "does not load a lazy cube" in str(info.value)
+
+
+def test_criteria_and_epoch_selection_refuse_a_lazy_cube():
+    both = mcda.datasets.load("duo2018_all").chunk({"dataset": 4})
+    with pytest.raises(ValueError, match="multi-criteria views .* cannot run chunk-wise"):
+        mcda.practical_dominance(both)
+    epochs = xr.DataArray(np.random.default_rng(0).random((6, 2, 3, 2)), dims=("dataset", "method", "epoch", "split"),
+                          coords={"split": ["val", "test"]})
+    cube = mcda.score_cube(epochs, metric="accuracy").chunk({"dataset": 3})
+    with pytest.raises(ValueError, match="epoch selection cannot run chunk-wise"):
+        mcda.select_epoch(cube, selection="best_val")

@@ -122,6 +122,11 @@ def _metric_mapping(name: str, value, metrics: list, what: str) -> dict:
 
 def _prepare(scores, *, metrics=None, rope=None) -> _Criteria:
     """Validate the cube and the criteria (one place for every public function)."""
+    from .store import require_in_memory
+
+    require_in_memory(scores, "the multi-criteria views (practical_dominance, promethee, weight_stability)",
+                      reason="they compare every (dataset, method, metric) cell across metrics at once",
+                      instead="load a subset of datasets first, e.g. cube.isel(dataset=slice(0, 100_000)).load()")
     cube = as_cube(scores)
     if "seed" in cube.dims:
         raise ValueError("`scores` has a 'seed' dim; comparing criteria needs one score per (dataset, method, "

@@ -87,6 +87,10 @@ def _resolve_splits(cube: xr.DataArray, split, validation) -> tuple[str | None, 
 
 
 def _check_cube(scores, criterion):
+    from .store import require_in_memory
+
+    require_in_memory(scores, "epoch selection", reason="it picks an epoch per run from each run's whole series",
+                      instead="select the epochs per chunk yourself and store the selected cube, or load a subset")
     cube = as_cube(scores)
     if "metric" in cube.dims:
         labels = [str(m) for m in cube.coords["metric"].values]

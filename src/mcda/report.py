@@ -291,6 +291,12 @@ class Report:
             close = nearest(unknown[0], list(SETTINGS))
             hint = f" Did you mean {close[0]!r}?" if close else ""
             raise TypeError(f"Report() got unknown settings {unknown}; the settings are {list(SETTINGS)}.{hint}")
+        from .store import require_in_memory
+
+        require_in_memory(scores, "mcda.Report", reason="a report draws every view, figure and table of one "
+                          "in-memory cube", instead="call the chunk-wise functions (compare_over_datasets, "
+                          "pairwise_superiority, bayesian_sign_comparison, rank_stability, method_summary) on "
+                          "the lazy cube directly")
         raw = _one_metric(scores, metric, direction, method_names)
         object.__setattr__(self, "_raw", raw)
         object.__setattr__(self, "_cache", {})

@@ -82,6 +82,12 @@ class _Block:
 
 def _blocks(scores, direction, metric, method_names) -> tuple[xr.DataArray, list[_Block]]:
     """The cube and one block per metric; a cube without ``seed`` (or with epoch/split) raises."""
+    from .store import require_in_memory
+
+    require_in_memory(scores, "the within-dataset views (summary, paired_tests, equivalence, power)",
+                      reason="they return one row per (dataset, method) cell or pair, as large as the cube itself",
+                      instead="select the datasets you need and load them, e.g. cube.isel(dataset=slice(0, 1000))"
+                              ".load(), or use mcda.method_summary for per-method statistics")
     cube = as_cube(scores, direction, metric=metric, method_names=method_names)
     if "seed" not in cube.dims:
         raise ValueError(
