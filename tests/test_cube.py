@@ -245,3 +245,34 @@ def test_seeded_arrays_round_trip(n_datasets, n_methods, n_seeds, rng):
     xr.testing.assert_identical(C.from_json(C.to_json(cube)), cube)
     tidy = cube.to_dataframe(name="score").reset_index()[["dataset", "method", "seed", "score"]]
     xr.testing.assert_identical(mcda.score_cube(tidy, metric="accuracy").drop_vars([]), cube)
+
+
+def test_paths_are_read_by_their_suffix(tmp_path):
+    cube = mcda.datasets.load("duo2018")
+    C.to_json(cube, tmp_path / "c.json")
+    C.to_netcdf(cube, tmp_path / "c.nc")
+    tidy = cube.to_dataframe(name="score").reset_index()[["dataset", "method", "score"]]
+    tidy.to_csv(tmp_path / "c.csv", index=False)
+    xr.testing.assert_identical(mcda.score_cube(tmp_path / "c.json"), cube)
+    xr.testing.assert_identical(mcda.score_cube(str(tmp_path / "c.nc")), cube)
+    from_csv = mcda.score_cube(tmp_path / "c.csv", metric="ari")
+    np.testing.assert_array_equal(from_csv.values, cube.values)
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        mcda.score_cube(tmp_path / "nothing.csv", metric="ari")
+    (tmp_path / "scores.txt").write_text("x")
+    with pytest.raises(ValueError, match="has suffix '.txt'"):
+        mcda.score_cube(tmp_path / "scores.txt", metric="ari")
+
+
+def test_a_zarr_store_or_chunked_netcdf_opens_lazily(tmp_path):
+    pytest.importorskip("dask")  # the optional `dask` extra
+    from mcda import store
+
+    cube = mcda.datasets.load("duo2018")
+    store.to_zarr(cube, tmp_path / "c.zarr", chunk_datasets=5)
+    lazy = mcda.score_cube(tmp_path / "c.zarr")
+    assert store.is_lazy(lazy) and lazy.chunks[0] == (5, 5, 2)
+    xr.testing.assert_identical(lazy.compute(), cube)
+    C.to_netcdf(cube, tmp_path / "c.nc")
+    lazy_nc = mcda.score_cube(tmp_path / "c.nc", chunks=4)
+    assert store.is_lazy(lazy_nc) and lazy_nc.chunks[0] == (4, 4, 4)

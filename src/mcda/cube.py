@@ -393,7 +393,7 @@ def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
 
 def score_cube(data, *, metric=None, direction=None, method_names: Sequence | None = None,
                dataset_names: Sequence | None = None, seed_names: Sequence | None = None,
-               columns: Mapping[str, str] | None = None) -> xr.DataArray:
+               columns: Mapping[str, str] | None = None, chunks: int | None = None) -> xr.DataArray:
     """Turn any accepted input into the score cube.
 
     Parameters
@@ -406,7 +406,11 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
         - a nested dict ``{dataset: {method: score or [scores per seed]}}``;
         - a 2-D (datasets × methods) or 3-D (datasets × methods × seeds) array with
           ``method_names`` (and optionally ``dataset_names``, ``seed_names``);
-        - an existing cube (re-validated; its card kept).
+        - an existing cube (re-validated; its card kept);
+        - a path: a ``.csv`` or ``.parquet`` file (tidy or wide), a cube written by
+          :func:`to_json` (``.json``) or :func:`to_netcdf` (``.nc``), or a Zarr store (a
+          ``.zarr`` directory, opened lazily, chunked along ``dataset``; needs the ``dask``
+          extra).
     metric : str or MetricCard, optional
         The metric; its card gives the direction and noise floor. With a ``metric`` dim, a
         mapping label -> card name (default: each label is looked up).
@@ -417,6 +421,10 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
         Labels for array input.
     columns : mapping, optional
         Role -> column name for tidy frames, e.g. ``{"dataset": "data", "score": "ari"}``.
+    chunks : int, optional
+        Datasets per chunk when opening a Zarr store or a netCDF file: the cube stays lazy
+        (dask-backed) and every chunk-wise function reads it a chunk at a time. A netCDF file
+        without ``chunks`` is loaded into memory.
 
     Returns
     -------
@@ -440,6 +448,8 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
     >>> cube.dims, cube.attrs["direction"]
     (('dataset', 'method'), 'higher_is_better')
     """
+    if isinstance(data, (str, Path)):
+        data = _read_path(Path(data), chunks=chunks, columns=columns)
     keep_attrs = {}
     if isinstance(data, xr.DataArray):
         if data.attrs.get("oriented"):  # back to the metric's own direction before re-validating
@@ -504,6 +514,27 @@ def _stored_direction(da: xr.DataArray):
             return None
         return dict(zip([str(m) for m in da.coords["metric"].values], [str(v) for v in da.coords["direction"].values]))
     return da.attrs.get("direction") or None
+
+
+def _read_path(path: Path, *, chunks, columns):
+    """What a path holds: a DataFrame (CSV, Parquet) or a cube (JSON, netCDF, Zarr)."""
+    if not path.exists():
+        raise FileNotFoundError(f"`data` path {str(path)!r} does not exist")
+    suffix = path.suffix.lower()
+    if path.is_dir() or suffix == ".zarr":
+        from .store import open_cube
+
+        return open_cube(path, chunks=chunks)
+    if suffix in (".nc", ".nc4", ".netcdf", ".cdf"):
+        return from_netcdf(path, chunks=None if chunks is None else {"dataset": chunks})
+    if suffix == ".json":
+        return from_json(path)
+    if suffix == ".csv":
+        return pd.read_csv(path)
+    if suffix in (".parquet", ".pq"):
+        return pd.read_parquet(path)
+    raise ValueError(f"`data` path {str(path)!r} has suffix {suffix!r}; mcda reads .csv, .parquet, .json (a cube "
+                     "from mcda.cube.to_json), .nc (from mcda.cube.to_netcdf) and .zarr stores")
 
 
 def _check_shape(da: xr.DataArray) -> xr.DataArray:
