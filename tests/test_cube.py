@@ -276,3 +276,16 @@ def test_a_zarr_store_or_chunked_netcdf_opens_lazily(tmp_path):
     C.to_netcdf(cube, tmp_path / "c.nc")
     lazy_nc = mcda.score_cube(tmp_path / "c.nc", chunks=4)
     assert store.is_lazy(lazy_nc) and lazy_nc.chunks[0] == (4, 4, 4)
+
+
+def test_metric_selects_one_metric_by_label_case_or_card():
+    both = mcda.datasets.load("duo2018_all")
+    tidy = both.to_dataframe(name="score").reset_index()[["dataset", "method", "metric", "score"]]
+    for source in (both, tidy):
+        for name in ("elapsed", "ELAPSED", "runtime"):  # the label, another case, the card the label resolves to
+            one = mcda.score_cube(source, metric=name)
+            assert one.dims == ("dataset", "method")
+            assert one.attrs["direction"] == "lower_is_better" and one.attrs["noise_floor"] == 0.1
+            np.testing.assert_array_equal(one.values, both.sel(metric="elapsed").values)
+    with pytest.raises(ValueError, match="`metric` 'nmi' is not among the cube's metrics"):
+        mcda.score_cube(both, metric="nmi")

@@ -486,6 +486,8 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
                 raise ValueError(f"`method_names` has {len(names)} labels but the scores have "
                                  f"{da.sizes['method']} methods")
             da = da.assign_coords(method=np.array(names, dtype=object))
+    if "metric" in da.dims and isinstance(metric, (str, MetricCard)):
+        da, metric, direction = _select_metric(da, metric, direction)
     da = _attach_metric(da, metric, direction)
     for k, v in keep_attrs.items():
         da.attrs.setdefault(k, v)
@@ -514,6 +516,46 @@ def _stored_direction(da: xr.DataArray):
             return None
         return dict(zip([str(m) for m in da.coords["metric"].values], [str(v) for v in da.coords["direction"].values]))
     return da.attrs.get("direction") or None
+
+
+def _select_metric(da: xr.DataArray, metric, direction):
+    """One metric of a cube with a ``metric`` dim, named by its label, any case, or its card.
+
+    Returns the cube without the ``metric`` dim and what to attach as its metric (the stored
+    card, the card given, or the bare label) and direction.
+    """
+    labels = [str(m) for m in da.coords["metric"].values]
+    wanted = metric.name if isinstance(metric, MetricCard) else str(metric)
+    match = [lab for lab in labels if lab == wanted] or [lab for lab in labels if lab.lower() == wanted.lower()]
+    if not match:
+        try:
+            target = get_card(metric).name
+        except UnknownMetricError:
+            target = None
+        match = [lab for lab in labels if target is not None and _card_name(lab) == target]
+    if not match:
+        raise ValueError(f"`metric` {wanted!r} is not among the cube's metrics {shown(labels)}")
+    label = match[0]
+    stored = _stored_metric(da)
+    if isinstance(metric, MetricCard):
+        chosen = metric
+    else:
+        chosen = stored.get(label, label) if isinstance(stored, Mapping) else label
+    if isinstance(direction, Mapping):
+        direction = direction.get(label)
+    elif direction is None and "direction" in da.coords and not isinstance(chosen, MetricCard):
+        direction = str(da.coords["direction"].sel({"metric": label}).item())
+    out = da.sel({"metric": label}, drop=True)
+    out = out.drop_vars([c for c in ("direction", "noise_floor") if c in out.coords])
+    out.attrs = {k: v for k, v in out.attrs.items() if k != "cards"}
+    return out, chosen, direction
+
+
+def _card_name(label: str):
+    try:
+        return get_card(label).name
+    except UnknownMetricError:
+        return None
 
 
 def _read_path(path: Path, *, chunks, columns):
