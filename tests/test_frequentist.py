@@ -650,11 +650,68 @@ def test_friedman_edges_return_nan_with_a_reason():
     assert "at least 2 datasets" in res.reason
     agree = mcda.score_cube(np.tile([0.9, 0.8, 0.7], (5, 1)), direction="higher_is_better",
                             method_names=["a", "b", "c"])
-    res = friedman_test(agree)  # complete concordance
-    assert res.statistic == pytest.approx(10.0) and res.f_statistic == math.inf and res.f_pvalue == 0.0
+    res = friedman_test(agree)  # complete concordance: F = inf, and its p is the exact one, not 0
+    assert res.statistic == pytest.approx(10.0) and res.f_statistic == math.inf
+    assert res.f_pvalue == pytest.approx(exact_friedman_pvalue(np.tile([1.0, 2.0, 3.0], (5, 1))), rel=1e-12)
+    assert res.f_pvalue > 0 and "complete concordance" in res.reason
     flat = mcda.score_cube(np.full((5, 3), 0.5), direction="higher_is_better", method_names=["a", "b", "c"])
     res = friedman_test(flat)
     assert res.statistic == 0.0 and math.isnan(res.statistic_tied) and "0/0" in res.reason
+    # every dataset ties every method: the test does not apply, so NaN and a reason, never p = 1
+    assert math.isnan(res.pvalue) and math.isnan(res.f_pvalue) and not res.rejected
+    assert "does not apply" in res.reason
+    assert frame_pvalues_are_nan(res)
+    quiet = compare_over_datasets(flat)
+    assert quiet.posthoc is None and "p = nan" in quiet.summary()
+
+
+def frame_pvalues_are_nan(res):
+    return bool(res.to_frame()["pvalue"].isna().all())
+
+
+def exact_friedman_pvalue(ranks):
+    """The exact permutation p-value of Friedman's untied statistic, by enumerating every way the N
+    datasets could have ordered the k methods (each of the k! orders equally likely under the null)."""
+    n, k = ranks.shape
+    orders = np.array(list(itertools.permutations(range(1, k + 1))), dtype=float)
+
+    def chi2(sums):
+        return 12.0 / (n * k * (k + 1)) * np.sum(np.asarray(sums) ** 2, axis=-1) - 3.0 * n * (k + 1)
+
+    observed = chi2(ranks.sum(axis=0))
+    sums = orders
+    for _ in range(n - 1):  # rank sums of every combination of orders, dataset by dataset
+        sums = (sums[:, None, :] + orders[None, :, :]).reshape(-1, k)
+    return float(np.mean(chi2(sums) >= observed - 1e-9))
+
+
+def test_complete_concordance_gives_the_exact_pvalue_not_zero():
+    # Two methods, A better on all 5 datasets: Friedman is the sign test here, and the exact
+    # two-sided sign test (scipy.stats.binomtest) gives 2/2^5 = 0.0625, not significant at 0.05.
+    # The F approximation at F = inf said p = 0 and let Nemenyi "separate" the pair.
+    two = mcda.score_cube(np.tile([0.9, 0.8], (5, 1)), direction="higher_is_better", method_names=["a", "b"])
+    res = friedman_test(two)
+    assert res.f_statistic == math.inf
+    assert res.f_pvalue == pytest.approx(stats.binomtest(5, 5).pvalue, rel=1e-12)
+    assert not res.rejected
+    assert compare_over_datasets(two).posthoc is None
+    # k = 3, N = 4: the exact permutation distribution, enumerated (6^4 configurations)
+    three = mcda.score_cube(np.tile([0.9, 0.8, 0.7], (4, 1)), direction="higher_is_better",
+                            method_names=["a", "b", "c"])
+    assert friedman_test(three).f_pvalue == pytest.approx(exact_friedman_pvalue(np.tile([1.0, 2.0, 3.0], (4, 1))),
+                                                          rel=1e-12)
+
+
+def test_summary_names_every_method_tied_for_best():
+    # m0 and m1 tie on every dataset: calling either one "best" would be arbitrary
+    values = np.tile([3.0, 3.0, 1.0, 0.0], (10, 1))
+    res = compare_over_datasets(mcda.score_cube(values, direction="higher_is_better",
+                                                method_names=["m0", "m1", "m2", "m3"]))
+    assert res.posthoc is not None
+    assert "best: m0, m1 (tied at rank 1.50)" in res.summary()
+    flat = compare_over_datasets(mcda.score_cube(np.full((5, 3), 0.5), direction="higher_is_better",
+                                                 method_names=["a", "b", "c"]))
+    assert "lowest mean rank: a, b, c (tied at rank 2.00)" in flat.summary()
 
 
 # --------------------------------------------------------------------------- attainable significance

@@ -203,7 +203,11 @@ class FriedmanResult:
         k − 1.
     f_statistic, f_pvalue : float
         Iman–Davenport F_F = (N − 1) χ²_F / (N(k − 1) − χ²_F) and its p-value under
-        F(k − 1, (k − 1)(N − 1)); NaN (with ``reason``) when N = 1.
+        F(k − 1, (k − 1)(N − 1)); NaN (with ``reason``) when N = 1. At complete concordance
+        (every dataset orders the methods the same way, no ties) F_F is infinite and
+        ``f_pvalue`` is the exact permutation p-value (k!)^(1 − N), not the F approximation's 0.
+        ``pvalue`` and ``f_pvalue`` are NaN (with ``reason``) when every dataset ties all
+        methods: the test does not apply.
     f_df : tuple of int
         (k − 1, (k − 1)(N − 1)).
     rejected : bool
@@ -293,13 +297,24 @@ def _friedman(stats: _RankStatistics, alpha: float) -> FriedmanResult:
     f_stat = _iman_davenport(untied, k, n)
     f_df = (df, df * (n - 1))
     f_p = _f_sf(f_stat, *f_df)
+    p = _chi2_sf(untied, df)
     reasons = []
     if n < 2:
         reasons.append("the Iman-Davenport F needs at least 2 datasets (its df2 = (k-1)(N-1) is 0)")
-    if math.isnan(tied):
-        reasons.append("every dataset ties all methods, so the tie-corrected chi2 is 0/0")
+    if math.isnan(tied):  # C = 0 exactly when every dataset is one tie of all k methods
+        p = f_p = math.nan
+        reasons.append("every dataset ties all methods: the ranks carry no information, so the test does not "
+                       "apply (and the tie-corrected chi2 is 0/0)")
+    elif n >= 2 and np.array_equal(np.sort(stats.rank_sums), n * np.arange(1.0, k + 1)):
+        # Complete concordance (every dataset ranks the methods in the same strict order): F_F is
+        # infinite and its F approximation would say p = 0. Under the null each dataset's order is
+        # uniform over the k! orders, so this most extreme configuration has exact probability
+        # k! (1/k!)^N: the exact permutation p-value, reported instead of 0.
+        f_p = math.exp((1 - n) * math.lgamma(k + 1))
+        reasons.append(f"complete concordance: F is infinite and its F approximation does not apply; f_pvalue is "
+                       f"the exact permutation p-value (k!)^(1-N) = {f_p:.3g}")
     return FriedmanResult(statistic=untied, statistic_untied=untied, statistic_tied=tied,
-                          pvalue=_chi2_sf(untied, df), df=df, f_statistic=f_stat, f_pvalue=f_p, f_df=f_df,
+                          pvalue=p, df=df, f_statistic=f_stat, f_pvalue=f_p, f_df=f_df,
                           rejected=bool(f_p <= alpha), alpha=alpha, n_datasets=n, n_methods=k,
                           mean_ranks=stats.mean_rank_series(), tie_correction=correction,
                           excluded=stats.excluded, reason="; ".join(reasons))
@@ -352,6 +367,13 @@ def friedman_test(scores, direction=None, *, alpha: float = 0.05, method_names=N
     use (SE = √(k(k+1)/(6N)) carries no tie correction), so the omnibus and the post-hoc
     procedures read the same null. ``statistic_tied`` (scipy's ``friedmanchisquare``, R's
     ``friedman.test``) is reported beside it.
+
+    **Edges.** At complete concordance (every dataset orders the methods the same way,
+    without ties) χ²_F = N(k − 1) and F_F is infinite: the F approximation would give p = 0,
+    which no finite benchmark can support. The exact permutation p-value of that most extreme
+    configuration, k!·(1/k!)^N = (k!)^(1 − N), is reported as ``f_pvalue`` instead (for
+    k = 2 it is the two-sided sign test, 2/2^N), and ``reason`` says so. When every dataset
+    ties all methods the ranks carry no information: the p-values are NaN with a reason.
 
     References
     ----------
@@ -1158,18 +1180,21 @@ class ComparisonResult:
         f = self.friedman
         order = self.mean_ranks.sort_values(kind="stable")
         best, best_rank = str(order.index[0]), float(order.iloc[0])
+        # every method sharing the lowest mean rank is named: picking one of a tie would be arbitrary
+        tied = [str(m) for m, r in order.items() if r - best_rank <= 1e-12]
+        at = f"{', '.join(tied)} (tied at rank {best_rank:.2f})" if len(tied) > 1 else f"{best} (rank {best_rank:.2f})"
         lines = [f"{self.n_methods} methods over {self.n_datasets} datasets"]
         lines += ["  " + line for line in f.summary().split("\n")]
         if self.posthoc is None:
             lines.append(f"  omnibus does not reject at alpha = {self.alpha:g}: no difference may be claimed")
-            lines.append(f"  lowest mean rank: {best} ({best_rank:.2f}), descriptive only")
+            lines.append(f"  lowest mean rank: {at}, descriptive only")
         else:
             spread = float(order.iloc[-1] - order.iloc[0])
             what = (f"{self.test} CD = {self.critical_difference:.3f} over a rank range of {spread:.2f}"
                     if self.critical_difference is not None else
                     f"{self.test}{' against control ' + self.control if self.control else ' over all pairs'}")
             lines.append(f"  omnibus rejects at alpha = {self.alpha:g}; {what}")
-            lines.append(f"  best: {best} (rank {best_rank:.2f})")
+            lines.append(f"  best: {at}")
             sig = self.posthoc.significant
             if self.control is None:
                 separated = [m for m in order.index if bool(sig.at[best, m])]
