@@ -272,6 +272,27 @@ def test_posterior_simplex_draws_every_sample_and_the_results_probabilities():
     np.testing.assert_array_equal(pair_draws(res, (b, a)), res.draws[(a, b)][:, ::-1])
 
 
+def test_posterior_simplex_at_rope_zero_has_two_regions_and_says_which_draws_are_left_out():
+    # rope = 0: baycomp's probabilities are p_left / (p_left + p_right) of the draws' argmax, the draws
+    # keep the prior's tie share (Benavoli et al. 2017, the pseudo-observation at 0); no "equivalent" region
+    res = mcda.bayesian_sign_comparison(mcda.datasets.load("demsar2006"), rope=0, method="sampling",
+                                        n_samples=3000, rng=0)
+    a, b = "C4.5+m+cf", "C4.5"
+    draws = pair_draws(res, (a, b))
+    assert (draws[:, 1] > 0).all()                   # the draws do reach into the top of the triangle
+    winner = draws.argmax(axis=1)
+    row = next(r for r in res.table.itertuples() if {r.method_a, r.method_b} == {a, b})
+    p_a = row.p_a_better if row.method_a == a else row.p_b_better
+    assert (winner == 0).sum() / (winner != 1).sum() == pytest.approx(p_a, abs=1e-12)
+    fig, ax = plot_posterior(res, (a, b))
+    labels = [t.get_text() for t in _gid(ax.texts, "corner_label")]
+    assert labels[0] == f"{a} better\nP = {p_a:.3f}"
+    assert "equivalent" not in labels[2] and "P = " not in labels[2]
+    assert "tie" in labels[2]
+    (left_out,) = _gid(ax.patches, "left_out_region")    # where the tie share is largest: not in P
+    assert "equivalent" not in ax.get_title()
+
+
 def test_posterior_simplex_needs_draws_and_a_valid_pair():
     exact = mcda.bayesian_sign_comparison(mcda.datasets.load("demsar2006"), rope=0.01)
     a, b = exact.methods[:2]

@@ -138,8 +138,14 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None)
     (bottom right) and "equivalent" (top); its distance to each corner's opposite side is that
     region's share. The three lines from the centre split the triangle where each region has
     the largest share, so the share of draws in each part is the probability written at its
-    corner (the result's ``p_a_better``, ``p_equivalent``, ``p_b_better``). With rope = 0 the
-    equivalence share is 0 and every draw lies on the bottom edge.
+    corner (the result's ``p_a_better``, ``p_equivalent``, ``p_b_better``).
+
+    With rope = 0 there is no equivalence region, but the draws keep a third share: the
+    prior's pseudo-observation of a tie (``prior="rope"``), so they still fill the triangle
+    (baycomp samples the same way). The probabilities are then baycomp's two-region ones,
+    p_left / (p_left + p_right): the draws where the tie share is the largest are left out. The
+    figure greys that top part, labels the top corner as the tie share and gives no
+    P(equivalent).
 
     References
     ----------
@@ -184,14 +190,24 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None)
             ax.plot([centre[0], mid[0]], [centre[1], mid[1]], color=_style.NEUTRAL, lw=0.6, linestyle=(0, (3, 2)),
                     gid="region_boundary")
         small = _style.FONT_SIZE - 1
-        rope = f"rope ±{result.rope:g}"
+        two_regions = result.rope == 0
+        if two_regions:
+            # rope = 0: draws where the tie (prior) share is largest count for neither region
+            top = Polygon([centre, (0.25, _HEIGHT / 2), TRIANGLE["equivalent"], (0.75, _HEIGHT / 2)], closed=True,
+                          facecolor=_style.LIGHT, edgecolor="none", alpha=0.6, zorder=0.5, gid="left_out_region")
+            ax.add_patch(top)
+            ax.text(0.5, 0.56 * _HEIGHT, "left out of P\n(tie share largest)", ha="center", va="center",
+                    fontsize=small - 1, color=_style.NEUTRAL, gid="left_out_label")
         ax.text(-0.03, -0.05, f"{a} better\nP = {row.p_a_better:.3f}", ha="left", va="top", fontsize=small,
                 gid="corner_label")
         ax.text(1.03, -0.05, f"{b} better\nP = {row.p_b_better:.3f}", ha="right", va="top", fontsize=small,
                 gid="corner_label")
-        p_eq = "n/a" if not np.isfinite(row.p_equivalent) else f"{row.p_equivalent:.3f}"
-        ax.text(0.5, _HEIGHT + 0.04, f"equivalent ({rope})\nP = {p_eq}", ha="center", va="bottom",
-                fontsize=small, gid="corner_label")
+        if two_regions:
+            top_label = "tie share (prior)\nrope = 0: no equivalence region"
+        else:
+            p_eq = "n/a" if not np.isfinite(row.p_equivalent) else f"{row.p_equivalent:.3f}"
+            top_label = f"equivalent (rope ±{result.rope:g})\nP = {p_eq}"
+        ax.text(0.5, _HEIGHT + 0.04, top_label, ha="center", va="bottom", fontsize=small, gid="corner_label")
         ax.set_xlim(-0.08, 1.08)
         ax.set_ylim(-0.22, _HEIGHT + 0.22)
         ax.set_title(f"{a} vs {b}: {_verdict(row)} (threshold {result.threshold:g})", fontsize=_style.FONT_SIZE)
@@ -249,8 +265,10 @@ def plot_posterior_bars(result, *, pairs=None, width="column", ax=None):
         names = ("a better", "equivalent", "b better")
         for left, share, colour, name in ((0 * pa, pa, colours[0], names[0]), (pa, pe, colours[1], names[1]),
                                           (pa + pe, pb, colours[2], names[2])):
+            # rope = 0 has no equivalence region: no legend entry for it (its bars have width 0)
+            shown_name = "_nolegend_" if name == "equivalent" and result.rope == 0 else name
             ax.barh(y[ok], share[ok], left=left[ok], height=0.72, color=colour, edgecolor="white", linewidth=0.4,
-                    label=name, gid=name.replace(" ", "_"))
+                    label=shown_name, gid=name.replace(" ", "_"))
         for x in (result.threshold, 1.0 - result.threshold):
             ax.axvline(x, color="black", lw=0.7, linestyle=(0, (3, 2)), gid="threshold")
         for yi, row in zip(y, rows.itertuples(index=False)):
