@@ -482,6 +482,43 @@ def test_rope_zero_two_regions_and_ties_only():
     assert np.isnan(_row(ties)["p_a_better"]) and "undefined" in _row(ties)["reason"]
 
 
+def test_signed_rank_rope_zero_with_every_difference_zero_is_nan_not_rounding_noise():
+    # Every z_i = 0: every pairwise sum is exactly 2·rope = 0 and counts half, so θ_b = ½ and
+    # θ_a = 1 − θ_b = ½ in every draw (Benavoli et al. 2014, eq. of the signed-rank share): neither
+    # region is the larger, and which one "wins" a draw is the last bit of a sum of weights.
+    # baycomp's own output here is that noise: run it with two seeds and see it is not ½ / ½.
+    x = np.full(5, 0.8)
+    noise = [baycomp.SignedRankTest.probs(x, x.copy(), 0.0, random_state=s, nsamples=5000) for s in (0, 1)]
+    assert all(abs(p[0] - 0.5) > 0.05 for p in noise)
+    result = two_on_multiple(x, x.copy(), direction=HIGHER, rope=0.0, rng=0, n_samples=5000)
+    row = _row(result)
+    assert np.isnan(row[PROBS].to_numpy(dtype=float)).all() and row["label"] == "not_applicable"
+    assert "every difference is 0" in row["reason"]
+    # one nonzero difference is enough for a real posterior; with a rope the pair is equivalent
+    y = x.copy()
+    y[0] += 0.05
+    assert _row(two_on_multiple(x, y, direction=HIGHER, rope=0.0, rng=0, n_samples=5000))["reason"] == ""
+    assert _row(two_on_multiple(x, x.copy(), direction=HIGHER, rope=0.01, rng=0, n_samples=5000))["label"] \
+        == "equivalent"
+
+
+def test_sign_sampling_rope_zero_ratio_from_a_handful_of_draws_is_nan():
+    # One dataset, a tie, rope = 0: Dirichlet(0.0001, 2.0001, 0.0001); P(a largest) = P(b largest)
+    # = 1.9e-5 by symmetry (scipy quadrature in test_exact_probabilities_match_adaptive_quadrature's
+    # reference), so 50,000 draws give about one directional winner each and their ratio is 0, ½ or 1
+    # by chance. The exact method gives the symmetric ½ / ½; sampling must not label a winner.
+    tie = {"d1": {"a": 0.8, "b": 0.8}}
+    alpha = _sign_alpha(np.array([0]), np.array([1]), np.array([0]), "rope", 1.0)[0]
+    reference = _quad_reference(alpha)
+    assert reference[0] == pytest.approx(reference[2], rel=1e-9) and reference[0] < 1e-4
+    exact = _row(bayesian_sign_comparison(tie, HIGHER, rope=0.0))
+    assert exact["p_a_better"] == pytest.approx(0.5, abs=1e-9)
+    for seed in range(6):
+        row = _row(bayesian_sign_comparison(tie, HIGHER, rope=0.0, method="sampling", rng=seed))
+        assert row["label"] == "not_applicable" and np.isnan(row["p_a_better"]), seed
+        assert row["reason"] != ""
+
+
 @pytest.mark.parametrize("prior", ["rope", "uniform", "neutral"])
 def test_prior_placement(prior):
     # counts (a, e, b) = (2, 0, 1) with strength 3: the prior goes where `prior` says

@@ -60,6 +60,9 @@ _TAIL = 1e-14
 _NEGLIGIBLE = 1e-13
 # rope = 0: below this, P(a) + P(b) is too small for the two-region ratio to mean anything
 _TWO_REGION_FLOOR = 1e-9
+# rope = 0, sampled sign test: the ratio P(a) / (P(a) + P(b)) needs this many draws won by a
+# directional region (its Monte Carlo sd is then at most sqrt(0.25 / 100) = 0.05)
+_MIN_DIRECTIONAL_DRAWS = 100
 # signed-rank: at most this many weights (draws × observations) in memory at once
 _BLOCK_WEIGHTS = 1 << 22
 _KERNEL_BLOCK = 128
@@ -425,7 +428,7 @@ def _two_regions(prob: np.ndarray, reasons: np.ndarray, usable: np.ndarray):
     """rope = 0: baycomp's (p_left / (p_left + p_right), p_right / (...)), and the reasons.
 
     Usable rows where that ratio is undefined (the tie cell wins every draw) become NaN with
-    a reason.
+    a reason (a row that already has one keeps it).
     """
     pl, pr = prob[:, 0], prob[:, 2]
     total = pl + pr
@@ -433,7 +436,8 @@ def _two_regions(prob: np.ndarray, reasons: np.ndarray, usable: np.ndarray):
     with np.errstate(invalid="ignore", divide="ignore"):
         out = np.stack([pl / total, np.zeros_like(pl), pr / total], axis=1)
     out[undefined] = np.nan
-    return out, np.where(undefined & usable, _TIES_ONLY, reasons).astype(object)
+    no_reason_yet = np.array([not r for r in reasons], dtype=bool)
+    return out, np.where(undefined & usable & no_reason_yet, _TIES_ONLY, reasons).astype(object)
 
 
 def _labels(prob: np.ndarray, threshold: float, nan_rows: np.ndarray) -> np.ndarray:
@@ -504,6 +508,16 @@ def _pair_rows(shared: np.ndarray):
 _NO_SHARED = "no dataset where both methods have a result"
 _TIES_ONLY = ("with rope = 0 the equivalence cell (exact ties and the prior placed there) has the largest share "
               "in (almost) every posterior draw, so P(a better) / (P(a better) + P(b better)) is undefined")
+
+
+def _few_directional(k: int, n_samples: int) -> str:
+    return (f"with rope = 0 only {k} of {n_samples} posterior draws have a directional region largest (the tie cell "
+            "wins the rest): too few for P(a better) / (P(a better) + P(b better)), whose Monte Carlo error would "
+            f"exceed 0.05 (it needs {_MIN_DIRECTIONAL_DRAWS}); use method='exact' or more n_samples")
+
+
+_ALL_ZERO_NO_ROPE = ("every difference is 0 (up to rounding): with rope = 0 each posterior draw gives both "
+                     "directions exactly half the population, so neither region is the larger; use a rope > 0")
 
 
 # --------------------------------------------------------------------------- sign test
@@ -590,7 +604,9 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
     P(a) / (P(a) + P(b)) and P(b) / (P(a) + P(b)); ``p_equivalent`` is then 0 (not NaN: the
     three probabilities still sum to 1) and the means are α_a / (α_a + α_b) and
     α_b / (α_a + α_b). When the tie cell wins (almost) every draw the ratio is undefined
-    and the row is NaN with a reason.
+    and the row is NaN with a reason; with ``method="sampling"`` that includes fewer than 100
+    draws won by a directional region (the ratio's Monte Carlo error would exceed 0.05:
+    ``method="exact"`` computes it from the posterior instead).
 
     A difference that equals the rope up to the rounding of the subtraction (0.77 − 0.76 =
     0.010000000000000009 against 0.01) is an equivalence, as everywhere in mcda
@@ -673,6 +689,9 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
                 shares = source.standard_gamma(alpha[p], size=(n_samples, 3))
                 wins_count = normalise_and_count(shares)
             prob[p] = _probabilities_from_counts(wins_count, n_samples)
+            directional = int(wins_count[0] + wins_count[2])
+            if rope == 0 and not reproduce and 0 < directional < _MIN_DIRECTIONAL_DRAWS:
+                reasons[p] = _few_directional(directional, n_samples)
             if draws is not None:
                 draws[(methods[ii[p]], methods[jj[p]])] = shares
             done += 1
@@ -810,7 +829,10 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
     tolerance of :func:`mcda.pairwise.pairwise_counts`) counts as exactly at it; baycomp, and
     ``reproduce="baycomp"``, compare the computed sums exactly. The reported
     probabilities are the shares of draws in which each region is the largest. With
-    rope = 0, θ_a = 1 − θ_b and p_equivalent = 0 (baycomp's two probabilities).
+    rope = 0, θ_a = 1 − θ_b and p_equivalent = 0 (baycomp's two probabilities); when every
+    difference is 0, θ_a = θ_b = ½ in every draw, neither is the larger, and the row is NaN
+    with a reason (baycomp, and ``reproduce="baycomp"``, report which of the two halves the
+    rounding of the sums made larger).
 
     The indicator matrix does not depend on the draw: with z sorted, the j with
     z_i + z_j > 2r form a suffix, so each draw costs O(n) with prefix sums of the weights
@@ -874,7 +896,13 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
         # rope; baycomp's own mode compares the computed sums exactly
         tolerance = 0.0 if reproduce else _ULPS * _EPS * max(float(np.abs(a).max()), float(np.abs(b).max()),
                                                               2.0 * rope)
-        prepared.setdefault(z.size, []).append(_prepare_rank_pair(p, z, prior_strength, rope, tolerance))
+        rank_pair = _prepare_rank_pair(p, z, prior_strength, rope, tolerance)
+        if rope == 0 and not reproduce and not rank_pair.right_ge.any() and (rank_pair.right_gt == z.size).all():
+            # every pairwise sum is at 0: θ_b = θ_a = ½ in every draw, and the "winner" is rounding noise
+            # (baycomp reports that noise; its own mode below does too)
+            reasons[p] = _ALL_ZERO_NO_ROPE
+            continue
+        prepared.setdefault(z.size, []).append(rank_pair)
 
     from ._kernels.signed_rank import signed_rank_shares
 
