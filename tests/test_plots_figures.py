@@ -421,6 +421,23 @@ def test_pairwise_matrix_panels():
     assert len(fig.axes) == 3 + 2                          # two shared colour bars
 
 
+@pytest.mark.parametrize("width,n_datasets", [("page", 4), ("column", 2), ("column", 1)])
+def test_pairwise_matrix_cell_values_fit_their_cells(width, n_datasets):
+    # the gallery's case: 5 methods, differences like -0.021 next to +0.006 in adjacent cells
+    cube = mcda.datasets.synthetic(n_datasets=n_datasets, n_methods=5, n_seeds=8,
+                                   effects=[0, 0.005, 0.01, 0.02, 0.021], noise_sd=0.01, rng=4)
+    fig, axes = plot_pairwise(mcda.paired_tests(cube), width=width)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for panel in axes:
+        box = panel.get_window_extent(renderer)
+        cell = min(box.width, box.height) / 5
+        values = _gid(panel.texts, "cell_value")
+        assert values or width == "column"        # too small to read at 3.5 pt: not written at all
+        for t in values:
+            assert t.get_window_extent(renderer).width <= 0.95 * cell, (t.get_text(), cell)
+
+
 def test_pairwise_list_layout():
     res = _paired()
     fig, ax = plot_pairwise(res, layout="list", width="column")
