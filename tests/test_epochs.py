@@ -144,6 +144,8 @@ def test_partial_support_falls_back_only_where_needed():
     support = epoch_selection_support(cube)
     assert support.supported == ["d0", "d2"]
     assert "no 'val' values for method 'm2'" in support.unsupported["d1"]
+    # the runs are named as the user wrote them (seed 0), not as numpy reprs (seed np.int64(0))
+    assert "method 'm2' seed 0, method 'm2' seed 1" in support.unsupported["d1"]
     with pytest.raises(ValueError, match="d1"):
         select_epoch(cube, selection="best_val")
     chosen = selected_epochs(cube, selection="best_val", strict=False)

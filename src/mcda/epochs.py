@@ -252,7 +252,7 @@ def epoch_selection_support(scores, *, split: str | None = "test", validation: s
             for idx in where[:_MAX_SHOWN]:
                 text = f"method {methods[idx[0]]!r}"
                 if len(idx) > 1:
-                    text += f" seed {cube.coords['seed'].values[idx[1]]!r}"
+                    text += f" seed {cube.coords['seed'].values[idx[1]].item()!r}"
                 runs.append(text)
             more = f" (and {len(where) - _MAX_SHOWN} more)" if len(where) > _MAX_SHOWN else ""
             supported.append(False)
