@@ -380,6 +380,18 @@ def test_parquet_to_zarr_gives_the_same_statistics(tmp_path):
                  mcda.pairwise_counts(opened).to_frame(), rtol=0)
 
 
+@pytest.mark.parametrize("first", [np.nan, 0.4])
+def test_parquet_to_zarr_refuses_a_duplicate_cell_even_after_a_missing_score(tmp_path, first):
+    # a duplicate (dataset, method) row is an error whatever its first score (NaN: "no result")
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("zarr")
+    tidy = pd.DataFrame({"dataset": ["a", "a", "a", "b", "b"], "method": ["x", "x", "y", "x", "y"],
+                         "score": [first, 0.5, 0.6, 0.7, 0.8]})
+    tidy.to_parquet(tmp_path / "dup.parquet")
+    with pytest.raises(ValueError, match="duplicate rows: dataset 'a', method 'x'"):
+        store.parquet_to_zarr(tmp_path / "dup.parquet", tmp_path / "dup.zarr", metric="accuracy", chunk_datasets=2)
+
+
 def test_netcdf_opens_lazily(tmp_path, cube):
     path = tmp_path / "cube.nc"
     small = cube.isel(dataset=slice(0, 300))
