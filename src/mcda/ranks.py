@@ -18,6 +18,7 @@ from scipy import stats
 
 from ._validation import (
     DescriptiveOnlyWarning,
+    MissingDataWarning,
     SmallSampleWarning,
     as_rng,
     check_choice,
@@ -35,6 +36,14 @@ __all__ = ["AcrossDatasets", "prepare_across", "rank_rows", "rank_table", "avera
 
 MISSING_POLICIES = ("complete", "available")
 _KERNEL_MIN_CELLS = 200_000  # rank_rows switches to the numba kernel from this many cells
+
+
+def _warn_excluded(excluded: dict, what: str) -> None:
+    """Say which incomplete methods were dropped (never silently: the result carries them in ``excluded``)."""
+    if excluded:
+        lacks = shown([f"{m} lacks [{shown(ds, 4, fmt=str)}]" for m, ds in excluded.items()], fmt=str, sep="; ")
+        warn(f"{len(excluded)} method(s) lack results on some datasets and are excluded from {what} "
+             f"(nothing is imputed): {lacks}.", MissingDataWarning)
 
 
 @dataclass(frozen=True)
@@ -147,11 +156,14 @@ def rank_table(scores, direction=None, *, missing: str = "complete", method_name
     [1.0, 2.5, 2.5]
     """
     if is_lazy(scores):  # a dask-backed cube: a lazy DataArray of ranks (mcda._chunks)
-        return _chunks.rank_table(scores, direction, missing=missing, method_names=method_names)
+        table = _chunks.rank_table(scores, direction, missing=missing, method_names=method_names)
+        _warn_excluded(table.attrs.get("excluded", {}), "the rank table")
+        return table
     prep = prepare_across(scores, direction, method_names=method_names, missing=missing)
     table = pd.DataFrame(rank_rows(prep.values), index=pd.Index(prep.datasets, name="dataset"),
                          columns=pd.Index(prep.methods, name="method"))
     table.attrs["excluded"] = prep.excluded
+    _warn_excluded(prep.excluded, "the rank table")
     return table
 
 
@@ -204,6 +216,8 @@ class MeanRanks:
         head = f"MeanRanks({self.aggregation}, {self.n_methods} methods over {self.n_datasets} datasets"
         head += ", descriptive only" if not self.supports_critical_difference else ""
         body = ", ".join(f"{m}: {r:.3f}" for m, r in self.mean_ranks.sort_values(kind="stable").items())
+        if self.excluded:
+            body += f"\n  excluded (incomplete): {shown(self.excluded)}"
         return head + ")\n  " + body
 
 
@@ -242,8 +256,11 @@ def average_ranks(scores, direction=None, *, missing: str = "complete", method_n
     {'C4.5': 3.143, 'C4.5+m': 2.0, 'C4.5+cf': 2.893, 'C4.5+m+cf': 1.964}
     """
     if is_lazy(scores):  # a dask-backed cube: rank sums chunk by chunk, the rank table stays lazy
-        return _chunks.average_ranks(scores, direction, missing=missing, method_names=method_names)
+        result = _chunks.average_ranks(scores, direction, missing=missing, method_names=method_names)
+        _warn_excluded(result.excluded, "the average ranks")
+        return result
     prep = prepare_across(scores, direction, method_names=method_names, missing=missing)
+    _warn_excluded(prep.excluded, "the average ranks")
     ranks = rank_rows(prep.values)
     if missing == "available":
         warn("average ranks with missing='available' rank each method among the methods present on each dataset; "
@@ -510,10 +527,13 @@ def mean_ranks(scores, *, aggregation: str = "uniform", groups=None, weights=Non
     (True, 1.0)
     """
     if is_lazy(scores):  # a dask-backed cube: uniform rank sums chunk by chunk (mcda._chunks)
-        return _chunks.mean_ranks(scores, aggregation=aggregation, groups=groups, weights=weights, missing=missing,
-                                  direction=direction, method_names=method_names)
+        result = _chunks.mean_ranks(scores, aggregation=aggregation, groups=groups, weights=weights,
+                                    missing=missing, direction=direction, method_names=method_names)
+        _warn_excluded(result.excluded, "the mean ranks")
+        return result
     agg = _prepare_aggregation(scores, aggregation=aggregation, groups=groups, weights=weights, direction=direction,
                                method_names=method_names, missing=missing)
+    _warn_excluded(agg.prep.excluded, "the mean ranks")
     if missing == "available":
         warn("mean ranks with missing='available' rank each method among the methods present on each dataset; "
              "they are descriptive only (not on a common scale) and never an input to a critical difference.",
@@ -877,14 +897,17 @@ def rank_stability(scores, *, n_resamples: int = 10_000, aggregation: str = "uni
     ['adult (sample)', 'ionosphere', 'liver disorders', 'lung cancer', 'lymphography', 'rheum']
     """
     if is_lazy(scores):  # a dask-backed cube: counts drawn per chunk from the same rng (mcda._chunks)
-        return _chunks.rank_stability(scores, n_resamples=n_resamples, aggregation=aggregation, groups=groups,
-                                      weights=weights, confidence_level=confidence_level, rng=rng,
-                                      direction=direction, method_names=method_names)
+        result = _chunks.rank_stability(scores, n_resamples=n_resamples, aggregation=aggregation, groups=groups,
+                                        weights=weights, confidence_level=confidence_level, rng=rng,
+                                        direction=direction, method_names=method_names)
+        _warn_excluded(result.excluded, "the rank stability")
+        return result
     n_resamples = check_positive_int("n_resamples", n_resamples)
     confidence_level = check_probability("confidence_level", confidence_level)
     gen = as_rng(rng)
     agg = _prepare_aggregation(scores, aggregation=aggregation, groups=groups, weights=weights, direction=direction,
                                method_names=method_names).sorted_by_dataset()
+    _warn_excluded(agg.prep.excluded, "the rank stability")
     n_positive = int(np.count_nonzero(agg.weights_or_ones() > 0))
     if n_positive < 2:
         what = "datasets with a positive weight" if aggregation == "custom" else "datasets"
