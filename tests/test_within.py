@@ -494,6 +494,25 @@ def test_mde_observed_power_and_seeds_needed_agree_with_statsmodels():
         assert row.seeds_needed == max(2, math.ceil(nobs - 1e-9))
 
 
+def test_a_large_effect_needs_few_seeds_not_too_many_to_count():
+    # d = a − b = (−0.10, −0.07): d̄/s_d = −4.0. statsmodels' TTestPower.solve_power gives
+    # nobs = 2.72, so 3 seeds; scipy's nct.cdf(−t_crit, 3, 8.0) is NaN (the lower tail of a far
+    # noncentral t), which must not turn into "too small to detect".
+    scores = {"d": {"a": [0.10, 0.12], "b": [0.20, 0.19]}}
+    row = mcda.power(scores, metric="rmse").to_frame().iloc[0]
+    effect = abs(row["effect_size"])
+    nobs = TTestPower().solve_power(effect_size=effect, nobs=None, alpha=0.05, power=0.8)
+    assert row["seeds_needed"] == math.ceil(nobs) == 3 and row["reason"] == ""
+    assert row["observed_power"] == pytest.approx(TTestPower().power(effect_size=effect, nobs=2, alpha=0.05),
+                                                  rel=1e-10)
+    # the MDE at n = 2 and n = 4 (where the bisection passes through large effects) against statsmodels
+    for n in (2, 4):
+        cube = synthetic(n_datasets=1, n_methods=2, n_seeds=n, rng=3)
+        got = mcda.power(cube).to_frame().iloc[0]
+        es = TTestPower().solve_power(effect_size=None, nobs=n, alpha=0.05, power=0.8, alternative="two-sided")
+        assert got["mde"] == pytest.approx(es * got["sd_diff"], rel=1e-6)
+
+
 def test_power_at_the_mde_is_the_target():
     res = mcda.power(synthetic(n_datasets=1, n_methods=2, n_seeds=5), target_power=0.9)
     row = res.to_frame().iloc[0]

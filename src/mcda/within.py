@@ -1092,11 +1092,16 @@ class PowerResult(_TableResult):
 
 
 def _t_power(effect, n, alpha):
-    """Power of the two-sided one-sample (paired) t test: effect size d (σ units), n observations."""
+    """Power of the two-sided one-sample (paired) t test: effect size d (σ units), n observations.
+
+    The lower tail P(T' < −c | nc) is taken as P(T' > c | −nc), its mirror image: scipy's
+    ``nct.cdf(-c, df, nc)`` returns NaN far in the tail (df = 3, nc = 8), which would make a
+    large effect look undetectable.
+    """
     df = n - 1.0
     nc = effect * np.sqrt(n)
     crit = stats.t.isf(alpha / 2.0, df)
-    return stats.nct.sf(crit, df, nc) + stats.nct.cdf(-crit, df, nc)
+    return stats.nct.sf(crit, df, nc) + stats.nct.sf(crit, df, -nc)
 
 
 def _mde_effect(n, alpha, target):
