@@ -1203,8 +1203,10 @@ class ComparisonResult:
                 lines.append(f"  separated pairs: {int(sig.to_numpy().sum()) // 2}/{n_pairs}")
             else:
                 separated = [m for m in order.index if m in sig.index and bool(sig[m])]
+                # "separated" alone hides the direction: say how many rank better or worse than the control
+                better = sum(self.mean_ranks[m] < self.mean_ranks[self.control] for m in separated)
                 lines.append(f"  separated from control {self.control}: {len(separated)}/{self.n_methods - 1} -> "
-                             f"{_listed(separated)}")
+                             f"{_listed(separated)} ({better} ranked better, {len(separated) - better} worse)")
         for method, lacks in self.excluded.items():
             lines.append(f"  excluded (incomplete): {method} lacks {_listed(lacks)}")
         return "\n".join(lines)
