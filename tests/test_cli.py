@@ -252,3 +252,60 @@ def test_a_metric_column_needs_a_choice(tmp_path):
                             "--no-figures"])
     assert status == 0, err
     assert "lower is better" in out and "runtime" in out.lower()
+
+
+# --------------------------------------------------------------------------- review fixes
+
+def test_two_methods_one_incomplete_still_get_the_pairwise_views(tmp_path):
+    # 2 methods, one missing a dataset: Friedman has fewer than 2 complete methods to rank, but the
+    # sign test and the Bayesian view on the shared datasets apply; the command must not stop there
+    path = tmp_path / "two.csv"
+    path.write_text("dataset,a,b\nd1,0.5,0.6\nd2,0.7,\nd3,0.4,0.45\nd4,0.3,0.5\n", encoding="utf-8")
+    status, out, err = run(["compare", str(path), "--metric", "ari", "--out", str(tmp_path / "o"), "--rng", "0"])
+    assert status == 0, err
+    assert "does not apply: it ranks the methods with a result on every dataset, and only 1 (a)" in out
+    assert "== Pairwise superiority" in out and "== Bayesian sign test" in out and "b: lacks d2" in out
+    assert {"report.json", "scores.tex", "superiority.png"} <= _files(tmp_path / "o")
+    assert "comparison.tex" not in _files(tmp_path / "o")
+    # a wrong option is still an error, not a view that "does not apply"
+    status, _, err = run(["compare", str(path), "--metric", "ari", "--control", "zzz", "--test", "holm",
+                          "--out", str(tmp_path / "o"), "--no-figures"])
+    assert status == 1 and "--control 'zzz' is not one of the methods ('a', 'b')" in err
+
+
+def test_help_shows_each_default_once(capsys):
+    assert main(["compare", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "(default: None)" not in text and "(default: False)" not in text
+    assert "(default: the card's noise floor)" in text and "(default: 0.05)" in text
+
+
+def test_best_val_fallback_from_the_command_line(tmp_path):
+    rows = [(d, m, s, e, split, round(0.5 + 0.1 * e + 0.01 * s + (0.003 if split == "val" else 0.0), 4))
+            for d in ("d1", "d2", "d3") for m in ("a", "b") for s in (0, 1) for e in (1, 2, 3)
+            for split in (("test", "val") if d != "d3" else ("test",))]
+    path = tmp_path / "curves.csv"
+    pd.DataFrame(rows, columns=["dataset", "method", "seed", "epoch", "split", "score"]).to_csv(path, index=False)
+    argv = ["compare", str(path), "--metric", "accuracy", "--epoch-selection", "best_val", "--out",
+            str(tmp_path / "o"), "--no-figures"]
+    status, _, err = run(argv)
+    assert status == 1 and "Give --fallback-final" in err and "strict=False" not in err
+    status, out, err = run(argv + ["--fallback-final"])
+    assert status == 0, err
+    assert "epochs: best_val (8 runs best_val, 4 runs final (fallback: no validation))" in out
+
+
+def test_cli_words_for_library_errors(tmp_path):
+    semi = tmp_path / "semi.csv"
+    semi.write_text("dataset;a;b\nd1;0.5;0.6\nd2;0.6;0.7\n", encoding="utf-8")
+    status, _, err = run(["compare", str(semi), "--metric", "ari", "--out", str(tmp_path / "o")])
+    assert status == 1 and "separated by semicolons" in err
+    wide = tmp_path / "wide.csv"
+    wide.write_text("dataset,a,b\nd1,0.5,0.6\nd2,0.6,0.7\n", encoding="utf-8")
+    status, _, err = run(["compare", str(wide), "--direction", "lower_is_better", "--out", str(tmp_path / "o")])
+    assert status == 1 and "give --rope (0 for none)" in err and "rope=" not in err
+    # a bad --out fails before the analysis is printed
+    blocker = tmp_path / "file"
+    blocker.write_text("", encoding="utf-8")
+    status, out, err = run(["compare", str(wide), "--metric", "ari", "--out", str(blocker / "o")])
+    assert status == 1 and out == "" and "--out" in err

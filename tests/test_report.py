@@ -310,3 +310,15 @@ def test_overview_names_every_section():
                     "equivalence (TOST", "power:", "== Excluded methods", "method_0: lacks dataset_2"):
         assert heading in text, heading
     assert repr(Report(mcda.datasets.load("demsar2006"), rng=3)).startswith("Report('auroc', higher_is_better")
+
+
+def test_overview_when_the_across_dataset_procedure_does_not_apply():
+    # two methods, one missing a dataset: nothing left to rank, but the pairwise views apply
+    scores = {"d1": {"a": 0.5, "b": 0.6}, "d2": {"a": 0.7, "b": None}, "d3": {"a": 0.4, "b": 0.45}}
+    report = Report(scores, metric="ari", rng=0)
+    assert "only 1 (a) of 2" in report.compare_not_applicable()
+    with pytest.raises(ValueError):
+        report.compare()
+    text = report.overview()
+    assert "does not apply" in text and "== Pairwise superiority" in text and "b: lacks d2" in text
+    assert Report(mcda.datasets.load("demsar2006"), rng=0).compare_not_applicable() == ""

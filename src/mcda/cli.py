@@ -55,6 +55,20 @@ class CliError(Exception):
     """An error the user can fix; the message is one line and is printed without a traceback."""
 
 
+class _DefaultsHelpFormatter(argparse.HelpFormatter):
+    """Appends "(default: X)" to an option's help only when X says something: not for None / False, and not
+    when the help already names its default (argparse's ArgumentDefaultsHelpFormatter printed
+    "(default: the card's noise floor) (default: None)")."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if "default" in text or action.default in (None, False) or action.default is argparse.SUPPRESS:
+            return text
+        if action.option_strings or action.nargs in (argparse.OPTIONAL, argparse.ZERO_OR_MORE):
+            return text + " (default: %(default)s)"
+        return text
+
+
 # --------------------------------------------------------------------------- reading a CSV
 
 def _line(index) -> int:
@@ -119,6 +133,12 @@ def read_scores(path, *, columns: dict | None = None, metric: str | None = None)
     except UnicodeDecodeError:
         raise CliError(f"{source}: not a UTF-8 text file") from None
     frame.columns = [str(c).strip() for c in frame.columns]
+    if len(frame.columns) == 1:
+        header = str(frame.columns[0])
+        for sep, name in ((";", "semicolons"), ("\t", "tabs"), ("|", "vertical bars")):
+            if sep in header:
+                raise CliError(f"{source}: the header {header!r} is one column separated by {name}; mcda reads "
+                               "comma-separated files (re-save it as CSV with commas)")
     if frame.empty:
         raise CliError(f"{source}: no data rows under the header")
     columns = dict(columns or {})
@@ -245,7 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Read a tidy CSV (dataset, method, score[, seed, epoch, split, metric]) or a wide CSV (datasets x "
                     "methods), print the analysis and write figures (PNG and PDF), LaTeX tables and the JSON "
                     "bundle to --out.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        formatter_class=_DefaultsHelpFormatter)
     compare.add_argument("scores", nargs="?", metavar="SCORES.csv", help="the CSV file (omit with --example)")
     compare.add_argument("--example", choices=EXAMPLES, help="analyse bundled example data instead of a file")
     compare.add_argument("--metric", help="the metric card (e.g. ari, accuracy, runtime); with a metric column, "
@@ -265,6 +285,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="paired test over seeds within a dataset")
     compare.add_argument("--epoch-selection", choices=("final", "best_val"), default="final",
                          help="with an epoch column: the final epoch, or the best on the validation split")
+    compare.add_argument("--fallback-final", action="store_true",
+                         help="with --epoch-selection best_val: use the final epoch on datasets without a validation "
+                              "series instead of stopping (they are named in the report)")
     compare.add_argument("--rng", type=int, help="seed of the random views (default: drawn and stored in the bundle)")
     for role in ("dataset", "method", "score", "seed"):
         compare.add_argument(f"--{role}-column", metavar="NAME", help=f"the {role} column of a tidy file "
@@ -297,6 +320,20 @@ def _unknown_metric(name: str, what: str = "--metric") -> str:
         return f"no metric card {name!r}.{hint} See `mcda cards list`"
     return (f"--metric {name!r} has no metric card.{hint} See `mcda cards list`; for a metric without a card give "
             "--direction (and --rope)")
+
+
+_OPTION_WORDS = (("`selection`='best_val'", "--epoch-selection best_val"),
+                 ("`epoch_selection`='best_val'", "--epoch-selection best_val"),
+                 ("Pass strict=False", "Give --fallback-final"), ("selected_epochs()", "the report"),
+                 ("selection='final'", "--epoch-selection final"), ("`control`", "--control"),
+                 ("`test`", "--test"), ("`metric`", "--metric"), ("pass `metric=`", "give --metric"))
+
+
+def _option_words(message: str) -> str:
+    """A library message in the command line's words (``strict=False`` → ``--fallback-final``)."""
+    for library, option in _OPTION_WORDS:
+        message = message.replace(library, option)
+    return message
 
 
 def _cards(args, out) -> int:
@@ -379,7 +416,13 @@ def _compare(args, stdout) -> int:
 
     data, source = _load(args)
     settings = {"alpha": args.alpha, "rope": args.rope, "test": args.test, "control": args.control,
-                "pairwise_method": args.pairwise_method, "epoch_selection": args.epoch_selection}
+                "pairwise_method": args.pairwise_method, "epoch_selection": args.epoch_selection,
+                "strict": not args.fallback_final}
+    out_dir = Path(args.out)  # before the analysis, so a bad --out does not cost the whole run
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"--out {str(out_dir)!r}: cannot create the directory ({exc.strerror})") from None
     if args.ci_method:
         settings["ci_method"] = args.ci_method
     if args.rng is not None:
@@ -400,6 +443,13 @@ def _compare(args, stdout) -> int:
                 report = Report(data, metric=args.metric, direction=args.direction, **settings)
             except UnknownMetricError:
                 raise CliError(_unknown_metric(args.metric)) from None
+            if args.rope is None and report.card is None:
+                raise CliError(f"--metric {args.metric!r} has no metric card, so there is no noise floor to use as "
+                               "the rope; give --rope (0 for none)" if args.metric else
+                               "without a metric card there is no noise floor to use as the rope; give --rope "
+                               "(0 for none) or --metric naming a card (see `mcda cards list`)")
+        if args.control is not None and args.control not in report.methods:
+            raise CliError(f"--control {args.control!r} is not one of the methods ({shown(report.methods)})")
         text = report.overview()
     stdout.write(f"source: {source}\n")
     stdout.write(text + "\n")
@@ -413,21 +463,17 @@ def _compare(args, stdout) -> int:
     if notes:
         stdout.write("\n== Notes\n" + "".join(f"  - {n}\n" for n in notes))
 
-    out_dir = Path(args.out)
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CliError(f"--out {str(out_dir)!r}: cannot create the directory ({exc.strerror})") from None
     written = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         bundle = out_dir / "report.json"
         report.to_json(bundle)
         written.append(str(bundle))
-        for name, write in (("scores.tex", lambda p: report.to_latex(p)),
-                            ("comparison.tex", lambda p: comparison_to_latex(report.compare(), p))):
-            write(out_dir / name)
-            written.append(str(out_dir / name))
+        report.to_latex(out_dir / "scores.tex")
+        written.append(str(out_dir / "scores.tex"))
+        if not report.compare_not_applicable():  # else the overview said why
+            comparison_to_latex(report.compare(), out_dir / "comparison.tex")
+            written.append(str(out_dir / "comparison.tex"))
         if report.has_seeds:
             report.pairwise_to_latex(out_dir / "pairwise.tex")
             written.append(str(out_dir / "pairwise.tex"))
@@ -467,6 +513,8 @@ def main(argv=None, *, stdout=None, stderr=None) -> int:
         message = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
         if isinstance(exc, OSError) and getattr(exc, "filename", None) and exc.strerror:
             message = f"{exc.filename}: {exc.strerror}"
+        elif args.command == "compare" and not isinstance(exc, CliError):
+            message = _option_words(message)
         stderr.write(f"mcda {args.command}: error: {' '.join(message.split())}\n")
         return 1
 

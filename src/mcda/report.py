@@ -588,6 +588,22 @@ class Report:
             cube, n_resamples=s["n_resamples"], aggregation=aggregation, groups=groups, weights=weights,
             confidence_level=s["confidence_level"], rng=self._rng(s["rng"])))
 
+    def compare_not_applicable(self, **overrides) -> str:
+        """Why :meth:`compare` cannot run on these scores ("" when it can).
+
+        The across-dataset procedure ranks the methods with a result on every dataset; with
+        fewer than 2 of them there is nothing to rank (the pairwise views still apply).
+        """
+        cube = self._across(self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction",)))
+        complete = [str(m) for m, ok in zip(cube.coords["method"].values,
+                                            (~cube.isnull().any("dataset")).values) if ok]
+        if len(complete) >= 2:
+            return ""
+        incomplete = [m for m in self.methods if m not in complete]
+        return (f"it ranks the methods with a result on every dataset, and only {len(complete)} "
+                f"({', '.join(complete) or 'none'}) of {len(self.methods)} have one; the others lack results "
+                f"({', '.join(incomplete)}). The pairwise views below use the datasets each pair shares.")
+
     def superiority(self, **overrides):
         """Probability of superiority with an exact sign test per pair (:func:`mcda.pairwise_superiority`)."""
         from .pairwise import pairwise_superiority
@@ -811,13 +827,18 @@ class Report:
             runs = ", ".join(f"{n} runs {r}" for r, n in rules.items())
             lines.append(f"epochs: {self.epoch_selection} ({runs})")
 
-        comparison = self.compare()
-        lines += ["", f"== Across datasets: Friedman, then {comparison.test} only if it rejects"]
-        lines += ["  " + line for line in comparison.summary().split("\n")]
-        lines.append("  critical-difference groups (methods not separated from each other):")
-        ranks = comparison.mean_ranks
-        for i, group in enumerate(comparison.groups, 1):
-            lines.append(f"    {i}. " + ", ".join(f"{m} ({ranks[m]:.2f})" for m in group))
+        why_not = self.compare_not_applicable()
+        comparison = None if why_not else self.compare()
+        if why_not:  # say why, and go on to the pairwise views, which use the datasets each pair shares
+            lines += ["", f"== Across datasets: Friedman, then {self.test} only if it rejects",
+                      f"  does not apply: {why_not}"]
+        else:
+            lines += ["", f"== Across datasets: Friedman, then {comparison.test} only if it rejects"]
+            lines += ["  " + line for line in comparison.summary().split("\n")]
+            lines.append("  critical-difference groups (methods not separated from each other):")
+            ranks = comparison.mean_ranks
+            for i, group in enumerate(comparison.groups, 1):
+                lines.append(f"    {i}. " + ", ".join(f"{m} ({ranks[m]:.2f})" for m in group))
 
         superiority = self.superiority()
         lines += ["", "== Pairwise superiority (exact sign test on the datasets each pair shares)"]
@@ -849,10 +870,16 @@ class Report:
         lines += ["  " + line for line in self._within_text(max_pairs).split("\n")]
 
         lines += ["", "== Excluded methods"]
-        if comparison.excluded:
+        if comparison is not None:
+            excluded = comparison.excluded
+        else:  # the procedure did not run: name every method with a missing result
+            cells = self.missing_cells()
+            excluded = {m: tuple(cells.loc[cells["method"] == m, "dataset"].drop_duplicates())
+                        for m in self.methods if (cells["method"] == m).any()}
+        if excluded:
             lines += [f"  {m}: lacks {', '.join(map(str, lacks))} (excluded from the across-dataset ranks; "
                       "the pairwise and Bayesian views use the datasets each pair shares)"
-                      for m, lacks in comparison.excluded.items()]
+                      for m, lacks in excluded.items()]
         else:
             lines.append("  none: every method has a result on every dataset")
         return "\n".join(lines)
