@@ -344,7 +344,7 @@ def comparison_to_latex(result, path=None, *, caption: str | None = None, label:
     ``result.groups``: two methods share a letter exactly when they lie in one group of
     methods not separated by the test. When the omnibus does not reject, every method is in
     group "a" and the caption says that no difference may be claimed. Excluded (incomplete)
-    methods are listed in a comment line.
+    methods are named in the caption, and what each lacks in a comment line.
 
     Examples
     --------
@@ -372,6 +372,9 @@ def comparison_to_latex(result, path=None, *, caption: str | None = None, label:
         verdict += (f"; {test}{against} at $\\alpha = {result.alpha:g}${cd}. "
                     "Methods sharing a letter are not separated.")
     default_caption = f"Mean ranks over {result.n_datasets} datasets (1 = best). {verdict}"
+    if result.excluded:  # the table lists only the ranked methods: the caption names the others
+        default_caption += (" Not ranked (missing results): "
+                            + ", ".join(latex_escape(m) for m in result.excluded) + ".")
     comments = [f"mcda: {result.test}, alpha {result.alpha:g}"]
     comments += [f"excluded (incomplete): {m} lacks {list(lacks)}" for m, lacks in result.excluded.items()]
     return _float(path, caption, default_caption, label, ["Method", "Mean rank", "Group"], rows, "lcc", comments,
