@@ -242,13 +242,16 @@ def plot_tradeoffs(result, *, x: str | None = None, y: str | None = None, xscale
 _LABEL_SIZE = _style.FONT_SIZE - 1
 
 
-def label_offsets(anchors, widths, *, height: float, pad: float = 3.0) -> list[tuple[float, float]]:
-    """Offsets (in points) of text labels from their anchors so that no two labels overlap.
+def label_offsets(anchors, widths, *, height: float, pad: float = 3.0, marker: float = 2.5,
+                  bounds=None) -> list[tuple[float, float]]:
+    """Offsets (in points) of text labels from their anchors so that no two labels overlap and
+    no label covers another method's marker.
 
     Greedy, in the given order (put the labels that matter most first): each label takes the
-    first of eight positions around its anchor (right-above, right-below, left-above,
-    left-below, then further up and down) whose box overlaps no label placed before it, or
-    the first position when none is free.
+    first of sixteen positions around its anchor (right-above, right-below, left-above,
+    left-below, then further up and down, then twice as far) whose box overlaps no label
+    placed before it and no marker (a square of half-width ``marker`` around every anchor),
+    or the first position when none is free.
 
     Parameters
     ----------
@@ -258,23 +261,38 @@ def label_offsets(anchors, widths, *, height: float, pad: float = 3.0) -> list[t
         Label widths in points.
     height : float
         Label height in points.
+    pad : float
+        Gap between a marker and its label, in points.
+    marker : float
+        Half-width of the square kept free around every anchor, in points.
+    bounds : (x0, y0, x1, y1), optional
+        The area labels must stay inside (the axes), in points.
 
     Examples
     --------
     >>> label_offsets([[0, 0], [1, 1]], [20, 20], height=8)
-    [(3.0, 3.0), (3.0, -11.0)]
+    [(3.0, -11.0), (3.0, 3.0)]
     """
     anchors = np.asarray(anchors, dtype=float).reshape(-1, 2)
+    markers = [(x - marker, y - marker, x + marker, y + marker) for x, y in anchors]
     placed: list[tuple[float, float, float, float]] = []
     out = []
-    for (ax_, ay), w in zip(anchors, widths):
-        candidates = [(pad, pad), (pad, -pad - height), (-pad - w, pad), (-pad - w, -pad - height),
-                      (pad, pad + height), (pad, -pad - 2 * height), (-pad - w, pad + height),
-                      (-pad - w, -pad - 2 * height)]
+
+    def free(box, own: int) -> bool:
+        hits = lambda b: box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]  # noqa: E731
+        inside = bounds is None or (box[0] >= bounds[0] and box[1] >= bounds[1] and box[2] <= bounds[2]
+                                    and box[3] <= bounds[3])
+        return inside and not any(hits(b) for b in placed) and not any(
+            hits(b) for j, b in enumerate(markers) if j != own)
+
+    for i, ((ax_, ay), w) in enumerate(zip(anchors, widths)):
+        near = [(pad, pad), (pad, -pad - height), (-pad - w, pad), (-pad - w, -pad - height),
+                (pad, pad + height), (pad, -pad - 2 * height), (-pad - w, pad + height),
+                (-pad - w, -pad - 2 * height)]
+        candidates = near + [(2 * dx if dx > 0 else dx - pad, 2 * dy if dy > 0 else dy - height) for dx, dy in near]
         chosen = candidates[0]
         for dx, dy in candidates:
-            box = (ax_ + dx, ay + dy, ax_ + dx + w, ay + dy + height)
-            if not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in placed):
+            if free((ax_ + dx, ay + dy, ax_ + dx + w, ay + dy + height), i):
                 chosen = (dx, dy)
                 break
         dx, dy = chosen
@@ -294,10 +312,16 @@ def _annotate(ax, fig, points: pd.DataFrame) -> None:
     text_path, prop = TextToPath(), FontProperties(size=_LABEL_SIZE)
     anchors = ax.transData.transform(order[["x", "y"]].to_numpy(dtype=float)) * to_points
     widths = [text_path.get_text_width_height_descent(str(m), prop, ismath=False)[0] for m in order["method"]]
-    offsets = label_offsets(anchors, widths, height=_LABEL_SIZE * 1.2)
-    for (dx, dy), row in zip(offsets, order.itertuples()):
+    box = ax.get_window_extent()
+    bounds = (box.x0 * to_points, box.y0 * to_points, box.x1 * to_points, box.y1 * to_points)
+    height = _LABEL_SIZE * 1.2
+    offsets = label_offsets(anchors, widths, height=height, bounds=bounds)
+    for (dx, dy), w, row in zip(offsets, widths, order.itertuples()):
+        far = abs(dy + height / 2) > 2 * height or (dx > 0 and dx > 6) or (dx < 0 and -dx - w > 6)
         ax.annotate(row.method, (row.x, row.y), xytext=(dx, dy), textcoords="offset points", fontsize=_LABEL_SIZE,
-                    color="black" if row.on_front else _style.NEUTRAL, va="bottom", ha="left")
+                    color="black" if row.on_front else _style.NEUTRAL, va="bottom", ha="left",
+                    arrowprops=dict(arrowstyle="-", lw=0.4, color=_style.NEUTRAL, shrinkA=0, shrinkB=2)
+                    if far else None)
 
 
 def _errors(part: pd.DataFrame, axis: str):
