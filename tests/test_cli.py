@@ -300,6 +300,10 @@ def test_cli_words_for_library_errors(tmp_path):
     semi.write_text("dataset;a;b\nd1;0.5;0.6\nd2;0.6;0.7\n", encoding="utf-8")
     status, _, err = run(["compare", str(semi), "--metric", "ari", "--out", str(tmp_path / "o")])
     assert status == 1 and "separated by semicolons" in err
+    named = tmp_path / "rmse.csv"
+    named.write_text("dataset,method,rmse\nd1,a,0.5\nd1,b,0.6\n", encoding="utf-8")
+    status, _, err = run(["compare", str(named), "--out", str(tmp_path / "o")])
+    assert status == 1 and "the column 'rmse' names a metric card: give --metric rmse" in err
     wide = tmp_path / "wide.csv"
     wide.write_text("dataset,a,b\nd1,0.5,0.6\nd2,0.6,0.7\n", encoding="utf-8")
     status, _, err = run(["compare", str(wide), "--direction", "lower_is_better", "--out", str(tmp_path / "o")])

@@ -163,6 +163,9 @@ def _read_tidy(frame: pd.DataFrame, roles: dict, source: str, explicit_score: bo
                        f"are {shown(frame.columns, 20)}")
     if roles["score"] not in frame.columns:
         hint = "" if explicit_score else " (name it with --score-column)"
+        named = [c for c in frame.columns if c not in {roles[r] for r in _ROLES if r != "score"} and _is_card(c)]
+        if not explicit_score and len(named) == 1:
+            hint = f" (the column {named[0]!r} names a metric card: give --metric {named[0]})"
         raise CliError(f"{source}: no score column {roles['score']!r}{hint}; the columns are "
                        f"{shown(frame.columns, 20)}")
     present = [r for r in _ROLES if roles[r] in frame.columns]
@@ -196,6 +199,16 @@ def _read_tidy(frame: pd.DataFrame, roles: dict, source: str, explicit_score: bo
                        "aggregate first")
     out["score"] = _numeric_column(out, "score", source)
     return out
+
+
+def _is_card(name: str) -> bool:
+    from .cards import get_card
+
+    try:
+        get_card(name)
+    except (KeyError, ValueError):
+        return False
+    return True
 
 
 def _read_wide(frame: pd.DataFrame, dataset_column: str, source: str) -> pd.DataFrame:
