@@ -43,7 +43,7 @@ from ._validation import (
     shown,
     warn,
 )
-from .cube import as_cube, cube_direction, cube_metric
+from .cube import single_score_cube, cube_direction, cube_metric
 from .store import is_lazy, require_in_memory
 
 __all__ = ["MethodSummary", "method_summary"]
@@ -141,17 +141,19 @@ def _sign(cube: xr.DataArray) -> float:
     return 1.0 if cube_direction(cube) == "higher_is_better" else -1.0
 
 
+def _uniform_only(scores, function: str, aggregation: str, groups, weights, *, reason: str) -> None:
+    """The lazy path aggregates uniformly only: a weighted aggregation is refused by name."""
+    if aggregation != "uniform":
+        require_in_memory(scores, f"{function}(aggregation={aggregation!r})", reason=reason,
+                          instead="use aggregation='uniform' (chunk-wise), or load the cube (cube.load())")
+    if groups is not None or weights is not None:
+        raise ValueError("`groups` and `weights` are used only with aggregation='hierarchical' / 'custom'; "
+                         "got aggregation='uniform'")
+
+
 def lazy_cube(scores, direction=None, method_names=None) -> xr.DataArray:
     """The lazy cube of ``scores`` with one score per (dataset, method), method in one chunk."""
-    cube = as_cube(scores, direction, method_names=method_names)
-    extra = [d for d in cube.dims if d not in ("dataset", "method")]
-    if "seed" in extra:
-        raise ValueError("the scores have a 'seed' dim; the across-dataset procedure needs one score per "
-                         "(dataset, method). Reduce the seeds explicitly first, e.g. "
-                         "mcda.reduce_seeds(cube, how='mean').")
-    if extra:
-        raise ValueError(f"the scores have extra dims {extra}; select one value along each first "
-                         f"(e.g. cube.sel(metric='ari')).")
+    cube = single_score_cube(scores, direction, method_names=method_names, what="the across-dataset procedure")
     if not is_lazy(cube):
         raise TypeError("expected a dask-backed cube")  # internal: callers dispatch on is_lazy
     if cube.data.numblocks[1] != 1:
@@ -390,13 +392,8 @@ def mean_ranks(scores, *, aggregation: str = "uniform", groups=None, weights=Non
 
     check_choice("aggregation", aggregation, AGGREGATIONS)
     check_choice("missing", missing, _MISSING_POLICIES)
-    if aggregation != "uniform":
-        require_in_memory(scores, f"mcda.mean_ranks(aggregation={aggregation!r})",
-                          reason="the weighted aggregations read a weight for every dataset next to its ranks",
-                          instead="use aggregation='uniform' (chunk-wise), or load the cube (cube.load())")
-    if groups is not None or weights is not None:
-        raise ValueError("`groups` and `weights` are used only with aggregation='hierarchical' / 'custom'; "
-                         "got aggregation='uniform'")
+    _uniform_only(scores, "mcda.mean_ranks", aggregation, groups, weights,
+                  reason="the weighted aggregations read a weight for every dataset next to its ranks")
     prep = across(scores, direction, method_names=method_names, missing=missing)
     if missing == "available":
         warn("mean ranks with missing='available' rank each method among the methods present on each dataset; "
@@ -582,11 +579,7 @@ def method_summary(scores, direction=None, *, method_names=None) -> MethodSummar
     >>> s.to_frame().round(4).to_dict("records")[0]
     {'method': 'C4.5', 'n_results': 14, 'n_missing': 0, 'mean': 0.8049, 'std': 0.1602, 'min': 0.583, 'max': 1.0}
     """
-    cube = as_cube(scores, direction, method_names=method_names)
-    extra = [d for d in cube.dims if d not in ("dataset", "method")]
-    if extra:
-        raise ValueError(f"method_summary needs one score per (dataset, method); the scores have extra dims {extra}. "
-                         "Reduce seeds with mcda.reduce_seeds(cube, how=...) or select a metric first.")
+    cube = single_score_cube(scores, direction, method_names=method_names, what="method_summary")
     methods = _methods(cube)
     lazy = is_lazy(cube)
     if lazy:
@@ -723,13 +716,8 @@ def rank_stability(scores, *, n_resamples: int = 10_000, aggregation: str = "uni
     n_resamples = check_positive_int("n_resamples", n_resamples)
     confidence_level = check_probability("confidence_level", confidence_level)
     check_choice("aggregation", aggregation, AGGREGATIONS)
-    if aggregation != "uniform":
-        require_in_memory(scores, f"mcda.rank_stability(aggregation={aggregation!r})",
-                          reason="the weighted bootstraps read a weight (or a group) for every dataset drawn",
-                          instead="use aggregation='uniform' (chunk-wise), or load the cube (cube.load())")
-    if groups is not None or weights is not None:
-        raise ValueError("`groups` and `weights` are used only with aggregation='hierarchical' / 'custom'; "
-                         "got aggregation='uniform'")
+    _uniform_only(scores, "mcda.rank_stability", aggregation, groups, weights,
+                  reason="the weighted bootstraps read a weight (or a group) for every dataset drawn")
     gen = as_rng(rng)
     prep = across(scores, direction, method_names=method_names, missing="complete")
     if prep.n_datasets < 2:

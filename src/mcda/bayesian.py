@@ -30,7 +30,7 @@ import pandas as pd
 from scipy import special, stats
 
 from ._validation import as_rng, check_choice, check_positive_int, check_probability
-from .cube import as_cube, orient, resolve_rope
+from .cube import as_cube, single_score_cube, orient, resolve_rope
 from .pairwise import _EPS, _ULPS, pairwise_counts
 from .store import is_lazy, require_in_memory
 
@@ -267,19 +267,6 @@ def _check_sampling(n_samples, reproduce, rng, progress, keep_draws, method: str
     if not isinstance(keep_draws, bool):
         raise TypeError(f"`keep_draws` must be True or False; got {keep_draws!r}.")
     return n_samples, reproduce, source, progress
-
-
-def _single_score_cube(scores, direction, method_names):
-    cube = as_cube(scores, direction, method_names=method_names)
-    extra = [d for d in cube.dims if d not in ("dataset", "method")]
-    if "seed" in extra:
-        raise ValueError("the scores have a 'seed' dim; a comparison over datasets needs one score per "
-                         "(dataset, method). Reduce the seeds explicitly first, e.g. "
-                         "mcda.reduce_seeds(cube, how='mean').")
-    if extra:
-        raise ValueError(f"the scores have extra dims {extra}; select one value along each first "
-                         "(e.g. cube.sel(metric='accuracy')).")
-    return cube
 
 
 # --------------------------------------------------------------------------- exact sign test
@@ -647,7 +634,7 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
     check_choice("method", method, METHODS)
     n_samples, reproduce, source, progress = _check_sampling(n_samples, reproduce, rng, progress, keep_draws,
                                                              method)
-    cube = _single_score_cube(scores, direction, method_names)
+    cube = single_score_cube(scores, direction, method_names=method_names, what="a comparison over datasets")
     rope = resolve_rope(cube, rope)
     counts = pairwise_counts(cube, rope=rope)
     methods = counts.methods
@@ -871,7 +858,7 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
     prior_strength = _check_positive_float("prior_strength", prior_strength)
     threshold = _check_threshold(threshold)
     n_samples, reproduce, source, progress = _check_sampling(n_samples, reproduce, rng, progress, keep_draws)
-    cube = _single_score_cube(scores, direction, method_names)
+    cube = single_score_cube(scores, direction, method_names=method_names, what="a comparison over datasets")
     require_in_memory(cube, "mcda.bayesian_signed_rank_comparison",
                       reason="its posterior weighs every difference by its rank among all the datasets' differences",
                       instead="use mcda.bayesian_sign_comparison (chunk-wise, exact), or run this test on a subset "

@@ -27,6 +27,7 @@ __all__ = [
     "DIMS",
     "score_cube",
     "as_cube",
+    "single_score_cube",
     "orient",
     "complete_cases",
     "CompleteCases",
@@ -598,6 +599,25 @@ def as_cube(scores, direction=None, *, metric=None, method_names=None) -> xr.Dat
             and ("direction" in scores.attrs or "direction" in scores.coords)):
         return _check_shape(_from_dataarray(scores) if not _looks_built(scores) else scores)
     return score_cube(scores, metric=metric, direction=direction, method_names=method_names)
+
+
+def single_score_cube(scores, direction=None, *, method_names=None,
+                      what: str = "this comparison") -> xr.DataArray:
+    """:func:`as_cube`, refusing any dim beyond ``dataset`` and ``method`` (one score per cell).
+
+    A ``seed`` dim is never collapsed here: how seeds are reduced is the analyst's decision
+    (:func:`reduce_seeds`). ``what`` names the computation in the message.
+    """
+    cube = as_cube(scores, direction, method_names=method_names)
+    extra = [d for d in cube.dims if d not in ("dataset", "method")]
+    if "seed" in extra:
+        raise ValueError(f"the scores have a 'seed' dim (extra dims {extra}); {what} needs one score per "
+                         "(dataset, method). Reduce the seeds explicitly first, e.g. "
+                         "mcda.reduce_seeds(cube, how='mean').")
+    if extra:
+        raise ValueError(f"the scores have extra dims {extra}; {what} needs one score per (dataset, method): "
+                         "select one value along each first (e.g. cube.sel(metric='ari')).")
+    return cube
 
 
 def _looks_built(da: xr.DataArray) -> bool:

@@ -16,7 +16,7 @@ from scipy import special, stats
 
 from ._validation import SmallSampleWarning, check_alpha, check_choice, check_probability, check_rope, warn
 from .cards import DIRECTIONS
-from .cube import as_cube, cube_direction, orient, resolve_rope
+from .cube import single_score_cube, cube_direction, orient, resolve_rope
 from .store import is_lazy
 
 __all__ = [
@@ -195,16 +195,6 @@ class PairwiseCounts:
         return pd.DataFrame(rows, columns=["method_a", "method_b", "n_datasets", "wins_a", "equivalent", "wins_b"])
 
 
-def _one_score_per_cell(scores, direction, method_names):
-    """The cube of ``scores``, which must hold one score per (dataset, method)."""
-    cube = as_cube(scores, direction, method_names=method_names)
-    extra = [d for d in cube.dims if d not in ("dataset", "method")]
-    if extra:
-        raise ValueError(f"pairwise counts need one score per (dataset, method); the scores have extra dims {extra}. "
-                         "Reduce seeds with mcda.reduce_seeds(cube, how=...) or select a metric first.")
-    return cube
-
-
 def _count_table(name: str, table, k: int | None = None) -> np.ndarray:
     """A square table of non-negative whole counts as int64 (a copy)."""
     arr = np.asarray(table.to_numpy() if isinstance(table, pd.DataFrame) else table)
@@ -263,7 +253,7 @@ def pairwise_counts(scores, direction=None, *, rope=None, method_names=None) -> 
     >>> c.to_frame().to_dict("records")
     [{'method_a': 'a', 'method_b': 'b', 'n_datasets': 2, 'wins_a': 1, 'equivalent': 1, 'wins_b': 0}]
     """
-    cube = _one_score_per_cell(scores, direction, method_names)
+    cube = single_score_cube(scores, direction, method_names=method_names, what="pairwise counts")
     rope = resolve_rope(cube, rope)
     if is_lazy(cube):  # a dask-backed cube: the counts add up over chunks of datasets
         from ._chunks import region_counts
@@ -1157,7 +1147,7 @@ def marginal_means(scores, direction=None, *, method_names=None) -> MarginalMean
     >>> m.order
     ['a', 'b']
     """
-    cube = _one_score_per_cell(scores, direction, method_names)
+    cube = single_score_cube(scores, direction, method_names=method_names, what="marginal means")
     methods = [str(m) for m in cube.coords["method"].values]
     if is_lazy(cube):  # a dask-backed cube: both sums add up over chunks of datasets
         from ._chunks import pair_sums

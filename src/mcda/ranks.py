@@ -28,7 +28,7 @@ from ._validation import (
     warn,
 )
 from . import _chunks
-from .cube import as_cube, complete_cases, orient, reduce_seeds
+from .cube import as_cube, single_score_cube, complete_cases, orient, reduce_seeds
 from .store import is_lazy, require_in_memory
 
 __all__ = ["AcrossDatasets", "prepare_across", "rank_rows", "rank_table", "average_ranks", "MeanRanks",
@@ -88,18 +88,10 @@ def prepare_across(scores, direction=None, *, method_names=None, missing: str = 
     incomplete methods and names them; ``"available"`` keeps NaN cells.
     """
     check_choice("missing", missing, MISSING_POLICIES)
-    cube = as_cube(scores, direction, method_names=method_names)
+    cube = single_score_cube(scores, direction, method_names=method_names, what="the across-dataset procedure")
     require_in_memory(cube, "this across-dataset view", reason="it needs the datasets x methods matrix in memory",
                       instead="the chunk-wise functions (rank_table, average_ranks, mean_ranks, rank_stability, "
                               "friedman_test, compare_over_datasets, pairwise_counts, ...) accept it directly")
-    extra = [d for d in cube.dims if d not in ("dataset", "method")]
-    if "seed" in extra:
-        raise ValueError("the scores have a 'seed' dim; the across-dataset procedure needs one score per "
-                         "(dataset, method). Reduce the seeds explicitly first, e.g. "
-                         "mcda.reduce_seeds(cube, how='mean').")
-    if extra:
-        raise ValueError(f"the scores have extra dims {extra}; select one value along each first "
-                         f"(e.g. cube.sel(metric='ari')).")
     if missing == "complete":
         cc = complete_cases(cube, policy="methods")
         cube_used, excluded, empty = cc.cube, cc.excluded, cc.empty_datasets
