@@ -20,7 +20,6 @@ Times are the best of ``--repeats`` runs. pymcdm is optional: without it, rows 1
 from __future__ import annotations
 
 import argparse
-import time
 import warnings
 
 import numpy as np

@@ -20,7 +20,6 @@ import argparse
 import contextlib
 import io
 import warnings
-import time
 
 import numpy as np
 import pandas as pd

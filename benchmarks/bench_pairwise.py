@@ -11,7 +11,6 @@ Run: python benchmarks/bench_pairwise.py   (prints a table; nothing is asserted)
 from __future__ import annotations
 
 import itertools
-import time
 import warnings
 
 import numpy as np

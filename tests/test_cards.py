@@ -107,7 +107,7 @@ def test_malformed_card_names_file_and_field(tmp_path, field, value, message):
     path = tmp_path / "bad_xyz.toml"
     body = (f'name = "bad_xyz"\ndirection = "{data["direction"]}"\n[comparability]\n'
             f'noise_floor = {value!r}\n' if field == "noise_floor" else
-            f'name = "bad_xyz"\ndirection = "up"\n[comparability]\nnoise_floor = 0.1\n')
+            'name = "bad_xyz"\ndirection = "up"\n[comparability]\nnoise_floor = 0.1\n')
     if field in ("direction", "noise_floor"):
         path.write_text(body.replace("'", '"'))
         with pytest.raises(CardError, match=str(path).replace(".", r"\.")):

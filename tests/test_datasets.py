@@ -6,7 +6,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import mcda
 from mcda import datasets
 
 

@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import mcda
-from mcda import within
 from mcda._kernels import bootstrap as kernel
 
 DATA = Path(__file__).parent / "data" / "demsar2006"

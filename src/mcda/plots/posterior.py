@@ -35,7 +35,7 @@ def ternary_xy(shares) -> tuple[np.ndarray, np.ndarray]:
     [(0.0, 0.0), (0.5, 0.866), (1.0, 0.0), (0.5, 0.289)]
     """
     shares = np.asarray(shares, dtype=float)
-    a, e, b = shares[:, 0], shares[:, 1], shares[:, 2]
+    e, b = shares[:, 1], shares[:, 2]
     return b + 0.5 * e, _HEIGHT * e
 
 
