@@ -41,13 +41,12 @@ from mcda import (
     nemenyi,
     q_alpha,
 )
-from mcda.frequentist import (
+from mcda.frequentist import _maximal_cliques, _studentized_range_sf
+from mcda.multitest import (
     BERGMANN_HOMMEL_MAX_METHODS,
     PVALUE_ADJUSTMENTS,
-    _maximal_cliques,
     _set_partitions,
     _shaffer_counts,
-    _studentized_range_sf,
     _true_hypothesis_counts,
 )
 

@@ -55,7 +55,7 @@ _EXPORTS: dict[str, str] = {
     "control_test": "frequentist",
     "all_pairs_test": "frequentist",
     "compare_over_datasets": "frequentist",
-    "adjust_pvalues": "frequentist",
+    "adjust_pvalues": "multitest",
     "attainable_significance": "frequentist",
     # within a dataset
     "summary": "within",
@@ -87,7 +87,7 @@ _EXPORTS: dict[str, str] = {
     "epoch_selection_support": "epochs",
 }
 
-_SUBMODULES = ("cards", "cube", "datasets", "ranks", "frequentist", "within", "pairwise", "bayesian",
+_SUBMODULES = ("cards", "cube", "datasets", "ranks", "multitest", "frequentist", "within", "pairwise", "bayesian",
                "criteria", "report", "export", "plots", "cli")
 
 __all__ = sorted(_EXPORTS) + ["datasets", "__version__"]

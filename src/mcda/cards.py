@@ -29,6 +29,7 @@ from ._validation import check_choice, nearest
 __all__ = [
     "MetricCard",
     "DIRECTIONS",
+    "direction_sign",
     "get_card",
     "properties_for",
     "list_cards",
@@ -40,6 +41,22 @@ __all__ = [
 ]
 
 DIRECTIONS = ("higher_is_better", "lower_is_better")
+
+
+def direction_sign(direction):
+    """+1.0 for "higher_is_better", −1.0 for "lower_is_better": multiply by it to orient scores.
+
+    The one place a direction becomes a sign. ``direction`` is one direction or an array of
+    them (one per metric); an array gives an array of signs.
+
+    >>> direction_sign("lower_is_better"), direction_sign(["higher_is_better", "lower_is_better"]).tolist()
+    (-1.0, [1.0, -1.0])
+    """
+    if isinstance(direction, str):
+        return 1.0 if direction == "higher_is_better" else -1.0
+    import numpy as np
+
+    return np.where(np.asarray(direction) == "higher_is_better", 1.0, -1.0)
 TASKS = ("classification", "clustering", "regression", "ranking", "cost", "other")
 INTERVALS = ("t", "bootstrap")
 
@@ -115,7 +132,7 @@ class MetricCard:
     @property
     def sign(self) -> int:
         """+1 for higher-is-better metrics, -1 otherwise (multiply to orient)."""
-        return 1 if self.higher_is_better else -1
+        return int(direction_sign(self.direction))
 
     def to_dict(self) -> dict:
         """A JSON-serialisable dict that :func:`card_from_dict` turns back into the same card."""

@@ -27,6 +27,9 @@ from scipy import optimize, special
 
 from ._validation import MissingDataWarning, check_alpha, check_choice, check_positive_int, warn
 from . import _chunks
+from .multitest import BERGMANN_HOMMEL_MAX_METHODS, adjust_finite, check_bergmann_hommel
+# re-exported from their home for code written against mcda.frequentist
+from .multitest import PVALUE_ADJUSTMENTS, adjust_pvalues  # noqa: F401
 from .ranks import MeanRanks, prepare_across, rank_rows
 from .store import is_lazy
 
@@ -35,8 +38,6 @@ __all__ = [
     "PosthocResult",
     "ComparisonResult",
     "AttainableSignificance",
-    "PVALUE_ADJUSTMENTS",
-    "BERGMANN_HOMMEL_MAX_METHODS",
     "friedman_test",
     "iman_davenport",
     "q_alpha",
@@ -46,30 +47,8 @@ __all__ = [
     "control_test",
     "all_pairs_test",
     "compare_over_datasets",
-    "adjust_pvalues",
     "attainable_significance",
 ]
-
-#: Canonical name -> accepted aliases of every p-value adjustment (compared after lower-casing and
-#: turning "_" and spaces into "-"). The statsmodels names (``multipletests``) are all accepted.
-PVALUE_ADJUSTMENTS: dict[str, tuple[str, ...]] = {
-    "bonferroni": ("b", "bonf"),
-    "sidak": ("s",),
-    "holm": ("h", "holm-bonferroni"),
-    "holm-sidak": ("hs",),
-    "hochberg": ("sh", "simes-hochberg"),
-    "hommel": ("ho",),
-    "fdr-bh": ("bh", "benjamini-hochberg", "fdr-i", "fdr-p", "fdri", "fdrp"),
-    "fdr-by": ("by", "benjamini-yekutieli", "fdr-n", "fdr-c", "fdrn", "fdrcorr"),
-    "shaffer": ("shaffer-static",),
-    "bergmann-hommel": ("bergmann", "bergmann-hommel-exhaustive"),
-}
-_ADJUSTMENT_ALIASES = {alias: name for name, aliases in PVALUE_ADJUSTMENTS.items() for alias in (name, *aliases)}
-_PAIR_STRUCTURED = ("shaffer", "bergmann-hommel")  # need the k(k-1)/2 pairs of k methods
-
-#: Largest number of methods Bergmann–Hommel handles: it visits every exhaustive set, i.e. every
-#: partition of the methods (Bell number B_12 = 4,213,597 partitions, about 3 s; B_13 is 6.5× more).
-BERGMANN_HOMMEL_MAX_METHODS = 12
 
 _Q_TESTS = ("nemenyi", "bonferroni-dunn")
 _CONTROL_TESTS = ("bonferroni-dunn", "holm", "hochberg", "hommel")
@@ -556,237 +535,6 @@ def critical_difference(n_methods, n_datasets=None, *, alpha: float = 0.05, test
     return q_alpha(k, alpha=alpha, test=test) * _standard_error(k, n)
 
 
-# --------------------------------------------------------------------------- p-value adjustments
-
-
-def _shaffer_counts(n_methods: int) -> np.ndarray:
-    """Shaffer's t_i, i = 1..m: the most hypotheses that can be true once any i − 1 are false."""
-    possible = np.array(sorted(_true_hypothesis_counts(n_methods)))
-    m = n_methods * (n_methods - 1) // 2
-    remaining = m - np.arange(m)  # m − i + 1
-    return possible[np.searchsorted(possible, remaining, side="right") - 1]
-
-
-@functools.lru_cache(maxsize=64)
-def _true_hypothesis_counts(n_methods: int) -> frozenset:
-    """Shaffer's S(k): the possible numbers of true pairwise hypotheses among k methods.
-
-    S(0) = S(1) = {0};  S(k) = ∪_{j=1..k} {C(j, 2) + s : s ∈ S(k − j)} (the methods tied with
-    method 1 form a block of j; the rest is any configuration of k − j methods).
-    """
-    if n_methods <= 1:
-        return frozenset({0})
-    return frozenset(j * (j - 1) // 2 + s for j in range(1, n_methods + 1)
-                     for s in _true_hypothesis_counts(n_methods - j))
-
-
-@functools.lru_cache(maxsize=2)
-def _set_partitions(n_methods: int) -> np.ndarray:
-    """Every partition of k items as a restricted-growth string (B_k rows × k, int8)."""
-    labels = np.zeros((1, 1), dtype=np.int8)
-    largest = np.zeros(1, dtype=np.int8)
-    for _ in range(1, n_methods):
-        choices = largest.astype(np.int64) + 2  # any existing block, or a new one
-        parent = np.repeat(np.arange(labels.shape[0]), choices)
-        new = (np.arange(choices.sum()) - np.repeat(np.cumsum(choices) - choices, choices)).astype(np.int8)
-        labels = np.concatenate([labels[parent], new[:, None]], axis=1)
-        largest = np.maximum(largest[parent], new)
-    labels.setflags(write=False)
-    return labels
-
-
-def _bergmann_hommel(p: np.ndarray, n_methods: int) -> np.ndarray:
-    """Adjusted p-values: max over exhaustive sets I ∋ i of |I| · min_{j ∈ I} p_j (capped at 1).
-
-    The exhaustive sets of pairwise hypotheses are exactly the partitions of the methods (the
-    true hypotheses are the pairs inside a block); García & Herrera (2008), §3.3.
-    """
-    a, b = np.triu_indices(n_methods, 1)
-    out = np.zeros(a.size)
-    partitions = _set_partitions(n_methods)
-    block = 1 << 15
-    for start in range(0, partitions.shape[0], block):
-        labels = partitions[start:start + block]
-        inside = labels[:, a] == labels[:, b]
-        size = inside.sum(axis=1)
-        smallest = np.where(inside, p[None, :], np.inf).min(axis=1)
-        value = np.where(size > 0, size * np.where(size > 0, smallest, 0.0), -np.inf)
-        out = np.maximum(out, np.where(inside, value[:, None], -np.inf).max(axis=0))
-    return np.minimum(out, 1.0)
-
-
-def _step_down(p_sorted: np.ndarray, multipliers: np.ndarray) -> np.ndarray:
-    return np.minimum(np.maximum.accumulate(multipliers * p_sorted), 1.0)
-
-
-def _step_up(p_sorted: np.ndarray, multipliers: np.ndarray) -> np.ndarray:
-    return np.minimum(np.minimum.accumulate((multipliers * p_sorted)[::-1])[::-1], 1.0)
-
-
-def _hommel(p_sorted: np.ndarray) -> np.ndarray:
-    """Hommel's adjusted p-values for sorted p (the algorithm of R's ``p.adjust``)."""
-    n = p_sorted.size
-    i = np.arange(1, n + 1)
-    q = np.full(n, np.min(n * p_sorted / i))
-    adjusted = q.copy()
-    for m in range(n - 1, 1, -1):
-        head = n - m + 1  # hypotheses 1..n−m+1
-        q1 = np.min(m * p_sorted[head:] / np.arange(2, m + 1))
-        q[:head] = np.minimum(m * p_sorted[:head], q1)
-        q[head:] = q[head - 1]
-        adjusted = np.maximum(adjusted, q)
-    return np.minimum(np.maximum(adjusted, p_sorted), 1.0)
-
-
-def _adjust(p: np.ndarray, method: str, n_methods: int | None = None) -> np.ndarray:
-    """Adjusted p-values of a 1-D array without NaN (``n_methods`` for the pair-structured ones)."""
-    m = p.size
-    if m == 0:
-        return p.copy()
-    if method == "bergmann-hommel":
-        return _bergmann_hommel(p, n_methods)
-    order = np.argsort(p, kind="stable")
-    ps = p[order]
-    steps = np.arange(m, 0, -1, dtype=np.float64)  # m − i + 1
-    if method == "bonferroni":
-        out = np.minimum(m * ps, 1.0)
-    elif method == "sidak":
-        out = -np.expm1(m * np.log1p(-ps))
-    elif method == "holm":
-        out = _step_down(ps, steps)
-    elif method == "holm-sidak":
-        out = np.minimum(np.maximum.accumulate(-np.expm1(steps * np.log1p(-ps))), 1.0)
-    elif method == "shaffer":
-        out = _step_down(ps, _shaffer_counts(n_methods).astype(np.float64))
-    elif method == "hochberg":
-        out = _step_up(ps, steps)
-    elif method == "hommel":
-        out = _hommel(ps)
-    elif method in ("fdr-bh", "fdr-by"):
-        scale = m / np.arange(1, m + 1)
-        if method == "fdr-by":
-            scale = scale * np.sum(1.0 / np.arange(1, m + 1))
-        out = _step_up(ps, scale)
-    else:  # pragma: no cover - guarded by the aliases table
-        raise AssertionError(method)
-    result = np.empty(m)
-    result[order] = np.maximum(out, ps)
-    return result
-
-
-def _canonical_adjustment(method) -> str:
-    key = method.strip().lower().replace("_", "-").replace(" ", "-") if isinstance(method, str) else method
-    if key not in _ADJUSTMENT_ALIASES:
-        return check_choice("method", method, PVALUE_ADJUSTMENTS)  # raises, suggesting the nearest name
-    return _ADJUSTMENT_ALIASES[key]
-
-
-def adjust_pvalues(pvalues, method: str = "holm"):
-    """P-values adjusted for multiplicity (family-wise or false-discovery rate).
-
-    Parameters
-    ----------
-    pvalues : array-like or pandas.Series, 1-D
-        Raw p-values in [0, 1]. NaN marks a test that did not apply: it stays NaN and is left
-        out of the family (as R's ``p.adjust`` does).
-    method : str
-        A canonical name or an alias from :data:`PVALUE_ADJUSTMENTS` (statsmodels'
-        ``multipletests`` names included):
-
-        ============== ===================================================================
-        bonferroni     min(1, m p)
-        sidak          1 − (1 − p)^m
-        holm           step-down: max_{j ≤ i} (m − j + 1) p_(j)
-        holm-sidak     step-down Šidák
-        hochberg       step-up: min_{j ≥ i} (m − j + 1) p_(j)
-        hommel         Hommel (1988), R's algorithm
-        fdr-bh         Benjamini–Hochberg (false-discovery rate)
-        fdr-by         Benjamini–Yekutieli (FDR under any dependence)
-        shaffer        Shaffer's static procedure for all pairs of k methods
-        bergmann-hommel  Bergmann–Hommel for all pairs of k methods (k ≤ 12)
-        ============== ===================================================================
-
-        ``shaffer`` and ``bergmann-hommel`` need the m = k(k − 1)/2 p-values of all pairs of
-        k methods, in the order of ``itertools.combinations(range(k), 2)`` (row by row of the
-        upper triangle); they accept no NaN.
-
-    Returns
-    -------
-    numpy.ndarray or pandas.Series
-        Adjusted p-values in the input's order (a Series keeps its index), each ≥ its raw p
-        and ≤ 1.
-
-    Raises
-    ------
-    ValueError
-        Unknown ``method`` (the nearest names are suggested), p-values outside [0, 1], not
-        1-D, or a count that is not k(k − 1)/2 for the pair-structured methods.
-
-    References
-    ----------
-    García, S., Herrera, F. (2008). An extension on "Statistical comparisons of classifiers
-    over multiple data sets" for all pairwise comparisons. JMLR 9:2677–2694.
-    Shaffer, J. P. (1986). Modified sequentially rejective multiple test procedures. JASA
-    81(395):826–831. doi:10.1080/01621459.1986.10478341
-    Bergmann, B., Hommel, G. (1988). Improvements of general multiple test procedures for
-    redundant systems of hypotheses. In Multiple Hypothesenprüfung, 100–115.
-    doi:10.1007/978-3-642-52307-6_8
-
-    Examples
-    --------
-    >>> from mcda import adjust_pvalues
-    >>> adjust_pvalues([0.01, 0.04, 0.03], method="holm").round(3).tolist()
-    [0.03, 0.06, 0.06]
-    """
-    method = _canonical_adjustment(method)
-    index = pvalues.index if isinstance(pvalues, pd.Series) else None
-    p = np.array(pvalues, dtype=np.float64)
-    if p.ndim != 1:
-        raise ValueError(f"`pvalues` must be 1-D; got shape {p.shape}.")
-    finite = ~np.isnan(p)
-    bad = finite & ((p < 0) | (p > 1))
-    if bad.any():
-        raise ValueError(f"`pvalues` must lie in [0, 1] (NaN for a test that did not apply); got "
-                         f"{_listed(p[bad].tolist(), 4)} at positions {_listed(np.nonzero(bad)[0].tolist(), 4)}.")
-    n_methods = None
-    if method in _PAIR_STRUCTURED:
-        n_methods = _methods_from_pairs(p.size, method)
-        if not finite.all():
-            raise ValueError(f"`pvalues` for {method!r} must have no NaN: the procedure needs every pair; "
-                             f"NaN at positions {_listed(np.nonzero(~finite)[0].tolist(), 4)}.")
-    out = np.full(p.shape, np.nan)
-    out[finite] = _adjust(p[finite], method, n_methods)
-    return pd.Series(out, index=index, name=getattr(pvalues, "name", None)) if index is not None else out
-
-
-def _methods_from_pairs(n_pairs: int, method: str) -> int:
-    k = int(round((1 + math.sqrt(1 + 8 * n_pairs)) / 2))
-    if k < 2 or k * (k - 1) // 2 != n_pairs:
-        raise ValueError(f"`pvalues` for {method!r} must hold the k(k-1)/2 p-values of all pairs of k methods "
-                         f"(1, 3, 6, 10, 15, ...); got {n_pairs}.")
-    if method == "bergmann-hommel":
-        _check_bergmann_hommel(k)
-    return k
-
-
-def _check_bergmann_hommel(n_methods: int) -> None:
-    if n_methods > BERGMANN_HOMMEL_MAX_METHODS:
-        raise ValueError(f"Bergmann-Hommel visits every exhaustive set of hypotheses (one per partition of the "
-                         f"methods: {_bell(n_methods):,} for k = {n_methods}); mcda handles k <= "
-                         f"{BERGMANN_HOMMEL_MAX_METHODS} (B_12 = 4,213,597 sets, about 3 s). With {n_methods} methods "
-                         "use test='shaffer' (Shaffer's static procedure, any k) or test='holm'.")
-
-
-def _bell(n: int) -> int:
-    row = [1]
-    for _ in range(n - 1):
-        nxt = [row[-1]]
-        for value in row:
-            nxt.append(nxt[-1] + value)
-        row = nxt
-    return row[-1]
-
-
 # --------------------------------------------------------------------------- post-hoc procedures
 
 
@@ -901,7 +649,7 @@ def _posthoc(stats: _RankStatistics, test: str, control: str | None, alpha: floa
         others = [j for j in range(k) if j != c]
         z = (mean[c] - mean[others]) / se
         p = _two_sided_normal_p(z)
-        adjusted = _adjust(p, "bonferroni" if test == "bonferroni-dunn" else test)
+        adjusted = adjust_finite(p, "bonferroni" if test == "bonferroni-dunn" else test)
         index = pd.Index([methods[j] for j in others], name="method")
         series = lambda values, name: pd.Series(values, index=index, name=name)  # noqa: E731
         return PosthocResult(test=test, control=control, alpha=alpha, mean_ranks=ranks, z=series(z, "z"),
@@ -914,7 +662,7 @@ def _posthoc(stats: _RankStatistics, test: str, control: str | None, alpha: floa
     if test == "nemenyi":
         adjusted_pairs = _studentized_range_sf(math.sqrt(2.0) * z_pairs, k)
     else:
-        adjusted_pairs = _adjust(p_pairs, test, k)
+        adjusted_pairs = adjust_finite(p_pairs, test, k)
     index = pd.Index(methods, name="method")
     columns = index.rename("versus")
 
@@ -1100,7 +848,7 @@ def all_pairs_test(scores, direction=None, *, test: str = "holm", alpha: float =
     test = _test_name("test", test, _ALL_PAIRS_TESTS)
     stats = _rank_statistics(scores, direction, method_names, what=f"the {test} all-pairs test")
     if test == "bergmann-hommel":
-        _check_bergmann_hommel(stats.n_methods)
+        check_bergmann_hommel(stats.n_methods)
     return _posthoc(stats, test, None, alpha)
 
 
@@ -1313,7 +1061,7 @@ def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", cont
     if control is not None:
         control = _resolve_control(control, stats)
     if test == "bergmann-hommel":
-        _check_bergmann_hommel(stats.n_methods)
+        check_bergmann_hommel(stats.n_methods)
     friedman = _friedman(stats, alpha)
     posthoc = _posthoc(stats, test, control, alpha) if friedman.rejected else None
     return ComparisonResult(mean_ranks=friedman.mean_ranks, friedman=friedman, posthoc=posthoc,

@@ -16,6 +16,7 @@ from scipy import special, stats
 
 from ._validation import SmallSampleWarning, check_alpha, check_choice, check_probability, check_rope, warn
 from .cards import DIRECTIONS
+from .multitest import PAIR_STRUCTURED, PVALUE_ADJUSTMENTS, adjust_pvalues, canonical_adjustment
 from .cube import single_score_cube, cube_direction, orient, resolve_rope
 from .store import is_lazy
 
@@ -271,7 +272,7 @@ def pairwise_counts(scores, direction=None, *, rope=None, method_names=None) -> 
 
 # --------------------------------------------------------------------------- shared helpers
 
-_LOGICALLY_RESTRICTED = ("shaffer", "bergmann-hommel")
+_SIGN_TEST_ADJUSTMENTS = tuple(m for m in PVALUE_ADJUSTMENTS if m not in PAIR_STRUCTURED)
 _SHOWN_PAIRS = 6
 
 
@@ -345,20 +346,12 @@ def sign_test_pvalues(wins_a, wins_b) -> np.ndarray:
 
 
 def _check_adjust(adjust) -> str | None:
-    """The canonical name of a multiplicity adjustment (aliases as in :func:`mcda.adjust_pvalues`)."""
+    """The canonical name of a multiplicity adjustment for sign-test p-values, or None."""
     if adjust is None:
         return None
-    from .frequentist import _ADJUSTMENT_ALIASES, PVALUE_ADJUSTMENTS
-
-    allowed = [m for m in PVALUE_ADJUSTMENTS if m not in _LOGICALLY_RESTRICTED]
-    key = adjust.strip().lower().replace("_", "-").replace(" ", "-") if isinstance(adjust, str) else adjust
-    name = _ADJUSTMENT_ALIASES.get(key) if isinstance(key, str) else None
-    if name in allowed:
-        return name
-    why = (" Shaffer's and Bergmann–Hommel's logical restrictions hold for equalities of means or mean ranks, "
-           "not for sign-test hypotheses, which need not be transitive." if name in _LOGICALLY_RESTRICTED else "")
-    raise ValueError(f"`adjust` must be None or one of {{{', '.join(repr(a) for a in allowed)}}} "
-                     f"(or an alias accepted by mcda.adjust_pvalues); got {adjust!r}.{why}")
+    return canonical_adjustment(adjust, "adjust", allowed=_SIGN_TEST_ADJUSTMENTS, optional=True, why_not=(
+        "Shaffer's and Bergmann–Hommel's logical restrictions hold for equalities of means or mean ranks, "
+        "not for sign-test hypotheses, which need not be transitive."))
 
 
 # --------------------------------------------------------------------------- superiority
@@ -579,8 +572,6 @@ def pairwise_superiority(scores, direction=None, *, rope=None, alpha: float = 0.
     upper = np.triu_indices(k, 1)
     adjusted = np.full((k, k), np.nan)
     if adjust:
-        from .frequentist import adjust_pvalues
-
         adjusted[upper] = adjust_pvalues(pvalues[upper], method=adjust)
     else:
         adjusted[upper] = pvalues[upper]

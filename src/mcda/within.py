@@ -33,6 +33,7 @@ from scipy import stats
 from ._validation import check_alpha, check_choice, check_positive_int, check_probability, as_rng
 from .cards import MetricCard
 from .cube import as_cube, cube_card, cube_cards
+from .multitest import adjust_by_family
 
 __all__ = [
     "summary",
@@ -509,20 +510,6 @@ def _pair_frame(pairs: _Pairs, metric: str | None) -> pd.DataFrame:
     return frame
 
 
-def _holm(p: np.ndarray, family: np.ndarray) -> np.ndarray:
-    """Holm step-down adjusted p-values within each family (NaN rows are not in the family)."""
-    out = np.full(p.shape, np.nan)
-    for f in np.unique(family):
-        rows = np.nonzero((family == f) & ~np.isnan(p))[0]
-        m = len(rows)
-        if m == 0:
-            continue
-        order = np.argsort(p[rows], kind="stable")
-        adjusted = np.maximum.accumulate(p[rows][order] * np.arange(m, 0, -1))
-        out[rows[order]] = np.minimum(adjusted, 1.0)
-    return out
-
-
 def _concat_pairs(frames: list[pd.DataFrame], cube: xr.DataArray) -> pd.DataFrame:
     if len(frames) == 1:
         return frames[0]
@@ -880,7 +867,7 @@ def paired_tests(scores, *, method: str = "t", alpha: float = 0.05, zero_method:
             p[testable] = 2.0 * stats.t.sf(np.abs(statistic[testable]), pairs.n[testable] - 1)
         else:
             p, statistic, r_plus, r_minus = _wilcoxon_pvalues(pairs.diff, pairs.n, testable, zero_method)
-        p_holm = _holm(p, pairs.row_dataset)
+        p_holm = adjust_by_family(p, pairs.row_dataset, "holm")
         out = {"mean_diff": mean, "ci_low": ci_low, "ci_high": ci_high, "statistic": statistic, "p_raw": p,
                "p_holm": p_holm, "significant": np.nan_to_num(p_holm, nan=np.inf) <= alpha, "reason": reason}
         if method == "wilcoxon":
