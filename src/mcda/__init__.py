@@ -56,6 +56,7 @@ _EXPORTS: dict[str, str] = {
     "all_pairs_test": "frequentist",
     "compare_over_datasets": "frequentist",
     "adjust_pvalues": "multitest",
+    "pairwise_over_datasets": "pool_independent",
     "attainable_significance": "frequentist",
     # within a dataset
     "summary": "within",
@@ -87,7 +88,8 @@ _EXPORTS: dict[str, str] = {
     "epoch_selection_support": "epochs",
 }
 
-_SUBMODULES = ("cards", "cube", "datasets", "ranks", "multitest", "frequentist", "within", "pairwise", "bayesian",
+_SUBMODULES = ("cards", "cube", "datasets", "ranks", "multitest", "frequentist", "pool_independent",
+               "within", "pairwise", "bayesian",
                "criteria", "report", "export", "plots", "cli")
 
 __all__ = sorted(_EXPORTS) + ["datasets", "__version__"]

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, special
 
+from ._cliques import groups_from_decisions, maximal_cliques as _maximal_cliques  # noqa: F401 (tests use it)
 from ._validation import MissingDataWarning, check_alpha, check_choice, check_positive_int, warn
 from . import _chunks
 from .multitest import BERGMANN_HOMMEL_MAX_METHODS, adjust_finite, check_bergmann_hommel
@@ -963,30 +964,6 @@ class ComparisonResult:
         return "ComparisonResult: " + self.summary()
 
 
-def _maximal_cliques(adjacent: np.ndarray) -> list[tuple[int, ...]]:
-    """Every maximal clique of an undirected graph (Bron–Kerbosch with Tomita pivoting, bitsets)."""
-    k = adjacent.shape[0]
-    neighbours = [sum(1 << j for j in np.nonzero(adjacent[i])[0] if j != i) for i in range(k)]
-    cliques: list[tuple[int, ...]] = []
-
-    def members(bits: int) -> list[int]:
-        return [i for i in range(k) if bits >> i & 1]
-
-    def expand(chosen: int, candidates: int, excluded: int) -> None:
-        if not candidates and not excluded:
-            cliques.append(tuple(members(chosen)))
-            return
-        pool = candidates | excluded
-        pivot = max(members(pool), key=lambda u: (candidates & neighbours[u]).bit_count())
-        for v in members(candidates & ~neighbours[pivot]):
-            expand(chosen | 1 << v, candidates & neighbours[v], excluded & neighbours[v])
-            candidates &= ~(1 << v)
-            excluded |= 1 << v
-
-    expand(0, (1 << k) - 1, 0)
-    return cliques
-
-
 def _groups(mean_ranks: pd.Series, posthoc: PosthocResult | None) -> list[tuple[str, ...]]:
     methods = list(mean_ranks.index)
     position = {m: i for i, m in enumerate(mean_ranks.sort_values(kind="stable").index)}
@@ -996,9 +973,7 @@ def _groups(mean_ranks: pd.Series, posthoc: PosthocResult | None) -> list[tuple[
     if posthoc.control is not None:
         kept = [posthoc.control] + [m for m in posthoc.significant.index if not posthoc.significant[m]]
         return [by_rank(kept)]
-    together = ~posthoc.significant.to_numpy(dtype=bool)  # rows and columns in `methods` order
-    groups = [by_rank([methods[i] for i in clique]) for clique in _maximal_cliques(together)]
-    return sorted(groups, key=lambda g: (position[g[0]], position[g[-1]]))
+    return groups_from_decisions(mean_ranks, posthoc.significant.to_numpy(dtype=bool))
 
 
 def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", control: str | None = None,

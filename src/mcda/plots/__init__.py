@@ -9,7 +9,7 @@ label placement) lives in pure functions tested without drawing.
 The figures
 -----------
 ========================================  ================================================
-``plot_critical_difference(result)``      Demšar's diagram (ComparisonResult or MeanRanks)
+``plot_critical_difference(result)``      Demšar's diagram (ComparisonResult, PairwiseOverDatasets or MeanRanks)
 ``plot_forest(summary)``                  per-dataset intervals over seeds (IntervalSummary)
 ``plot_pairwise(result, layout=...)``     paired tests per dataset (PairedTests)
 ``plot_superiority(report)``              probability-of-superiority matrix (SuperiorityReport)

@@ -8,7 +8,8 @@ Conventions
 * The rank axis runs from 1 (best) at the **left** to k (worst) at the right, in every mcda
   figure. The best methods are listed at the top left, the worst at the top right, so the
   eye finds the winner first (autorank lists the worst first; mcda does not).
-* Clique bars are exactly the groups of the result (``ComparisonResult.groups``: maximal
+* Clique bars are exactly the groups of the result (``ComparisonResult.groups`` or
+  ``PairwiseOverDatasets.groups``: maximal
   cliques of methods the post-hoc test did not separate). A bar is never widened to cover a
   separated pair: a dot marks each member on its bar, so a method whose line crosses a bar
   without a dot is not in that group (this happens with step-down tests, whose decisions are
@@ -255,10 +256,20 @@ def _inputs(result):
         else:
             notes.append("Mean ranks only: no test was run")
         return result.mean_ranks, [], None, None, None, None, notes, diagnostic
+    from ..pool_independent import PairwiseOverDatasets
+
+    if isinstance(result, PairwiseOverDatasets):  # pool-independent pairwise tests: no omnibus, no CD
+        against = f"against {result.control}" if result.control is not None else "all pairs"
+        notes = [f"{result.procedure} ({against}, α = {result.alpha:g}): bars join methods not separated"]
+        excluded = list(result.excluded)
+        if excluded:
+            notes.append(f"excluded (missing results): {shown(excluded, 4, fmt=str)}")
+        return (result.mean_ranks, list(result.groups), None, result.procedure, result.alpha, result.control, notes,
+                False)
     needed = ("mean_ranks", "groups", "posthoc", "friedman", "alpha", "test", "control", "critical_difference")
     if not all(hasattr(result, name) for name in needed):
-        raise TypeError("`result` must be a ComparisonResult (mcda.compare_over_datasets) or a MeanRanks "
-                        f"(mcda.mean_ranks); got {type(result).__name__}.")
+        raise TypeError("`result` must be a ComparisonResult (mcda.compare_over_datasets), a PairwiseOverDatasets "
+                        f"(mcda.pairwise_over_datasets) or a MeanRanks (mcda.mean_ranks); got {type(result).__name__}.")
     notes = []
     excluded = list(getattr(result, "excluded", {}) or {})
     if excluded:
@@ -374,9 +385,11 @@ def plot_critical_difference(result, *, annotate: bool = True, highlight: Sequen
 
     Parameters
     ----------
-    result : ComparisonResult or MeanRanks
+    result : ComparisonResult, PairwiseOverDatasets or MeanRanks
         From :func:`mcda.compare_over_datasets` (mean ranks, the post-hoc decisions, the
-        groups and the CD), or a :class:`~mcda.ranks.MeanRanks` (then only the ranks are drawn;
+        groups and the CD); from :func:`mcda.pairwise_over_datasets` (mean ranks on the axis,
+        bars from the maximal cliques of the pairs its Wilcoxon or sign tests did not
+        separate, labelled with the procedure, e.g. "Wilcoxon–Holm"; no CD exists); or a :class:`~mcda.ranks.MeanRanks` (then only the ranks are drawn;
         a weighted or descriptive one is titled a diagnostic).
     annotate : bool
         Write the test, α and the CD (or the omnibus verdict) above the axis. α is the
@@ -401,7 +414,7 @@ def plot_critical_difference(result, *, annotate: bool = True, highlight: Sequen
     Raises
     ------
     TypeError
-        ``result`` is neither a ComparisonResult nor a MeanRanks.
+        ``result`` is none of ComparisonResult, PairwiseOverDatasets, MeanRanks.
     ValueError
         ``labels`` not one of its values, or ``highlight`` names an unknown method.
 
@@ -414,7 +427,9 @@ def plot_critical_difference(result, *, annotate: bool = True, highlight: Sequen
     method that is not in its group (possible with step-down tests) dots mark its members.
     Against a control, the one group is the control with the methods not separated from it
     (only pairs with the control are tested). The step-down tests (Holm, Shaffer,
-    Bergmann–Hommel) have no single CD, so only their groups are drawn. When the omnibus does
+    Bergmann–Hommel) have no single CD, so only their groups are drawn; the same holds for
+    the pairwise Wilcoxon or sign tests of :func:`mcda.pairwise_over_datasets`, whose
+    decisions come from each pair's own scores, not from the mean ranks on the axis. When the omnibus does
     not reject (``result.posthoc is None``) no bar is drawn and the figure says so; for a
     weighted mean rank (``MeanRanks.is_weighted``) no CD exists and the figure is titled a
     diagnostic.
