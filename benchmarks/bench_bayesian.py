@@ -63,7 +63,7 @@ def baycomp_probs(test, frame, pairs, rope, two):
 
 def max_difference(result, reference) -> float:
     frame = result.to_frame().set_index(["method_a", "method_b"])
-    cols = ["p_a_better", "p_equivalent", "p_b_better"]
+    cols = ["prob_a_better", "prob_equivalent", "prob_b_better"]
     return max(float(np.abs(frame.loc[pair, cols].to_numpy(dtype=float) - p).max()) for pair, p in reference.items())
 
 

@@ -137,10 +137,10 @@ The table behind it has one row per pair. SC3's pairs, from its most to its leas
 """),
     ("code", r"""
 pairs = superiority.to_frame()
-columns = ["method_a", "method_b", "n_datasets", "wins_a", "equivalent", "wins_b", "pvalue", "pvalue_adjusted",
+columns = ["method_a", "method_b", "n_datasets", "wins_a", "n_equivalent", "wins_b", "p_raw", "p_adjusted",
            "superior"]
 sc3 = pairs[(pairs["method_a"] == "SC3") | (pairs["method_b"] == "SC3")]
-sc3[columns].sort_values("pvalue").round({"pvalue": 4, "pvalue_adjusted": 3})
+sc3[columns].sort_values("p_raw").round({"p_raw": 4, "p_adjusted": 3})
 """),
     ("md", r"""
 **With Holm's adjustment over 91 pairs, no pair is told apart.** SC3 loses to no method on more
@@ -200,7 +200,7 @@ mcda computes the probabilities exactly (no sampling):
 bayes = mcda.bayesian_sign_comparison(cube)
 table = bayes.to_frame()
 print(table["label"].value_counts().to_string())
-columns = ["method_a", "method_b", "n_datasets", "p_a_better", "p_equivalent", "p_b_better", "label"]
+columns = ["method_a", "method_b", "n_datasets", "prob_a_better", "prob_equivalent", "prob_b_better", "label"]
 table.loc[(table["method_a"] == "SC3") | (table["method_b"] == "SC3"), columns].round(3)
 """),
     ("md", r"""
@@ -230,7 +230,7 @@ probabilities, the largest deviation should be within about 4 standard errors:
     ("code", r"""
 import numpy as np
 
-columns = ["p_a_better", "p_equivalent", "p_b_better"]
+columns = ["prob_a_better", "prob_equivalent", "prob_b_better"]
 exact = bayes.to_frame()[columns].to_numpy()
 difference = np.abs(sampled.to_frame()[columns].to_numpy() - exact)
 standard_error = np.sqrt(exact * (1 - exact) / 20_000)

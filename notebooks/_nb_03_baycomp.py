@@ -66,7 +66,7 @@ largest. baycomp estimates it from posterior draws. mcda computes the same proba
 by a one-dimensional integral, so the only Monte Carlo error in the comparison is baycomp's.
 """),
     ("code", r"""
-REGIONS = ["p_a_better", "p_equivalent", "p_b_better"]
+REGIONS = ["prob_a_better", "prob_equivalent", "prob_b_better"]
 
 
 def baycomp_table(test, **kwargs):
@@ -218,9 +218,9 @@ contrast:
 contrast = pd.DataFrame(
     {
         "wilcoxon_p (scipy)": [scipy.stats.wilcoxon(accuracy[a], accuracy[b]).pvalue for a, b in pairs],
-        "P(a better)": rank_150k["p_a_better"].to_numpy(),
-        "P(equivalent)": rank_150k["p_equivalent"].to_numpy(),
-        "P(b better)": rank_150k["p_b_better"].to_numpy(),
+        "P(a better)": rank_150k["prob_a_better"].to_numpy(),
+        "P(equivalent)": rank_150k["prob_equivalent"].to_numpy(),
+        "P(b better)": rank_150k["prob_b_better"].to_numpy(),
     },
     index=published_signed_rank.index,
 )
@@ -250,7 +250,7 @@ print(f"iris: aode - hnb = {float(difference['iris'])!r}")
 for rope in (ROPE, ROPE + 1e-9):
     counts = mcda.pairwise_counts(cube, rope=rope).to_frame().set_index(["method_a", "method_b"]).loc[("aode", "hnb")]
     probabilities = mcda.bayesian_sign_comparison(cube, rope=rope).to_frame().set_index(["method_a", "method_b"])
-    print(f"rope {rope:.9f}: aode wins {counts['wins_a']}, equivalent {counts['equivalent']}, "
+    print(f"rope {rope:.9f}: aode wins {counts['wins_a']}, equivalent {counts['n_equivalent']}, "
           f"hnb wins {counts['wins_b']} -> "
           + ", ".join(f"{c} {probabilities.loc[('aode', 'hnb'), c]:.4f}" for c in REGIONS))
 """),

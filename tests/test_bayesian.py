@@ -35,7 +35,7 @@ baycomp = pytest.importorskip("baycomp")
 DATA = Path(__file__).parent / "data"
 FIXTURE = json.loads((DATA / "baycomp_fixture" / "baycomp_fixture.json").read_text())
 HIGHER = "higher_is_better"
-PROBS = ["p_a_better", "p_equivalent", "p_b_better"]
+PROBS = ["prob_a_better", "prob_equivalent", "prob_b_better"]
 MEANS = ["mean_a_better", "mean_equivalent", "mean_b_better"]
 
 
@@ -119,7 +119,7 @@ def test_sign_counts_and_posterior_means_match_the_fixture():
         stored = block["sign_test"]["rope=0.01"]
         result = two_on_multiple(x, y, direction=HIGHER, rope=0.01, test="sign")
         counts = mcda.pairwise_counts(result_cube(x, y), rope=0.01).to_frame().iloc[0]
-        assert [counts["wins_a"], counts["equivalent"], counts["wins_b"]] == stored["counts_left_rope_right"]
+        assert [counts["wins_a"], counts["n_equivalent"], counts["wins_b"]] == stored["counts_left_rope_right"]
         np.testing.assert_allclose(_row(result)[MEANS].to_numpy(dtype=float), stored["exact_posterior_mean_theta"],
                                    rtol=0, atol=1e-15)
 
@@ -141,7 +141,7 @@ def test_boundary_case_counts_half_and_matches_baycomp():
     case = FIXTURE["boundary_case"]
     x, y, rope = np.array(case["x"]), np.array(case["y"]), case["rope"]
     counts = mcda.pairwise_counts(result_cube(x, y), rope=rope).to_frame().iloc[0]
-    assert [counts["wins_a"], counts["equivalent"], counts["wins_b"]] == case["sign_test"]["counts_left_rope_right"]
+    assert [counts["wins_a"], counts["n_equivalent"], counts["wins_b"]] == case["sign_test"]["counts_left_rope_right"]
     sr = two_on_multiple(x, y, direction=HIGHER, rope=rope, rng=42, reproduce="baycomp")
     np.testing.assert_array_equal(_probs(sr), case["signed_rank_test"]["probs"])
     np.testing.assert_allclose(_row(sr)[MEANS].to_numpy(dtype=float),
@@ -235,7 +235,7 @@ def test_benavoli2017_sign_test_nbc_aode(uci54):
     result = bayesian_sign_comparison(pair, prior="rope", prior_strength=1.0)  # rope: accuracy card, 0.01
     assert result.rope == 0.01
     counts = mcda.pairwise_counts(pair, rope=0.01).to_frame().iloc[0]
-    assert (counts["wins_a"], counts["equivalent"], counts["wins_b"]) == (3, 27, 24)
+    assert (counts["wins_a"], counts["n_equivalent"], counts["wins_b"]) == (3, 27, 24)
     np.testing.assert_allclose(_probs(result), (0.0, 0.709, 0.291), rtol=0, atol=0.01)
     np.testing.assert_allclose(_probs(result), (0.0, 0.707, 0.293), rtol=0, atol=0.01)
 
@@ -392,7 +392,7 @@ def test_correlated_t_equals_baycomp():
         np.testing.assert_allclose(got[[0, 2]] if rope == 0 else got, expected, rtol=0, atol=1e-14)
         np.testing.assert_allclose(got[[0, 2]] if rope == 0 else got, case[key], rtol=0, atol=1e-14)
         mean, var, df = case["mean_var_df"]  # baycomp's mean(y − x), corrected variance, df
-        assert row["mean_difference"] == pytest.approx(-mean, abs=1e-15)
+        assert row["mean_diff"] == pytest.approx(-mean, abs=1e-15)
         assert row["scale"] == pytest.approx(math.sqrt(var), rel=1e-12)
         assert row["df"] == df
     assert result.n_folds == 10 and result.runs == 10
@@ -411,7 +411,7 @@ def test_correlated_t_zero_variance_and_direction():
     high = correlated_t_test({"d": {"x": x, "y": y}}, HIGHER, rope=0.005).to_frame()
     low = correlated_t_test({"d": {"x": -x, "y": -y}}, "lower_is_better", rope=0.005).to_frame()
     np.testing.assert_allclose(high[PROBS].to_numpy(), low[PROBS].to_numpy(), rtol=0, atol=1e-15)
-    np.testing.assert_allclose(high["mean_difference"], -low["mean_difference"], rtol=1e-15)
+    np.testing.assert_allclose(high["mean_diff"], -low["mean_diff"], rtol=1e-15)
 
 
 def test_correlated_t_missing_fold_is_nan_with_reason_and_bad_runs():
@@ -419,7 +419,7 @@ def test_correlated_t_missing_fold_is_nan_with_reason_and_bad_runs():
     y = x + 0.01
     y[3] = np.nan
     frame = correlated_t_test({"d": {"x": x, "y": y}, "e": {"x": x, "y": x + 0.02}}, HIGHER, rope=0.01).to_frame()
-    assert np.isnan(frame.loc[0, "p_a_better"]) and "1 of 10 fold scores missing" in frame.loc[0, "reason"]
+    assert np.isnan(frame.loc[0, "prob_a_better"]) and "1 of 10 fold scores missing" in frame.loc[0, "reason"]
     assert frame.loc[0, "label"] == "not_applicable"
     assert frame.loc[1, "reason"] == ""
     with pytest.raises(ValueError, match="`runs` must divide"):
@@ -455,9 +455,9 @@ def test_pair_without_shared_dataset_is_nan_with_reason(run):
         assert set(result.draws) == {("a", "b"), ("a", "c")}
     # standing: mean over the pairs with data of P(at least as high)
     ab, ac = (frame.iloc[0], frame.iloc[1])
-    assert result.standing["a"] == pytest.approx(((ab.p_a_better + ab.p_equivalent)
-                                                  + (ac.p_a_better + ac.p_equivalent)) / 2, abs=1e-15)
-    assert result.standing["b"] == pytest.approx(ab.p_b_better + ab.p_equivalent, abs=1e-15)
+    assert result.standing["a"] == pytest.approx(((ab.prob_a_better + ab.prob_equivalent)
+                                                  + (ac.prob_a_better + ac.prob_equivalent)) / 2, abs=1e-15)
+    assert result.standing["b"] == pytest.approx(ab.prob_b_better + ab.prob_equivalent, abs=1e-15)
     assert result.order == list(result.standing.sort_values(ascending=False, kind="stable").index)
     assert "no dataset where both" in result.summary() and "BayesianComparison" in repr(result)
 
@@ -476,10 +476,10 @@ def test_rope_zero_two_regions_and_ties_only():
     x, y = _random_pair(61, 20, 0.01, 0.02)
     result = two_on_multiple(x, y, direction=HIGHER, rope=0.0, test="sign")
     row = _row(result)
-    assert row["p_equivalent"] == 0.0 and row["mean_equivalent"] == 0.0
-    assert row["p_a_better"] + row["p_b_better"] == pytest.approx(1.0, abs=1e-15)
+    assert row["prob_equivalent"] == 0.0 and row["mean_equivalent"] == 0.0
+    assert row["prob_a_better"] + row["prob_b_better"] == pytest.approx(1.0, abs=1e-15)
     ties = two_on_multiple(np.full(30, 0.5), np.full(30, 0.5), direction=HIGHER, rope=0.0, test="sign")
-    assert np.isnan(_row(ties)["p_a_better"]) and "undefined" in _row(ties)["reason"]
+    assert np.isnan(_row(ties)["prob_a_better"]) and "undefined" in _row(ties)["reason"]
 
 
 def test_signed_rank_rope_zero_with_every_difference_zero_is_nan_not_rounding_noise():
@@ -512,10 +512,10 @@ def test_sign_sampling_rope_zero_ratio_from_a_handful_of_draws_is_nan():
     reference = _quad_reference(alpha)
     assert reference[0] == pytest.approx(reference[2], rel=1e-9) and reference[0] < 1e-4
     exact = _row(bayesian_sign_comparison(tie, HIGHER, rope=0.0))
-    assert exact["p_a_better"] == pytest.approx(0.5, abs=1e-9)
+    assert exact["prob_a_better"] == pytest.approx(0.5, abs=1e-9)
     for seed in range(6):
         row = _row(bayesian_sign_comparison(tie, HIGHER, rope=0.0, method="sampling", rng=seed))
-        assert row["label"] == "not_applicable" and np.isnan(row["p_a_better"]), seed
+        assert row["label"] == "not_applicable" and np.isnan(row["prob_a_better"]), seed
         assert row["reason"] != ""
 
 
@@ -556,7 +556,7 @@ def test_signed_rank_does_not_depend_on_dataset_order():
     key = ["method_a", "method_b"]
     flip = two["method_a"] > two["method_b"]
     two.loc[flip, ["method_a", "method_b"]] = two.loc[flip, ["method_b", "method_a"]].to_numpy()
-    two.loc[flip, ["p_a_better", "p_b_better"]] = two.loc[flip, ["p_b_better", "p_a_better"]].to_numpy()
+    two.loc[flip, ["prob_a_better", "prob_b_better"]] = two.loc[flip, ["prob_b_better", "prob_a_better"]].to_numpy()
     two.loc[flip, ["mean_a_better", "mean_b_better"]] = two.loc[flip, ["mean_b_better", "mean_a_better"]].to_numpy()
     one = one.sort_values(key).reset_index(drop=True)
     two = two.sort_values(key).reset_index(drop=True)
@@ -624,7 +624,7 @@ def test_rounding_at_the_rope_is_equivalent_except_in_baycomp_mode():
     y = np.array([0.76, 0.67, 0.90, 0.54, 0.75, 0.60])
     cube = result_cube(x, y)
     counts = mcda.pairwise_counts(cube, rope=0.01).to_frame().iloc[0]
-    assert (counts["wins_a"], counts["equivalent"], counts["wins_b"]) == (1, 4, 1)
+    assert (counts["wins_a"], counts["n_equivalent"], counts["wins_b"]) == (1, 4, 1)
     exact = two_on_multiple(x, y, direction=HIGHER, rope=0.01, test="sign")
     alpha = np.array([1, 4, 1]) + 1e-4 + np.array([0, 1, 0])
     np.testing.assert_allclose(_row(exact)[MEANS].to_numpy(dtype=float), alpha / alpha.sum(), rtol=1e-15)

@@ -166,7 +166,7 @@ def test_dominance_matches_the_definition(problem):
     front = [f"m{j}" for j in range(k) if not any(2 * dom[i, j] > shared[i, j] for i in range(k) if i != j)]
     assert res.front == front
     frame = res.to_frame()
-    assert (frame["a_dominates"] + frame["b_dominates"] + frame["equivalent"] + frame["trade_off"]
+    assert (frame["a_dominates"] + frame["b_dominates"] + frame["n_equivalent"] + frame["trade_off"]
             == frame["n_datasets"]).all()
     assert (frame["trade_off"] >= 0).all()
 
@@ -206,7 +206,7 @@ def test_with_one_criterion_dominance_is_superiority_at_the_noise_floor(problem)
     counts = mcda.pairwise_counts(single, rope=float(floors[0]))
     off = ~np.eye(len(res.methods), dtype=bool)
     np.testing.assert_array_equal(res.dominates.to_numpy()[off], counts.wins.to_numpy()[off])
-    np.testing.assert_array_equal(res.equivalent.to_numpy()[off], counts.equivalent.to_numpy()[off])
+    np.testing.assert_array_equal(res.n_equivalent.to_numpy()[off], counts.n_equivalent.to_numpy()[off])
     np.testing.assert_array_equal(res.n_shared.to_numpy()[off], counts.n_shared.to_numpy()[off])
     assert (res.to_frame()["trade_off"] == 0).all()
 
@@ -251,9 +251,9 @@ def test_sign_test_is_scipy_binomtest():
     for row in res.to_frame().itertuples():
         n = row.a_dominates + row.b_dominates
         if n == 0:
-            assert math.isnan(row.pvalue) and row.reason
+            assert math.isnan(row.p_raw) and row.reason
         else:
-            assert row.pvalue == pytest.approx(stats.binomtest(row.a_dominates, n, 0.5).pvalue, rel=1e-12)
+            assert row.p_raw == pytest.approx(stats.binomtest(row.a_dominates, n, 0.5).pvalue, rel=1e-12)
 
 
 def test_near_ties_within_the_floor_never_dominate():
@@ -262,7 +262,7 @@ def test_near_ties_within_the_floor_never_dominate():
     cube = make_cube(ari, ["higher_is_better", "lower_is_better"], [0.01, 0.1])
     res = practical_dominance(cube)
     assert res.dominates.to_numpy().sum() == 0
-    assert res.equivalent.loc["m0", "m1"] == 1
+    assert res.n_equivalent.loc["m0", "m1"] == 1
     assert res.front == ["m0", "m1"]
     flows = promethee(cube)
     np.testing.assert_array_equal(flows.net_flow.to_numpy(), [0.0, 0.0])

@@ -177,7 +177,7 @@ def test_demsar_table6_printed_aucs_and_the_tie_correction():
     scipy_res = stats.friedmanchisquare(*cube.transpose("method", "dataset").values)
     assert res.statistic_tied == pytest.approx(scipy_res.statistic, rel=1e-12)
     frame = res.to_frame().set_index("test")
-    assert frame.loc["friedman_chi2_tie_corrected", "pvalue"] == pytest.approx(scipy_res.pvalue, rel=1e-9)
+    assert frame.loc["friedman_chi2_tie_corrected", "p_raw"] == pytest.approx(scipy_res.pvalue, rel=1e-9)
     assert res.statistic_tied == pytest.approx(10.952, abs=5e-4)
 
 
@@ -675,7 +675,7 @@ def test_friedman_edges_return_nan_with_a_reason():
 
 
 def frame_pvalues_are_nan(res):
-    return bool(res.to_frame()["pvalue"].isna().all())
+    return bool(res.to_frame()["p_raw"].isna().all())
 
 
 def exact_friedman_pvalue(ranks):
@@ -739,13 +739,13 @@ def test_attainable_significance_of_the_issue():
     assert attainable_significance(13, 15).attainable and not attainable_significance(12, 15).attainable
     control = attainable_significance(8, 15, comparisons="control")
     assert control.n_comparisons == 14 and not control.attainable
-    assert attainable_significance(8, 15, correction="none").attainable
+    assert attainable_significance(8, 15, adjust=None).attainable
     assert len(a.to_frame()) == 1
 
 
 def test_attainable_significance_bad_input():
-    with pytest.raises(ValueError, match="`correction` must be one of"):
-        attainable_significance(8, 15, correction="hochberg")
+    with pytest.raises(ValueError, match="`adjust` must be None or one of"):
+        attainable_significance(8, 15, adjust="hochberg")
     with pytest.raises(ValueError, match="`comparisons` must be one of"):
         attainable_significance(8, 15, comparisons="some")
 

@@ -66,7 +66,7 @@ def test_077_minus_076_with_rope_001_is_an_equivalence():
     assert 0.77 - 0.76 > 0.01
     scores = {"d1": {"a": 0.77, "b": 0.76}}
     counts = pairwise_counts(scores, "higher_is_better", rope=0.01)
-    assert counts.equivalent.loc["a", "b"] == 1 and counts.wins.loc["a", "b"] == 0
+    assert counts.n_equivalent.loc["a", "b"] == 1 and counts.wins.loc["a", "b"] == 0
     report = pairwise_superiority(scores, "higher_is_better", rope=0.01)
     assert report.probability_equivalent.loc["a", "b"] == 1.0
     assert report.equivalent_pairs == [("a", "b")]
@@ -92,11 +92,11 @@ def test_report_pvalues_are_binomtest_on_the_decisive_datasets():
     frame = report.to_frame()
     for row in frame.itertuples():
         assert row.n_decisive == row.wins_a + row.wins_b
-        assert row.n_datasets == row.wins_a + row.wins_b + row.equivalent
+        assert row.n_datasets == row.wins_a + row.wins_b + row.n_equivalent
         if row.n_decisive:
-            assert row.pvalue == pytest.approx(stats.binomtest(row.wins_a, row.n_decisive).pvalue, rel=1e-12)
+            assert row.p_raw == pytest.approx(stats.binomtest(row.wins_a, row.n_decisive).pvalue, rel=1e-12)
         else:
-            assert np.isnan(row.pvalue) and row.reason
+            assert np.isnan(row.p_raw) and row.reason
 
 
 @pytest.mark.parametrize("adjust", ["holm", "bonferroni", "hommel", "fdr_bh"])
@@ -105,10 +105,10 @@ def test_adjustment_matches_statsmodels(adjust):
 
     report = quiet(pairwise_superiority, mcda.datasets.load("duo2018"), adjust=adjust)
     frame = report.to_frame()
-    tested = frame["pvalue"].notna()
-    reject, expected, _, _ = multipletests(frame.loc[tested, "pvalue"], alpha=0.05, method=adjust)
-    np.testing.assert_allclose(frame.loc[tested, "pvalue_adjusted"], expected, rtol=1e-12)
-    assert frame.loc[~tested, "pvalue_adjusted"].isna().all()
+    tested = frame["p_raw"].notna()
+    reject, expected, _, _ = multipletests(frame.loc[tested, "p_raw"], alpha=0.05, method=adjust)
+    np.testing.assert_allclose(frame.loc[tested, "p_adjusted"], expected, rtol=1e-12)
+    assert frame.loc[~tested, "p_adjusted"].isna().all()
     told_apart = frame.loc[tested].loc[reject]
     assert {frozenset((r.method_a, r.method_b)) for r in told_apart.itertuples()} == {
         frozenset(p) for p in report.superior_pairs}
@@ -290,7 +290,7 @@ def test_bradley_terry_with_half_ties_agrees_with_choix():
 
     report = quiet(pairwise_superiority, mcda.datasets.load("duo2018"))
     counts = report.counts
-    won = counts.wins.to_numpy() + counts.equivalent.to_numpy() / 2.0
+    won = counts.wins.to_numpy() + counts.n_equivalent.to_numpy() / 2.0
     np.fill_diagonal(won, 0.0)
     reference = choix.ilsr_pairwise_dense(won, tol=1e-12, max_iter=10_000)
     bt = bradley_terry(report)
@@ -335,7 +335,7 @@ def test_bradley_terry_is_nan_with_a_reason_when_a_method_never_loses():
     assert bt.order is None and bt.strengths.isna().all() and "['a'] never lose" in bt.reason
     assert "no strengths" in bt.summary()
     # half-ties connect it again
-    tied = PairwiseCounts.from_matrix(wins, equivalent=[[0, 1, 0], [1, 0, 0], [0, 0, 0]], methods=["a", "b", "c"])
+    tied = PairwiseCounts.from_matrix(wins, n_equivalent=[[0, 1, 0], [1, 0, 0], [0, 0, 0]], methods=["a", "b", "c"])
     assert bradley_terry(tied).order[0] == "a"
 
 
@@ -446,7 +446,7 @@ def test_from_matrix_checks_its_tables():
     with pytest.raises(ValueError, match="`direction` must be one of"):
         PairwiseCounts.from_matrix([[0, 3], [2, 0]], direction="up")
     counts = PairwiseCounts.from_matrix([[0, 3], [2, 0]], n_shared=7, methods=["a", "b"])
-    assert counts.equivalent.loc["a", "b"] == 2 and counts.n_shared.loc["b", "a"] == 7
+    assert counts.n_equivalent.loc["a", "b"] == 2 and counts.n_shared.loc["b", "a"] == 7
     labelled = pd.DataFrame([[0, 2], [3, 0]], index=["b", "a"], columns=["b", "a"])
     assert PairwiseCounts.from_matrix(labelled).wins.loc["a", "b"] == 3
 

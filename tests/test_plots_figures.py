@@ -265,9 +265,9 @@ def test_posterior_simplex_draws_every_sample_and_the_results_probabilities():
     assert hexes.get_array().sum() == res.n_samples  # every draw is in the triangle
     labels = [t.get_text() for t in _gid(ax.texts, "corner_label")]
     row = res.table.iloc[0]
-    assert labels[0] == f"{b} better\nP = {row['p_b_better']:.3f}"
-    assert labels[1] == f"{a} better\nP = {row['p_a_better']:.3f}"
-    assert f"P = {row['p_equivalent']:.3f}" in labels[2]
+    assert labels[0] == f"{b} better\nP = {row['prob_b_better']:.3f}"
+    assert labels[1] == f"{a} better\nP = {row['prob_a_better']:.3f}"
+    assert f"P = {row['prob_equivalent']:.3f}" in labels[2]
     assert len(_gid(ax.lines, "region_boundary")) == 3
     np.testing.assert_array_equal(pair_draws(res, (b, a)), res.draws[(a, b)][:, ::-1])
 
@@ -282,7 +282,7 @@ def test_posterior_simplex_at_rope_zero_has_two_regions_and_says_which_draws_are
     assert (draws[:, 1] > 0).all()                   # the draws do reach into the top of the triangle
     winner = draws.argmax(axis=1)
     row = next(r for r in res.table.itertuples() if {r.method_a, r.method_b} == {a, b})
-    p_a = row.p_a_better if row.method_a == a else row.p_b_better
+    p_a = row.prob_a_better if row.method_a == a else row.prob_b_better
     assert (winner == 0).sum() / (winner != 1).sum() == pytest.approx(p_a, abs=1e-12)
     fig, ax = plot_posterior(res, (a, b))
     labels = [t.get_text() for t in _gid(ax.texts, "corner_label")]
@@ -312,8 +312,8 @@ def test_posterior_bars_are_the_three_probabilities():
     e_bars = [p for p in ax.patches if p.get_gid() == "equivalent"]
     b_bars = [p for p in ax.patches if p.get_gid() == "b_better"]
     assert len(a_bars) == len(e_bars) == len(b_bars) == len(table)
-    np.testing.assert_allclose([p.get_width() for p in a_bars], table["p_a_better"], rtol=0, atol=0)
-    np.testing.assert_allclose([p.get_x() for p in b_bars], table["p_a_better"] + table["p_equivalent"])
+    np.testing.assert_allclose([p.get_width() for p in a_bars], table["prob_a_better"], rtol=0, atol=0)
+    np.testing.assert_allclose([p.get_x() for p in b_bars], table["prob_a_better"] + table["prob_equivalent"])
     thresholds = sorted(line.get_xdata()[0] for line in _gid(ax.lines, "threshold"))
     assert thresholds == pytest.approx([1 - res.threshold, res.threshold])
     assert len(_gid(ax.texts, "decision")) == len(table)
@@ -326,7 +326,7 @@ def test_posterior_bars_of_one_method_put_it_first():
     assert (rows["method_a"] == last).all() and len(rows) == 3
     swapped = res.table[(res.table["method_b"] == last)].iloc[0]
     mine = rows[rows["method_b"] == swapped["method_a"]].iloc[0]
-    assert mine["p_a_better"] == swapped["p_b_better"]
+    assert mine["prob_a_better"] == swapped["prob_b_better"]
     fig, ax = plot_posterior_bars(res, pairs=[("C4.5", "C4.5+m")])
     assert [t.get_text() for t in ax.get_yticklabels()] == ["C4.5 vs C4.5+m"]
     with pytest.raises(ValueError, match="`pairs`"):

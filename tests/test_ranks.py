@@ -279,7 +279,7 @@ def test_bootstrap_equals_slow_rerank_exactly_uniform(demsar):
     draws, probabilities = _slow_bootstrap(_oriented(cube), indices)
     np.testing.assert_array_equal(result.mean_rank_draws, draws)
     np.testing.assert_array_equal(result.position_probabilities.to_numpy(), probabilities)
-    np.testing.assert_array_equal(result.p_best.to_numpy(), probabilities[:, 0])
+    np.testing.assert_array_equal(result.prob_best.to_numpy(), probabilities[:, 0])
     low, high = np.percentile(draws, [2.5, 97.5], axis=0)
     np.testing.assert_allclose(result.mean_rank_interval["low"].to_numpy(), low, rtol=1e-14)
     np.testing.assert_allclose(result.mean_rank_interval["high"].to_numpy(), high, rtol=1e-14)
@@ -379,7 +379,7 @@ def test_rank_stability_invariants(aggregation):
     probabilities = result.position_probabilities.to_numpy()
     np.testing.assert_allclose(probabilities.sum(axis=1), 1.0, rtol=1e-12)
     np.testing.assert_allclose(probabilities.sum(axis=0), 1.0, rtol=1e-12)
-    np.testing.assert_array_equal(result.p_best.to_numpy(), probabilities[:, 0])
+    np.testing.assert_array_equal(result.prob_best.to_numpy(), probabilities[:, 0])
     np.testing.assert_allclose(result.mean_rank_draws.mean(axis=1), (k + 1) / 2, rtol=1e-12)
     assert (result.mean_rank_interval["low"] <= result.mean_rank_interval["high"]).all()
     observed = mcda.mean_ranks(cube, aggregation=aggregation, **kwargs)
@@ -387,7 +387,7 @@ def test_rank_stability_invariants(aggregation):
     assert result.is_weighted == (aggregation != "uniform")
     frame = result.to_frame()
     assert list(frame.columns) == ["method", "mean_rank", "position", "mean_rank_low", "mean_rank_high",
-                                   "p_best", "expected_position"]
+                                   "prob_best", "expected_position"]
     assert frame["mean_rank"].is_monotonic_increasing
     assert "Jackknife" in result.summary() and aggregation in repr(result)
 

@@ -84,7 +84,7 @@ def test_rng_none_draws_one_integer_and_keeps_it():
 def test_views_are_the_module_functions_with_the_reports_settings():
     cube = _seeded()
     report = Report(cube, rng=11, alpha=0.1)
-    across = reduce_seeds(cube, how="mean", missing="skip")
+    across = reduce_seeds(cube, how="mean", missing="available")
     _frames_equal(report.compare(), mcda.compare_over_datasets(across, alpha=0.1))
     _frames_equal(report.friedman(), mcda.friedman_test(across, alpha=0.1))
     _frames_equal(report.superiority(), mcda.pairwise_superiority(across, alpha=0.1, adjust="holm"))

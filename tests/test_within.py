@@ -533,7 +533,7 @@ def test_design_adequacy_q_and_cd_match_demsar_tables():
 
 def test_design_adequacy_smallest_p_against_the_strictest_threshold():
     small = mcda.design_adequacy(10, 5)
-    assert small.smallest_p == 2 / 2**5 and small.strictest_threshold == pytest.approx(0.05 / 45)
+    assert small.min_pvalue == 2 / 2**5 and small.strictest_threshold == pytest.approx(0.05 / 45)
     assert small.verdict == "inadequate" and not small.pairwise_possible
     # 2/2^N <= 0.05/45 first at N = 11 (2/2^10 = 0.00195 > 0.00111 >= 2/2^11 = 0.00098)
     assert small.min_datasets == 11

@@ -58,13 +58,13 @@ _EXPORTS: dict[str, str] = {
     "adjust_pvalues": "multitest",
     "pairwise_over_datasets": "pool_independent",
     "attainable_significance": "frequentist",
+    "design_adequacy": "frequentist",
     # within a dataset
     "summary": "within",
     "paired_tests": "within",
     "equivalence": "within",
     "power": "within",
-    "design_adequacy": "within",
-    "wilcoxon_signed_ranks": "within",
+        "wilcoxon_signed_ranks": "within",
     # pairwise
     "pairwise_counts": "pairwise",
     "pairwise_superiority": "pairwise",

@@ -696,7 +696,7 @@ def _stability(prep: LazyAcross, n_resamples: int, confidence_level: float, draw
         position_probabilities=pd.DataFrame(probabilities, index=method_index,
                                             columns=pd.Index(np.arange(1, k + 1), name="position")),
         mean_rank_interval=pd.DataFrame({"low": low, "high": high}, index=method_index),
-        p_best=pd.Series(probabilities[:, 0], index=method_index, name="p_best"),
+        prob_best=pd.Series(probabilities[:, 0], index=method_index, name="prob_best"),
         jackknife=table, aggregation="uniform", n_resamples=n_resamples, confidence_level=confidence_level,
         weights=None, n_datasets=n, n_methods=k, excluded=prep.excluded, seeds_reduced=None)
 

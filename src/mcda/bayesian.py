@@ -69,7 +69,7 @@ _KERNEL_BLOCK = 128
 _PROGRESS_AFTER = 2.0
 _MAX_SEED = 2**32 - 1
 
-_COLUMNS = ["method_a", "method_b", "n_datasets", "p_a_better", "p_equivalent", "p_b_better", "label",
+_COLUMNS = ["method_a", "method_b", "n_datasets", "prob_a_better", "prob_equivalent", "prob_b_better", "label",
             "mean_a_better", "mean_equivalent", "mean_b_better", "reason"]
 
 
@@ -131,8 +131,8 @@ class BayesianComparison:
     def to_frame(self) -> pd.DataFrame:
         """One row per pair.
 
-        Columns: ``method_a, method_b, n_datasets`` (shared datasets), ``p_a_better,
-        p_equivalent, p_b_better`` (the probability that each region has the largest share;
+        Columns: ``method_a, method_b, n_datasets`` (shared datasets), ``prob_a_better,
+        prob_equivalent, prob_b_better`` (the probability that each region has the largest share;
         they sum to 1), ``label`` (``"a_better"``, ``"equivalent"``, ``"b_better"`` when
         that probability reaches ``threshold``, else ``"inconclusive"``; ``"not_applicable"``
         for a NaN row), ``mean_a_better, mean_equivalent, mean_b_better`` (posterior mean
@@ -152,9 +152,9 @@ class BayesianComparison:
 
     def summary(self) -> str:
         """The pairs, their labels and the standing, rounded for reading."""
-        shown = self.table[["method_a", "method_b", "n_datasets", "p_a_better", "p_equivalent", "p_b_better",
+        shown = self.table[["method_a", "method_b", "n_datasets", "prob_a_better", "prob_equivalent", "prob_b_better",
                             "label"]].copy()
-        for col in ("p_a_better", "p_equivalent", "p_b_better"):
+        for col in ("prob_a_better", "prob_equivalent", "prob_b_better"):
             shown[col] = shown[col].round(4)
         lines = [self._title(), shown.to_string(index=False), "", "standing (mean P(at least as high)):"]
         lines += [f"  {m}: {self.standing[m]:.4f}" for m in self.order]
@@ -182,7 +182,7 @@ class CorrelatedTResult:
     runs : int
         Repetitions of the cross-validation.
     n_folds : int
-        Folds per run (``n_scores / runs``).
+        Folds per run (``n_seeds / runs``).
     threshold : float
     direction : str
     """
@@ -199,18 +199,18 @@ class CorrelatedTResult:
     def to_frame(self) -> pd.DataFrame:
         """One row per (dataset, pair).
 
-        Columns: ``dataset, method_a, method_b, n_scores`` (fold scores per method),
-        ``mean_difference`` (mean of a − b in the metric's own units: the posterior
+        Columns: ``dataset, method_a, method_b, n_seeds`` (fold scores per method, along the ``seed`` dim),
+        ``mean_diff`` (mean of a − b in the metric's own units: the posterior
         location), ``scale`` (posterior scale, Nadeau–Bengio corrected), ``df``,
-        ``p_a_better, p_equivalent, p_b_better`` (posterior probabilities of the three
+        ``prob_a_better, prob_equivalent, prob_b_better`` (posterior probabilities of the three
         regions), ``label`` and ``reason`` (why a row is NaN, else empty).
         """
         return self.table.copy()
 
     def summary(self) -> str:
-        shown = self.table[["dataset", "method_a", "method_b", "mean_difference", "p_a_better", "p_equivalent",
-                            "p_b_better", "label"]].copy()
-        for col in ("mean_difference", "p_a_better", "p_equivalent", "p_b_better"):
+        shown = self.table[["dataset", "method_a", "method_b", "mean_diff", "prob_a_better", "prob_equivalent",
+                            "prob_b_better", "label"]].copy()
+        for col in ("mean_diff", "prob_a_better", "prob_equivalent", "prob_b_better"):
             shown[col] = shown[col].round(4)
         head = (f"Correlated Bayesian t test ({self.runs} run(s) of {self.n_folds}-fold cross-validation, "
                 f"Nadeau-Bengio correction); rope {self.rope:g}, threshold {self.threshold:g}; {self.direction}")
@@ -461,9 +461,9 @@ def _assemble(test, methods, pairs, n_shared, prob, means, reasons, *, rope, pri
         "method_a": [methods[i] for i, _ in pairs],
         "method_b": [methods[j] for _, j in pairs],
         "n_datasets": np.asarray(n_shared, dtype=np.int64),
-        "p_a_better": prob[:, 0],
-        "p_equivalent": prob[:, 1],
-        "p_b_better": prob[:, 2],
+        "prob_a_better": prob[:, 0],
+        "prob_equivalent": prob[:, 1],
+        "prob_b_better": prob[:, 2],
         "label": _labels(prob, threshold, nan_rows),
         "mean_a_better": means[:, 0],
         "mean_equivalent": means[:, 1],
@@ -555,7 +555,7 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
     -------
     BayesianComparison
         ``test="sign"``; per pair (``to_frame()``): ``method_a, method_b, n_datasets,
-        p_a_better, p_equivalent, p_b_better, label, mean_a_better, mean_equivalent,
+        prob_a_better, prob_equivalent, prob_b_better, label, mean_a_better, mean_equivalent,
         mean_b_better, reason``; per method ``standing`` and ``order``; ``draws`` when
         sampled.
 
@@ -588,7 +588,7 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
 
     With rope = 0 there are two regions. As baycomp, the equivalence cell still holds the
     exact ties and (with ``prior="rope"``) the prior, and the two probabilities are
-    P(a) / (P(a) + P(b)) and P(b) / (P(a) + P(b)); ``p_equivalent`` is then 0 (not NaN: the
+    P(a) / (P(a) + P(b)) and P(b) / (P(a) + P(b)); ``prob_equivalent`` is then 0 (not NaN: the
     three probabilities still sum to 1) and the means are α_a / (α_a + α_b) and
     α_b / (α_a + α_b). When the tie cell wins (almost) every draw the ratio is undefined
     and the row is NaN with a reason; with ``method="sampling"`` that includes fewer than 100
@@ -623,7 +623,7 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
     >>> row = result.to_frame().iloc[0]
     >>> row["method_a"], row["method_b"], int(row["n_datasets"])
     ('nbc', 'aode', 54)
-    >>> [float(round(row[c], 4)) for c in ("p_a_better", "p_equivalent", "p_b_better")]
+    >>> [float(round(row[c], 4)) for c in ("prob_a_better", "prob_equivalent", "prob_b_better")]
     [0.0, 0.7121, 0.2879]
     >>> row["label"]
     'inconclusive'
@@ -639,7 +639,7 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
     counts = pairwise_counts(cube, rope=rope)
     methods = counts.methods
     wins = counts.wins.to_numpy()
-    eq = counts.equivalent.to_numpy()
+    eq = counts.n_equivalent.to_numpy()
     shared = counts.n_shared.to_numpy()
     if reproduce:
         # baycomp compares the computed differences with the rope exactly (0.77 - 0.76 =
@@ -816,7 +816,7 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
     tolerance of :func:`mcda.pairwise.pairwise_counts`) counts as exactly at it; baycomp, and
     ``reproduce="baycomp"``, compare the computed sums exactly. The reported
     probabilities are the shares of draws in which each region is the largest. With
-    rope = 0, θ_a = 1 − θ_b and p_equivalent = 0 (baycomp's two probabilities); when every
+    rope = 0, θ_a = 1 − θ_b and prob_equivalent = 0 (baycomp's two probabilities); when every
     difference is 0, θ_a = θ_b = ½ in every draw, neither is the larger, and the row is NaN
     with a reason (baycomp, and ``reproduce="baycomp"``, report which of the two halves the
     rounding of the sums made larger).
@@ -994,7 +994,7 @@ def two_on_multiple(x, y, *, direction=None, metric=None, rope=None, test: str =
     -------
     BayesianComparison
         With one pair: ``method_a`` is ``x``, ``method_b`` is ``y``. baycomp's
-        (p_left, p_rope, p_right) are ``(p_a_better, p_equivalent, p_b_better)``.
+        (p_left, p_rope, p_right) are ``(prob_a_better, prob_equivalent, prob_b_better)``.
 
     Raises
     ------
@@ -1054,7 +1054,7 @@ def correlated_t_test(scores, direction=None, *, rope=None, runs: int = 1, thres
     ----------
     scores : any input of :func:`mcda.score_cube` with a ``seed`` dim
         The per-fold scores of every method on every dataset along ``seed``: ``runs`` runs
-        of k-fold cross-validation, run after run (k = ``n_scores / runs``), the same folds
+        of k-fold cross-validation, run after run (k = ``n_seeds / runs``), the same folds
         for every method. For example ``{"iris": {"a": [fold scores], "b": [...]}}``.
     direction : {"higher_is_better", "lower_is_better"}, optional
     rope : float, optional
@@ -1071,7 +1071,7 @@ def correlated_t_test(scores, direction=None, *, rope=None, runs: int = 1, thres
     -------
     CorrelatedTResult
         ``to_frame()``: one row per (dataset, pair) with ``dataset, method_a, method_b,
-        n_scores, mean_difference, scale, df, p_a_better, p_equivalent, p_b_better, label,
+        n_seeds, mean_diff, scale, df, prob_a_better, prob_equivalent, prob_b_better, label,
         reason``.
 
     Raises
@@ -1114,7 +1114,7 @@ def correlated_t_test(scores, direction=None, *, rope=None, runs: int = 1, thres
     ...                   "b": [0.95, 0.96, 0.94, 0.97, 0.95, 0.95, 0.96, 0.95, 0.98, 0.96]}}
     >>> result = correlated_t_test(folds, "higher_is_better", rope=0.01)
     >>> row = result.to_frame().iloc[0]
-    >>> float(round(row["mean_difference"], 4)), float(round(row["p_b_better"], 4))
+    >>> float(round(row["mean_diff"], 4)), float(round(row["prob_b_better"], 4))
     (-0.017, 0.9514)
     """
     runs = check_positive_int("runs", runs)
@@ -1162,13 +1162,13 @@ def correlated_t_test(scores, direction=None, *, rope=None, runs: int = 1, thres
         "dataset": [r[0] for r in rows],
         "method_a": [r[1] for r in rows],
         "method_b": [r[2] for r in rows],
-        "n_scores": np.array([r[3] for r in rows], dtype=np.int64),
-        "mean_difference": np.array([r[4] for r in rows], dtype=np.float64),
+        "n_seeds": np.array([r[3] for r in rows], dtype=np.int64),
+        "mean_diff": np.array([r[4] for r in rows], dtype=np.float64),
         "scale": np.array([r[5] for r in rows], dtype=np.float64),
         "df": np.array([r[6] for r in rows], dtype=np.float64),
-        "p_a_better": prob[:, 0],
-        "p_equivalent": prob[:, 1],
-        "p_b_better": prob[:, 2],
+        "prob_a_better": prob[:, 0],
+        "prob_equivalent": prob[:, 1],
+        "prob_b_better": prob[:, 2],
         "label": _labels(prob, threshold, nan_rows),
         "reason": np.array([r[8] for r in rows], dtype=object),
     })

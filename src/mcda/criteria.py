@@ -414,9 +414,9 @@ class PracticalDominance:
         The floor used per metric, in its own units (the card's unless ``rope`` overrode it).
     dominates : pandas.DataFrame
         ``dominates.loc[a, b]``: datasets on which a practically dominates b.
-    equivalent : pandas.DataFrame
+    n_equivalent : pandas.DataFrame
         Datasets on which a and b are within the noise floor on every criterion (symmetric).
-        The shared datasets left, ``n_shared − dominates − dominates.T − equivalent``, are
+        The shared datasets left, ``n_shared − dominates − dominates.T − n_equivalent``, are
         trade-offs: each is better beyond the floor on some criterion.
     n_shared : pandas.DataFrame
         Datasets on which both have a result on every criterion (NaN cells dropped pairwise);
@@ -449,7 +449,7 @@ class PracticalDominance:
     directions: pd.Series
     noise_floors: pd.Series
     dominates: pd.DataFrame
-    equivalent: pd.DataFrame
+    n_equivalent: pd.DataFrame
     n_shared: pd.DataFrame
     pvalues: pd.DataFrame
     majority: pd.DataFrame
@@ -465,13 +465,13 @@ class PracticalDominance:
 
         Columns: ``method_a, method_b, n_datasets`` (shared), ``a_dominates, b_dominates,
         equivalent`` (within the floor on every criterion), ``trade_off`` (each better beyond
-        the floor on some criterion), ``pvalue``, ``majority`` (the method dominating on a
+        the floor on some criterion), ``p_raw``, ``majority`` (the method dominating on a
         strict majority of the shared datasets, or None) and ``reason`` (why the p-value is
         NaN, else "").
         """
         rows = []
         dom, shared, p = self.dominates.to_numpy(), self.n_shared.to_numpy(), self.pvalues.to_numpy()
-        eq = self.equivalent.to_numpy()
+        eq = self.n_equivalent.to_numpy()
         maj = self.majority.to_numpy()
         k = len(self.methods)
         for i in range(k):
@@ -482,7 +482,7 @@ class PracticalDominance:
                              int(shared[i, j] - dom[i, j] - dom[j, i] - eq[i, j]), float(p[i, j]), winner,
                              self.reasons.get((a, b), "")))
         return pd.DataFrame(rows, columns=["method_a", "method_b", "n_datasets", "a_dominates", "b_dominates",
-                                           "equivalent", "trade_off", "pvalue", "majority", "reason"])
+                                           "n_equivalent", "trade_off", "p_raw", "majority", "reason"])
 
     def summary(self) -> str:
         """A few lines for people: the criteria and floors, the front, who dominates whom."""
@@ -553,7 +553,7 @@ def practical_dominance(scores, *, metrics=None, rope=None, confidence_level: fl
     Returns
     -------
     PracticalDominance
-        ``methods, metrics, directions, noise_floors, dominates, equivalent, n_shared, pvalues, majority,
+        ``methods, metrics, directions, noise_floors, dominates, n_equivalent, n_shared, pvalues, majority,
         front, dominated_by, criterion_summary, confidence_level, n_datasets, reasons``;
         ``to_frame()`` gives one row per pair.
 
@@ -608,7 +608,7 @@ def practical_dominance(scores, *, metrics=None, rope=None, confidence_level: fl
     >>> dom.front
     ['CIDR', 'SC3', 'Seurat']
     >>> row = dom.to_frame().query("method_a == 'SC3' and method_b == 'Seurat'").iloc[0]
-    >>> [int(row[c]) for c in ("n_datasets", "a_dominates", "b_dominates", "equivalent", "trade_off")]
+    >>> [int(row[c]) for c in ("n_datasets", "a_dominates", "b_dominates", "n_equivalent", "trade_off")]
     [12, 0, 6, 0, 6]
 
     Seurat dominates SC3 on half of their datasets (the sign test gives p = 2 / 2**6), but
@@ -662,7 +662,7 @@ def _dominance_result(prep: _Criteria, dominates: np.ndarray, equivalent: np.nda
     return PracticalDominance(
         methods=methods, metrics=prep.metrics, directions=prep.series(prep.directions, "direction"),
         noise_floors=prep.series(prep.floors, "noise_floor"), dominates=frame(dominates),
-        equivalent=frame(equivalent), n_shared=frame(shared),
+        n_equivalent=frame(equivalent), n_shared=frame(shared),
         pvalues=frame(pvalues), majority=frame(majority), front=front, dominated_by=dominated_by,
         criterion_summary=_criterion_summary(prep, confidence_level), confidence_level=confidence_level,
         n_datasets=len(prep.datasets), reasons=reasons)

@@ -757,7 +757,10 @@ def complete_cases(cube: xr.DataArray, *, policy: str = "methods") -> CompleteCa
 _REDUCTIONS = ("mean", "median", "min", "max", "best", "worst")
 
 
-def reduce_seeds(cube: xr.DataArray, *, how: str, missing: str = "propagate") -> xr.DataArray:
+_OLD_MISSING = {"propagate": "complete", "skip": "available"}
+
+
+def reduce_seeds(cube: xr.DataArray, *, how: str, missing: str = "complete") -> xr.DataArray:
     """Collapse the ``seed`` dim explicitly.
 
     Parameters
@@ -767,10 +770,11 @@ def reduce_seeds(cube: xr.DataArray, *, how: str, missing: str = "propagate") ->
     how : {"mean", "median", "min", "max", "best", "worst"}
         The reduction; "best"/"worst" follow the metric's direction. There is no default:
         how seeds are collapsed is the analyst's decision.
-    missing : {"propagate", "skip"}
-        "propagate" (default): a cell with any missing seed becomes missing; "skip": reduce
-        over the seeds present (a cell with no seed stays missing). The seeds used per cell
-        are in the coordinate ``n_seeds``.
+    missing : {"complete", "available"}
+        "complete" (default): a cell with any missing seed becomes missing; "available":
+        reduce over the seeds present (a cell with no seed stays missing). The seeds used per
+        cell are in the coordinate ``n_seeds``. (The former words "propagate" and "skip" are
+        still read, with a FutureWarning.)
 
     Returns
     -------
@@ -778,11 +782,17 @@ def reduce_seeds(cube: xr.DataArray, *, how: str, missing: str = "propagate") ->
         The cube without ``seed``; ``attrs["seeds_reduced"]`` records ``how``.
     """
     check_choice("how", how, _REDUCTIONS)
-    check_choice("missing", missing, ("propagate", "skip"))
+    if missing in _OLD_MISSING:
+        import warnings
+
+        warnings.warn(f"reduce_seeds(missing={missing!r}) is now missing={_OLD_MISSING[missing]!r}; the old word "
+                      "will stop working in a later release", FutureWarning, stacklevel=2)
+        missing = _OLD_MISSING[missing]
+    check_choice("missing", missing, ("complete", "available"))
     cube = as_cube(cube)
     if "seed" not in cube.dims:
         raise ValueError(f"`cube` has no 'seed' dim to reduce; its dims are {shown(cube.dims)}")
-    skipna = missing == "skip"
+    skipna = missing == "available"
     op = how
     if how in ("best", "worst"):
         if "metric" in cube.dims:

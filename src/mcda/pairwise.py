@@ -67,7 +67,7 @@ class PairwiseCounts:
     methods : list of str
     wins : pandas.DataFrame
         ``wins.loc[a, b]``: datasets where a outperforms b by more than the rope.
-    equivalent : pandas.DataFrame
+    n_equivalent : pandas.DataFrame
         Datasets where |a − b| ≤ rope (symmetric).
     n_shared : pandas.DataFrame
         Datasets where both have a result (symmetric; NaN cells are dropped pairwise).
@@ -82,7 +82,7 @@ class PairwiseCounts:
 
     methods: list
     wins: pd.DataFrame
-    equivalent: pd.DataFrame
+    n_equivalent: pd.DataFrame
     n_shared: pd.DataFrame
     rope: float
     direction: str
@@ -93,7 +93,7 @@ class PairwiseCounts:
         return self.wins.T
 
     @classmethod
-    def from_matrix(cls, wins, *, equivalent=None, n_shared=None, methods=None, rope: float = math.nan,
+    def from_matrix(cls, wins, *, n_equivalent=None, n_shared=None, methods=None, rope: float = math.nan,
                     direction: str = "higher_is_better") -> PairwiseCounts:
         """Counts from a preference (win / loss) table rather than from scores.
 
@@ -107,12 +107,12 @@ class PairwiseCounts:
             ``wins[a, b]``: how often a was preferred to (outperformed) b. Non-negative
             integers; the diagonal is ignored. A DataFrame's index gives the labels (its
             columns must hold the same labels, in any order).
-        equivalent : square array-like, optional
+        n_equivalent : square array-like, optional
             Symmetric counts of ties / equivalences per pair; by default
             ``n_shared − wins − wins.T``, or 0 when ``n_shared`` is not given either.
         n_shared : square array-like or int, optional
             Comparisons per pair (an int for a balanced design, e.g. the number of judges);
-            by default ``wins + wins.T + equivalent``.
+            by default ``wins + wins.T + n_equivalent``.
         methods : sequence of str, optional
             Labels for array input (default ``"0", "1", …``).
         rope : float
@@ -129,14 +129,14 @@ class PairwiseCounts:
         ------
         ValueError
             When a table is not square, holds negative or non-integer counts, or the three
-            tables disagree (``wins[a, b] + wins[b, a] + equivalent[a, b] != n_shared[a, b]``).
+            tables disagree (``wins[a, b] + wins[b, a] + n_equivalent[a, b] != n_shared[a, b]``).
 
         Examples
         --------
         >>> from mcda.pairwise import PairwiseCounts
         >>> c = PairwiseCounts.from_matrix([[0, 3], [1, 0]], methods=["a", "b"])
         >>> c.to_frame().to_dict("records")
-        [{'method_a': 'a', 'method_b': 'b', 'n_datasets': 4, 'wins_a': 3, 'equivalent': 0, 'wins_b': 1}]
+        [{'method_a': 'a', 'method_b': 'b', 'n_datasets': 4, 'wins_a': 3, 'n_equivalent': 0, 'wins_b': 1}]
         """
         check_choice("direction", direction, DIRECTIONS)
         if not (isinstance(rope, float) and math.isnan(rope)):
@@ -162,7 +162,7 @@ class PairwiseCounts:
             raise ValueError(f"a comparison needs at least 2 methods; got {k}")
         np.fill_diagonal(w, 0)
         decisive = w + w.T
-        eq = None if equivalent is None else _count_table("equivalent", _aligned(equivalent, methods), k)
+        eq = None if n_equivalent is None else _count_table("n_equivalent", _aligned(n_equivalent, methods), k)
         if n_shared is None:
             shared = decisive + (eq if eq is not None else 0)
         elif np.ndim(n_shared) == 0:
@@ -176,24 +176,24 @@ class PairwiseCounts:
         bad = np.argwhere((eq < 0) | (decisive + eq != shared) | (eq != eq.T))
         if len(bad):
             i, j = bad[0]
-            raise ValueError("the counts disagree: wins[a, b] + wins[b, a] + equivalent[a, b] must equal "
-                             f"n_shared[a, b] (and `equivalent` be symmetric); for ({methods[i]!r}, {methods[j]!r}) "
+            raise ValueError("the counts disagree: wins[a, b] + wins[b, a] + n_equivalent[a, b] must equal "
+                             f"n_shared[a, b] (and `n_equivalent` be symmetric); for ({methods[i]!r}, {methods[j]!r}) "
                              f"got {w[i, j]} + {w[j, i]} + {eq[i, j]} != {shared[i, j]}")
         idx = pd.Index(methods, name="method")
         frame = lambda a: pd.DataFrame(a, index=idx, columns=idx.rename("versus"))  # noqa: E731
-        return cls(methods=methods, wins=frame(w), equivalent=frame(eq), n_shared=frame(shared),
+        return cls(methods=methods, wins=frame(w), n_equivalent=frame(eq), n_shared=frame(shared),
                    rope=rope, direction=direction, n_datasets=None)
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per unordered pair: ``method_a, method_b, n_datasets, wins_a, equivalent, wins_b``."""
+        """One row per unordered pair: ``method_a, method_b, n_datasets, wins_a, n_equivalent, wins_b``."""
         rows = []
         k = len(self.methods)
-        w, e, s = self.wins.to_numpy(), self.equivalent.to_numpy(), self.n_shared.to_numpy()
+        w, e, s = self.wins.to_numpy(), self.n_equivalent.to_numpy(), self.n_shared.to_numpy()
         for i in range(k):
             for j in range(i + 1, k):
                 rows.append((self.methods[i], self.methods[j], int(s[i, j]), int(w[i, j]), int(e[i, j]),
                              int(w[j, i])))
-        return pd.DataFrame(rows, columns=["method_a", "method_b", "n_datasets", "wins_a", "equivalent", "wins_b"])
+        return pd.DataFrame(rows, columns=["method_a", "method_b", "n_datasets", "wins_a", "n_equivalent", "wins_b"])
 
 
 def _count_table(name: str, table, k: int | None = None) -> np.ndarray:
@@ -252,7 +252,7 @@ def pairwise_counts(scores, direction=None, *, rope=None, method_names=None) -> 
     >>> c = pairwise_counts({"d1": {"a": 0.77, "b": 0.76}, "d2": {"a": 0.9, "b": 0.7}},
     ...                     "higher_is_better", rope=0.01)
     >>> c.to_frame().to_dict("records")
-    [{'method_a': 'a', 'method_b': 'b', 'n_datasets': 2, 'wins_a': 1, 'equivalent': 1, 'wins_b': 0}]
+    [{'method_a': 'a', 'method_b': 'b', 'n_datasets': 2, 'wins_a': 1, 'n_equivalent': 1, 'wins_b': 0}]
     """
     cube = single_score_cube(scores, direction, method_names=method_names, what="pairwise counts")
     rope = resolve_rope(cube, rope)
@@ -265,7 +265,7 @@ def pairwise_counts(scores, direction=None, *, rope=None, method_names=None) -> 
     methods = [str(m) for m in cube.coords["method"].values]
     idx = pd.Index(methods, name="method")
     frame = lambda a: pd.DataFrame(a, index=idx, columns=idx.rename("versus"))  # noqa: E731
-    return PairwiseCounts(methods=methods, wins=frame(wins), equivalent=frame(equivalent),
+    return PairwiseCounts(methods=methods, wins=frame(wins), n_equivalent=frame(equivalent),
                           n_shared=frame(shared), rope=rope, direction=str(cube.attrs["direction"]),
                           n_datasets=int(cube.sizes["dataset"]))
 
@@ -301,7 +301,7 @@ def _counts_of(report, function: str) -> PairwiseCounts:
 
 
 def _arrays(counts: PairwiseCounts):
-    return (counts.wins.to_numpy(dtype=np.int64), counts.equivalent.to_numpy(dtype=np.int64),
+    return (counts.wins.to_numpy(dtype=np.int64), counts.n_equivalent.to_numpy(dtype=np.int64),
             counts.n_shared.to_numpy(dtype=np.int64))
 
 
@@ -423,9 +423,9 @@ class SuperiorityReport:
     def to_frame(self) -> pd.DataFrame:
         """One row per unordered pair (in method order).
 
-        Columns: ``method_a, method_b, n_datasets, wins_a, equivalent, wins_b, n_decisive,
-        probability_a_superior, probability_b_superior, probability_equivalent, pvalue,
-        pvalue_adjusted, superior`` (the significantly better method, or None) and ``reason``
+        Columns: ``method_a, method_b, n_datasets, wins_a, n_equivalent, wins_b, n_decisive,
+        probability_a_superior, probability_b_superior, probability_equivalent, p_raw,
+        p_adjusted, superior`` (the significantly better method, or None) and ``reason``
         (why the p-value is NaN, else "").
         """
         out = self.counts.to_frame()  # rows in np.triu_indices order: (0, 1), (0, 2), …
@@ -435,8 +435,8 @@ class SuperiorityReport:
         out["probability_a_superior"] = self.probability_superior.to_numpy()[i, j]
         out["probability_b_superior"] = self.probability_superior.to_numpy()[j, i]
         out["probability_equivalent"] = self.probability_equivalent.to_numpy()[i, j]
-        out["pvalue"] = self.pvalues.to_numpy()[i, j]
-        out["pvalue_adjusted"] = self.pvalues_adjusted.to_numpy()[i, j]
+        out["p_raw"] = self.pvalues.to_numpy()[i, j]
+        out["p_adjusted"] = self.pvalues_adjusted.to_numpy()[i, j]
         better = {frozenset(p): p[0] for p in self.superior_pairs}
         out["superior"] = [better.get(frozenset((x, y))) for x, y in zip(a, b)]
         out["reason"] = [self.reasons.get((x, y), "") for x, y in zip(a, b)]
@@ -551,7 +551,7 @@ def pairwise_superiority(scores, direction=None, *, rope=None, alpha: float = 0.
     >>> float(report.probability_superior.loc["C4.5+m", "C4.5"])   # 6 wins of 14 shared datasets
     0.42857142857142855
     >>> row = report.to_frame().loc[0]
-    >>> row["method_a"], row["method_b"], row[["wins_a", "equivalent", "wins_b"]].astype(int).tolist()
+    >>> row["method_a"], row["method_b"], row[["wins_a", "n_equivalent", "wins_b"]].astype(int).tolist()
     ('C4.5', 'C4.5+m', [0, 8, 6])
     >>> float(report.pvalues.loc["C4.5", "C4.5+m"])   # 6 of 6 decisive datasets: 2 / 2**6
     0.03125

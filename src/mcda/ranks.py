@@ -274,7 +274,7 @@ AGGREGATIONS = ("uniform", "reliability", "hierarchical", "custom")
 # weighted sums carry rounding noise of order 1e-13, far below this.
 _TIE_TOL = 1e-9
 # Level of the per-cell t intervals of the reliability weighting. Every kept cell has the
-# same number of seeds (reduce_seeds propagates a missing seed), so the t quantile is one
+# same number of seeds (reduce_seeds with missing='complete' keeps only cells with every seed), so the t quantile is one
 # constant factor and cancels when the weights are normalised.
 _RELIABILITY_LEVEL = 0.95
 _BLOCK_CELLS = 1 << 21  # resamples × drawn datasets per block: memory stays bounded
@@ -442,8 +442,8 @@ def _prepare_aggregation(scores, *, aggregation, groups, weights, direction, met
                         seeds_reduced=seeds_reduced)
 
 
-def mean_ranks(scores, *, aggregation: str = "uniform", groups=None, weights=None, missing: str = "complete",
-               direction=None, method_names=None) -> MeanRanks:
+def mean_ranks(scores, direction=None, *, aggregation: str = "uniform", groups=None, weights=None, missing: str = "complete",
+               method_names=None) -> MeanRanks:
     """Mean ranks of methods across datasets, with every dataset counting once or weighted.
 
     Parameters
@@ -633,7 +633,7 @@ class RankStability:
         positions equally, so rows and columns sum to 1).
     mean_rank_interval : pandas.DataFrame
         Index method; columns ``low``, ``high``: percentile bootstrap interval of the mean rank.
-    p_best : pandas.Series
+    prob_best : pandas.Series
         P(position = 1) per method (a tie for first shares the credit).
     jackknife : pandas.DataFrame
         One row per left-out dataset: ``dataset``, ``top_method`` (the best without it; tied
@@ -654,7 +654,7 @@ class RankStability:
     mean_rank_draws: np.ndarray
     position_probabilities: pd.DataFrame
     mean_rank_interval: pd.DataFrame
-    p_best: pd.Series
+    prob_best: pd.Series
     jackknife: pd.DataFrame
     aggregation: str
     n_resamples: int
@@ -677,14 +677,14 @@ class RankStability:
 
     def to_frame(self) -> pd.DataFrame:
         """One row per method (best first): ``method, mean_rank, position, mean_rank_low, mean_rank_high,
-        p_best, expected_position`` (``position`` is the observed one, ties averaged)."""
+        prob_best, expected_position`` (``position`` is the observed one, ties averaged)."""
         out = pd.DataFrame({
             "method": self.mean_ranks.index.to_numpy(),
             "mean_rank": self.mean_ranks.to_numpy(),
             "position": _tie_positions(self.mean_ranks.to_numpy())[0],
             "mean_rank_low": self.mean_rank_interval["low"].to_numpy(),
             "mean_rank_high": self.mean_rank_interval["high"].to_numpy(),
-            "p_best": self.p_best.to_numpy(),
+            "prob_best": self.prob_best.to_numpy(),
             "expected_position": self.expected_position.to_numpy(),
         })
         return out.sort_values(["mean_rank", "method"], kind="stable").reset_index(drop=True)
@@ -698,7 +698,7 @@ class RankStability:
         lines.append(f"  {'method':<{width}}  mean rank  {level + ' interval':<18}  P(best)  E[position]")
         for row in frame.itertuples(index=False):
             interval = f"[{row.mean_rank_low:.3f}, {row.mean_rank_high:.3f}]"
-            lines.append(f"  {row.method:<{width}}  {row.mean_rank:9.3f}  {interval:<18}  {row.p_best:7.3f}  "
+            lines.append(f"  {row.method:<{width}}  {row.mean_rank:9.3f}  {interval:<18}  {row.prob_best:7.3f}  "
                          f"{row.expected_position:11.3f}")
         jk = self.jackknife
         lines.append("Jackknife (leave one dataset out):")
@@ -786,15 +786,15 @@ def _stability_from_indices(agg: _Aggregation, index_blocks, *, confidence_level
         position_probabilities=pd.DataFrame(probabilities, index=method_index,
                                             columns=pd.Index(np.arange(1, k + 1), name="position")),
         mean_rank_interval=pd.DataFrame({"low": low, "high": high}, index=method_index),
-        p_best=pd.Series(probabilities[:, 0], index=method_index, name="p_best"),
+        prob_best=pd.Series(probabilities[:, 0], index=method_index, name="prob_best"),
         jackknife=_jackknife_table(agg, observed),
         aggregation=agg.aggregation, n_resamples=n_resamples, confidence_level=confidence_level,
         weights=agg.weights_series(), n_datasets=n, n_methods=k, excluded=agg.prep.excluded,
         seeds_reduced=agg.seeds_reduced)
 
 
-def rank_stability(scores, *, n_resamples: int = 10_000, aggregation: str = "uniform", groups=None, weights=None,
-                   confidence_level: float = 0.95, rng=None, direction=None, method_names=None) -> RankStability:
+def rank_stability(scores, direction=None, *, n_resamples: int = 10_000, aggregation: str = "uniform", groups=None, weights=None,
+                   confidence_level: float = 0.95, rng=None, method_names=None) -> RankStability:
     """Bootstrap and jackknife over datasets: would the ranking survive another choice of datasets?
 
     Parameters
@@ -821,7 +821,7 @@ def rank_stability(scores, *, n_resamples: int = 10_000, aggregation: str = "uni
     -------
     RankStability
         ``mean_ranks``, ``mean_rank_draws``, ``position_probabilities``,
-        ``mean_rank_interval``, ``p_best``, ``jackknife``, ``aggregation``, ``n_resamples``,
+        ``mean_rank_interval``, ``prob_best``, ``jackknife``, ``aggregation``, ``n_resamples``,
         ``confidence_level``, ``weights``, ``n_datasets``, ``n_methods``, ``excluded``;
         ``to_frame()`` gives one row per method, ``summary()`` a readable report.
 
@@ -883,7 +883,7 @@ def rank_stability(scores, *, n_resamples: int = 10_000, aggregation: str = "uni
     {'C4.5': 3.143, 'C4.5+m': 2.0, 'C4.5+cf': 2.893, 'C4.5+m+cf': 1.964}
     >>> result.position_probabilities.shape
     (4, 4)
-    >>> result.p_best.round(2).to_dict()
+    >>> result.prob_best.round(2).to_dict()
     {'C4.5': 0.0, 'C4.5+m': 0.45, 'C4.5+cf': 0.0, 'C4.5+m+cf': 0.54}
     >>> result.jackknife.loc[result.jackknife["top_changed"], "dataset"].tolist()
     ['adult (sample)', 'ionosphere', 'liver disorders', 'lung cancer', 'lymphography', 'rheum']

@@ -387,7 +387,7 @@ class Report:
         how = self._resolve(overrides, ("seed_reduction",))["seed_reduction"]
         key = ("_across", how) + tuple(self._resolve(overrides, _CUBE_SETTINGS).values())
         if key not in self._cache:
-            self._cache[key] = reduce_seeds(cube, how=how, missing="skip")
+            self._cache[key] = reduce_seeds(cube, how=how, missing="available")
         return self._cache[key]
 
     @property
@@ -700,17 +700,17 @@ class Report:
 
     # ------------------------------------------------------------------ exports
 
-    def to_latex(self, path=None, *, ci: float | None = None, bold_best: bool = True, digits: int = 3,
+    def to_latex(self, path=None, *, confidence_level: float | None = None, bold_best: bool = True, digits: int = 3,
                  caption: str | None = None, label: str | None = None, **overrides) -> str:
         """A booktabs table, datasets × methods, mean and interval per cell (:func:`mcda.export.scores_to_latex`).
 
-        ``ci`` is the confidence level (default: the report's ``confidence_level``); the
-        interval is the report's ``ci_method``.
+        ``confidence_level`` defaults to the report's; the interval is the report's
+        ``ci_method``.
         """
         from .export import scores_to_latex
 
-        if ci is not None:
-            overrides = overrides | {"confidence_level": ci}
+        if confidence_level is not None:
+            overrides = overrides | {"confidence_level": confidence_level}
         source = self.summary(**overrides) if self.has_seeds else self._selected(overrides)
         return scores_to_latex(source, path, bold_best=bold_best, digits=digits, caption=caption, label=label,
                                direction=self.direction, metric=self.metric_name(long=True))
@@ -852,11 +852,11 @@ class Report:
         decided = table[table["label"].isin(["a_better", "b_better", "equivalent"])]
         for r in decided.head(max_pairs).itertuples(index=False):
             if r.label == "a_better":
-                lines.append(f"  {r.method_a} better than {r.method_b} (P = {r.p_a_better:.3f})")
+                lines.append(f"  {r.method_a} better than {r.method_b} (P = {r.prob_a_better:.3f})")
             elif r.label == "b_better":
-                lines.append(f"  {r.method_b} better than {r.method_a} (P = {r.p_b_better:.3f})")
+                lines.append(f"  {r.method_b} better than {r.method_a} (P = {r.prob_b_better:.3f})")
             else:
-                lines.append(f"  {r.method_a} and {r.method_b} practically equivalent (P = {r.p_equivalent:.3f})")
+                lines.append(f"  {r.method_a} and {r.method_b} practically equivalent (P = {r.prob_equivalent:.3f})")
         if len(decided) > max_pairs:
             lines.append(f"  … and {len(decided) - max_pairs} more decided pairs")
         n_open = int((table["label"] == "inconclusive").sum())

@@ -44,8 +44,6 @@ __all__ = [
     "EquivalenceResult",
     "power",
     "PowerResult",
-    "design_adequacy",
-    "DesignAdequacy",
     "wilcoxon_signed_ranks",
     "SignedRanks",
 ]
@@ -241,8 +239,8 @@ def _bootstrap_interval(oriented: np.ndarray, confidence_level: float, n_resampl
     return bootstrap_mean_quantiles(flat, offsets, keys, int(n_resamples), probs)
 
 
-def summary(scores, *, ci_method: str = "t", confidence_level: float = 0.95, n_resamples: int = 9999,
-            rng=None, direction=None, metric=None, method_names=None) -> IntervalSummary:
+def summary(scores, direction=None, *, ci_method: str = "t", confidence_level: float = 0.95, n_resamples: int = 9999,
+            rng=None, metric=None, method_names=None) -> IntervalSummary:
     """Mean, spread and an interval for the mean of each method on each dataset, over seeds.
 
     Parameters
@@ -772,8 +770,8 @@ def _wilcoxon_pvalues(diff: np.ndarray, n: np.ndarray, rows: np.ndarray, zero_me
     return p, statistic, r_plus, r_minus
 
 
-def paired_tests(scores, *, method: str = "t", alpha: float = 0.05, zero_method: str = "wilcox",
-                 direction=None, metric=None, method_names=None) -> PairedTests:
+def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.05, zero_method: str = "wilcox",
+                 metric=None, method_names=None) -> PairedTests:
     """Is A better than B on this dataset? Paired tests over seeds for every pair, per dataset.
 
     Parameters
@@ -953,7 +951,7 @@ def _margins(blocks: list[_Block], margin) -> list[float]:
     return out
 
 
-def equivalence(scores, *, margin=None, alpha: float = 0.05, direction=None, metric=None,
+def equivalence(scores, direction=None, *, margin=None, alpha: float = 0.05, metric=None,
                 method_names=None) -> EquivalenceResult:
     """Are A and B equivalent on this dataset? Paired TOST over seeds for every pair.
 
@@ -1142,7 +1140,7 @@ def _seeds_needed(effect, alpha, target):
     return out
 
 
-def power(scores, *, alpha: float = 0.05, target_power: float = 0.8, direction=None, metric=None,
+def power(scores, direction=None, *, alpha: float = 0.05, target_power: float = 0.8, metric=None,
           method_names=None) -> PowerResult:
     """How large a difference can these seeds detect, and how many seeds would the observed one need?
 
@@ -1241,155 +1239,3 @@ def power(scores, *, alpha: float = 0.05, target_power: float = 0.8, direction=N
              "read mde for what these seeds can rule out.",)
     return PowerResult(table=table, alpha=alpha, target_power=target_power,
                        direction=direction_field, metric=metric_field, notes=notes)
-
-
-# --------------------------------------------------------------------------- design adequacy
-
-
-@dataclass(frozen=True, repr=False)
-class DesignAdequacy:
-    """Whether k methods on N datasets can reach significance at all, before anything is run.
-
-    Attributes
-    ----------
-    n_methods, n_datasets : int
-    alpha : float
-    n_pairs : int
-        m = k(k − 1)/2.
-    q_alpha : float
-        Nemenyi's critical value q_α = studentized range quantile(1 − α; k, ∞)/√2.
-    critical_difference : float
-        CD = q_α √(k(k + 1)/(6N)), in mean-rank units.
-    max_rank_difference : float
-        k − 1, the largest mean-rank difference any data can produce.
-    smallest_p : float
-        The smallest two-sided p a Wilcoxon signed-rank (or sign) test over N datasets can
-        give: 2/2^N (one method better on every dataset).
-    strictest_threshold : float
-        α/m, the threshold the smallest p must meet in Holm's first step (Bonferroni).
-    min_datasets : int
-        The smallest N with 2/2^N ≤ α/m.
-    nemenyi_possible, pairwise_possible : bool
-        CD ≤ k − 1; smallest_p ≤ strictest_threshold.
-    verdict : {"adequate", "inadequate"}
-    sentence : str
-        The verdict in words.
-    """
-
-    n_methods: int
-    n_datasets: int
-    alpha: float
-    n_pairs: int
-    q_alpha: float
-    critical_difference: float
-    max_rank_difference: float
-    smallest_p: float
-    strictest_threshold: float
-    min_datasets: int
-    nemenyi_possible: bool
-    pairwise_possible: bool
-    verdict: str
-    sentence: str
-
-    def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame([{name: getattr(self, name) for name in self.__dataclass_fields__}])
-
-    def summary(self) -> str:
-        return (f"Design adequacy: {self.n_methods} methods on {self.n_datasets} datasets, alpha = {self.alpha:g}\n"
-                f"  Nemenyi CD = {self.critical_difference:.3f} (q = {self.q_alpha:.3f}); largest possible "
-                f"mean-rank gap = {self.max_rank_difference:g}\n"
-                f"  smallest attainable p = {self.smallest_p:.3g}; strictest threshold alpha/m = "
-                f"{self.strictest_threshold:.3g} (m = {self.n_pairs})\n"
-                f"  verdict: {self.verdict}. {self.sentence}")
-
-    def __repr__(self) -> str:
-        return self.summary()
-
-
-def design_adequacy(n_methods, n_datasets, *, alpha: float = 0.05) -> DesignAdequacy:
-    """Can k methods on N datasets show any significant difference at all?
-
-    Parameters
-    ----------
-    n_methods : int
-        k ≥ 2.
-    n_datasets : int
-        N ≥ 1.
-    alpha : float
-        Family-wise level.
-
-    Returns
-    -------
-    DesignAdequacy
-        ``n_methods, n_datasets, alpha, n_pairs, q_alpha, critical_difference,
-        max_rank_difference, smallest_p, strictest_threshold, min_datasets,
-        nemenyi_possible, pairwise_possible, verdict, sentence``.
-
-    Raises
-    ------
-    TypeError, ValueError
-        ``n_methods`` < 2 or ``n_datasets`` < 1 (or not integers); ``alpha`` outside (0, 1).
-
-    Notes
-    -----
-    Nemenyi: CD = q_α √(k(k+1)/(6N)) with q_α the studentized range quantile over √2
-    (Demšar 2006). No data can make two mean ranks differ by more than k − 1, so CD > k − 1
-    means Nemenyi can never reject.
-
-    Pairwise: a two-sided Wilcoxon signed-rank test (or sign test) over N datasets cannot
-    give p below 2/2^N, reached when one method wins on every dataset. With m = k(k−1)/2
-    pairs, Holm's first step (like Bonferroni) asks p ≤ α/m, so 2/2^N > α/m means no pair can
-    ever be significant after correction, whatever the data. The design is "adequate" when
-    both are possible.
-
-    References
-    ----------
-    Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
-    JMLR 7:1–30.
-
-    Examples
-    --------
-    >>> import mcda
-    >>> d = mcda.design_adequacy(10, 5)
-    >>> d.verdict, round(d.smallest_p, 4), round(d.strictest_threshold, 5), d.min_datasets
-    ('inadequate', 0.0625, 0.00111, 11)
-    """
-    from .frequentist import attainable_significance, critical_difference, q_alpha
-
-    n_methods = check_positive_int("n_methods", n_methods, minimum=2)
-    n_datasets = check_positive_int("n_datasets", n_datasets, minimum=1)
-    alpha = check_alpha(alpha)
-    # the across-dataset module owns q_alpha, the CD and the attainable p: composed here, not redone
-    attainable = attainable_significance(n_datasets, n_methods, alpha=alpha, comparisons="all-pairs",
-                                         correction="holm", test="wilcoxon")
-    n_pairs = attainable.n_comparisons
-    q = q_alpha(n_methods, alpha=alpha, test="nemenyi")
-    cd = critical_difference(n_methods, n_datasets, alpha=alpha, test="nemenyi")
-    max_gap = float(n_methods - 1)
-    smallest_p = attainable.min_pvalue
-    threshold = attainable.strictest_threshold
-    min_datasets = attainable.min_datasets
-    nemenyi_possible = cd <= max_gap
-    pairwise_possible = smallest_p <= threshold
-    adequate = nemenyi_possible and pairwise_possible
-    parts = []
-    if pairwise_possible:
-        parts.append(f"a method that wins on all {n_datasets} datasets reaches p = {smallest_p:.3g}, below "
-                     f"alpha/m = {threshold:.3g}")
-    else:
-        parts.append(f"even a method that wins on all {n_datasets} datasets gets p = {smallest_p:.3g}, above "
-                     f"alpha/m = {threshold:.3g} for {n_pairs} pairs, so no pairwise test can be significant after "
-                     f"correction; that needs at least {min_datasets} datasets")
-    if nemenyi_possible:
-        parts.append(f"the Nemenyi critical difference {cd:.3f} is within the largest possible mean-rank gap "
-                     f"{max_gap:g}")
-    else:
-        parts.append(f"the Nemenyi critical difference {cd:.3f} exceeds the largest possible mean-rank gap "
-                     f"{max_gap:g}, so Nemenyi can never reject")
-    sentence = ("This design can show significant differences: " if adequate
-                else "This design cannot show some differences whatever the data: ") + "; ".join(parts) + "."
-    return DesignAdequacy(n_methods=n_methods, n_datasets=n_datasets, alpha=alpha, n_pairs=n_pairs, q_alpha=q,
-                          critical_difference=cd, max_rank_difference=max_gap, smallest_p=smallest_p,
-                          strictest_threshold=threshold, min_datasets=min_datasets,
-                          nemenyi_possible=bool(nemenyi_possible), pairwise_possible=bool(pairwise_possible),
-                          verdict="adequate" if adequate else "inadequate", sentence=sentence)

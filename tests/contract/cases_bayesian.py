@@ -19,8 +19,8 @@ from tests.contract.harness import Case
 _FIELDS = ("test", "methods", "table", "standing", "order", "rope", "prior", "prior_strength", "threshold", "method",
            "n_samples", "direction", "draws")
 _PAIR = dict(n_methods=5, method_columns=("method_a", "method_b"), pair_columns=("method_a", "method_b"),
-             swap_columns={"p_a_better": "p_b_better", "mean_a_better": "mean_b_better"},
-             pvalue_columns=("p_a_better", "p_equivalent", "p_b_better"), ignore_columns=("label", "reason"))
+             swap_columns={"prob_a_better": "prob_b_better", "mean_a_better": "mean_b_better"},
+             pvalue_columns=("prob_a_better", "prob_equivalent", "prob_b_better"), ignore_columns=("label", "reason"))
 _BAD = [
     ({"n_samples": 0}, ValueError, "`n_samples` must be an integer >= 1"),
     ({"rope": -0.01}, ValueError, "`rope` must be a finite number >= 0"),
@@ -52,8 +52,8 @@ CASES = [
     Case(name="correlated_t_test", call=_correlated_t, seeds=10, n_methods=5,
          fields=("methods", "datasets", "table", "rope", "runs", "n_folds", "threshold", "direction"),
          method_columns=("method_a", "method_b"), pair_columns=("method_a", "method_b"),
-         swap_columns={"p_a_better": "p_b_better"}, negate_columns=("mean_difference",),
-         flip_columns=("mean_difference",), pvalue_columns=("p_a_better", "p_equivalent", "p_b_better"),
+         swap_columns={"prob_a_better": "prob_b_better"}, negate_columns=("mean_diff",),
+         flip_columns=("mean_diff",), pvalue_columns=("prob_a_better", "prob_equivalent", "prob_b_better"),
          ignore_columns=("label", "reason"),
          bad_inputs=[({"runs": 3}, ValueError, "`runs` must divide"),
                      ({"rope": -1.0}, ValueError, "`rope` must be a finite number >= 0"),

@@ -186,7 +186,7 @@ CASES = [
          bad_inputs=[({"chi2": -1.0}, ValueError, "`chi2` must lie in")]),
     Case(name="attainable_significance", call=_attainable, method_columns=(),
          fields=("min_pvalue", "strictest_threshold", "attainable", "min_datasets"),
-         bad_inputs=[({"correction": "hochberg"}, ValueError, "`correction` must be one of")]),
+         bad_inputs=[({"adjust": "hochberg"}, ValueError, "`adjust` must be None or one of")]),
     Case(name="adjust_pvalues", call=_adjust, pair_columns=("method_a", "method_b"),
          method_columns=("method_a", "method_b"), pvalue_columns=("p_raw", "p_adjusted"),
          bad_inputs=[({"method": "holmes"}, ValueError, "`method` must be one of")]),

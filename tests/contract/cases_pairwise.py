@@ -31,7 +31,7 @@ def _counts(cube, **kwargs):
 
 
 CASES = [
-    Case(name="pairwise_counts", call=_counts, fields=("methods", "wins", "equivalent", "n_shared", "rope",
+    Case(name="pairwise_counts", call=_counts, fields=("methods", "wins", "n_equivalent", "n_shared", "rope",
                                                        "direction", "n_datasets"),
          pair_columns=("method_a", "method_b"), method_columns=("method_a", "method_b"),
          swap_columns={"wins_a": "wins_b"}, missing=0.05, n_methods=5,
@@ -42,7 +42,7 @@ CASES = [
                  "rope", "direction", "reasons"),
          pair_columns=("method_a", "method_b"), method_columns=("method_a", "method_b", "superior"),
          swap_columns={"wins_a": "wins_b", "probability_a_superior": "probability_b_superior"},
-         pvalue_columns=("pvalue", "pvalue_adjusted"), missing=0.05, n_methods=5,
+         pvalue_columns=("p_raw", "p_adjusted"), missing=0.05, n_methods=5,
          bad_inputs=[({"adjust": "fdr"}, ValueError, "`adjust` must be None or one of"),
                      ({"alpha": 1.5}, ValueError, "`alpha` must lie in"),
                      ({"rope": -0.01}, ValueError, "`rope`")]),

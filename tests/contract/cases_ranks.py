@@ -46,9 +46,9 @@ CASES = [
 ] + [
     Case(name=f"rank_stability[{aggregation}]", call=_rank_stability(aggregation),
          seeds=_SEEDS.get(aggregation, 0),
-         fields=("mean_ranks", "mean_rank_draws", "position_probabilities", "mean_rank_interval", "p_best",
+         fields=("mean_ranks", "mean_rank_draws", "position_probabilities", "mean_rank_interval", "prob_best",
                  "jackknife", "aggregation", "n_resamples"),
-         pvalue_columns=("p_best",),
+         pvalue_columns=("prob_best",),
          bad_inputs=_COMMON_BAD + [({"n_resamples": 0}, ValueError, "`n_resamples`"),
                                    ({"confidence_level": 1.5}, ValueError, "`confidence_level`")])
     for aggregation in ("uniform", "reliability", "hierarchical", "custom")

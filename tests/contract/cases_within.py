@@ -75,8 +75,8 @@ CASES = [
          pvalue_columns=("observed_power",),
          bad_inputs=[({"target_power": 0.01}, ValueError, "`target_power` must exceed `alpha`"),
                      ({"target_power": 1.0}, ValueError, "`target_power` must lie in")], **_PAIR),
-    Case(name="within.design_adequacy", call=_design, method_columns=(),
-         fields=("critical_difference", "smallest_p", "strictest_threshold", "verdict", "sentence"),
-         pvalue_columns=("smallest_p", "strictest_threshold"),
+    Case(name="design_adequacy", call=_design, method_columns=(),
+         fields=("critical_difference", "min_pvalue", "strictest_threshold", "verdict", "sentence"),
+         pvalue_columns=("min_pvalue", "strictest_threshold"),
          bad_inputs=[({"alpha": -0.1}, ValueError, "`alpha` must lie in")]),
 ]

@@ -66,11 +66,11 @@ def pair_draws(result, pair) -> np.ndarray:
 def pair_rows(result, pairs=None) -> pd.DataFrame:
     """The result's rows for ``pairs`` (all; a method: its pairs; or a list of pairs), oriented as asked.
 
-    Columns ``method_a, method_b, p_a_better, p_equivalent, p_b_better, label, reason``; a pair
+    Columns ``method_a, method_b, prob_a_better, prob_equivalent, prob_b_better, label, reason``; a pair
     given as (b, a) has its probabilities swapped so that ``method_a`` is its first method.
     """
     table = result.table
-    cols = ["method_a", "method_b", "p_a_better", "p_equivalent", "p_b_better", "label", "reason"]
+    cols = ["method_a", "method_b", "prob_a_better", "prob_equivalent", "prob_b_better", "label", "reason"]
     if pairs is None:
         return table[cols].reset_index(drop=True)
     if isinstance(pairs, str):
@@ -97,7 +97,7 @@ _SWAP_LABEL = {"a_better": "b_better", "b_better": "a_better"}
 def _oriented(row, *, first):
     if row.method_a == first:
         return tuple(row)
-    return (row.method_b, row.method_a, row.p_b_better, row.p_equivalent, row.p_a_better,
+    return (row.method_b, row.method_a, row.prob_b_better, row.prob_equivalent, row.prob_a_better,
             _SWAP_LABEL.get(row.label, row.label), row.reason)
 
 
@@ -138,7 +138,7 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None)
     (bottom right) and "equivalent" (top); its distance to each corner's opposite side is that
     region's share. The three lines from the centre split the triangle where each region has
     the largest share, so the share of draws in each part is the probability written at its
-    corner (the result's ``p_a_better``, ``p_equivalent``, ``p_b_better``).
+    corner (the result's ``prob_a_better``, ``prob_equivalent``, ``prob_b_better``).
 
     With rope = 0 there is no equivalence region, but the draws keep a third share: the
     prior's pseudo-observation of a tie (``prior="rope"``), so they still fill the triangle
@@ -198,14 +198,14 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None)
             ax.add_patch(top)
             ax.text(0.5, 0.56 * _HEIGHT, "left out of P\n(tie share largest)", ha="center", va="center",
                     fontsize=small - 1, color=_style.NEUTRAL, gid="left_out_label")
-        ax.text(-0.03, -0.05, f"{a} better\nP = {row.p_a_better:.3f}", ha="left", va="top", fontsize=small,
+        ax.text(-0.03, -0.05, f"{a} better\nP = {row.prob_a_better:.3f}", ha="left", va="top", fontsize=small,
                 gid="corner_label")
-        ax.text(1.03, -0.05, f"{b} better\nP = {row.p_b_better:.3f}", ha="right", va="top", fontsize=small,
+        ax.text(1.03, -0.05, f"{b} better\nP = {row.prob_b_better:.3f}", ha="right", va="top", fontsize=small,
                 gid="corner_label")
         if two_regions:
             top_label = "tie share (prior)\nrope = 0: no equivalence region"
         else:
-            p_eq = "n/a" if not np.isfinite(row.p_equivalent) else f"{row.p_equivalent:.3f}"
+            p_eq = "n/a" if not np.isfinite(row.prob_equivalent) else f"{row.prob_equivalent:.3f}"
             top_label = f"equivalent (rope ±{result.rope:g})\nP = {p_eq}"
         ax.text(0.5, _HEIGHT + 0.04, top_label, ha="center", va="bottom", fontsize=small, gid="corner_label")
         ax.set_xlim(-0.08, 1.08)
@@ -258,9 +258,9 @@ def plot_posterior_bars(result, *, pairs=None, width="column", ax=None):
     with _style.style():
         fig, ax = _style.get_figure(ax, width, height=0.9 + 0.19 * n)
         y = np.arange(n)
-        pa = rows["p_a_better"].to_numpy(dtype=float)
-        pe = np.nan_to_num(rows["p_equivalent"].to_numpy(dtype=float))
-        pb = rows["p_b_better"].to_numpy(dtype=float)
+        pa = rows["prob_a_better"].to_numpy(dtype=float)
+        pe = np.nan_to_num(rows["prob_equivalent"].to_numpy(dtype=float))
+        pb = rows["prob_b_better"].to_numpy(dtype=float)
         ok = np.isfinite(pa) & np.isfinite(pb)
         names = ("a better", "equivalent", "b better")
         for left, share, colour, name in ((0 * pa, pa, colours[0], names[0]), (pa, pe, colours[1], names[1]),
