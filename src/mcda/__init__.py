@@ -59,6 +59,8 @@ _EXPORTS: dict[str, str] = {
     "pairwise_over_datasets": "pool_independent",
     "attainable_significance": "frequentist",
     "design_adequacy": "frequentist",
+    "friedman_aligned_ranks_test": "omnibus",
+    "quade_test": "omnibus",
     # within a dataset
     "summary": "within",
     "paired_tests": "within",
@@ -88,8 +90,7 @@ _EXPORTS: dict[str, str] = {
     "epoch_selection_support": "epochs",
 }
 
-_SUBMODULES = ("cards", "cube", "datasets", "ranks", "multitest", "frequentist", "pool_independent",
-               "within", "pairwise", "bayesian",
+_SUBMODULES = ("cards", "cube", "datasets", "ranks", "multitest", "frequentist", "pool_independent", "omnibus", "within", "pairwise", "bayesian",
                "criteria", "report", "export", "plots", "cli")
 
 __all__ = sorted(_EXPORTS) + ["datasets", "__version__"]

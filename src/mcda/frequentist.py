@@ -57,6 +57,7 @@ __all__ = [
 _Q_TESTS = ("nemenyi", "bonferroni-dunn")
 _CONTROL_TESTS = ("bonferroni-dunn", "holm", "hochberg", "hommel")
 _ALL_PAIRS_TESTS = ("nemenyi", "holm", "shaffer", "bergmann-hommel")
+_OTHER_POSTHOCS = ("conover", "siegel", "miller")  # Friedman-rank post-hocs of mcda.omnibus
 _COMPARISON_TESTS = ("nemenyi", "bonferroni-dunn", "holm", "hochberg", "hommel", "shaffer", "bergmann-hommel")
 _ATTAINABLE_ADJUSTMENTS = ("bonferroni", "holm", "shaffer", "bergmann-hommel")
 _BLOCK_CELLS = 8_000_000  # datasets × methods ranked at once: bounded memory for very large N
@@ -573,7 +574,17 @@ class PosthocResult:
         CD for "nemenyi" and "bonferroni-dunn"; None for the step procedures.
     n_datasets, n_methods : int
     standard_error : float
-        √(k(k+1)/(6N)).
+        √(k(k+1)/(6N)) for the Friedman z; the standard error of the statistic's numerator for
+        the other post-hocs (aligned ranks, Quade, Conover).
+    distribution : str
+        The reference distribution of ``z``: "normal" (a z statistic) or "t" (a t statistic,
+        with ``df`` degrees of freedom: Conover, Quade). ``to_frame()`` names the column
+        "z" or "t" accordingly.
+    df : float or None
+        Degrees of freedom of a t statistic (None for z).
+    adjustment : str or None
+        The p-value adjustment applied, when it is not named by ``test`` itself (the
+        Conover, Siegel, aligned-ranks and Quade post-hocs take ``adjust=``).
     """
 
     test: str
@@ -588,6 +599,9 @@ class PosthocResult:
     n_datasets: int
     n_methods: int
     standard_error: float
+    distribution: str = "normal"
+    df: float | None = None
+    adjustment: str | None = None
 
     def _pairs(self) -> tuple[list, list]:
         methods = list(self.mean_ranks.index)
@@ -600,7 +614,8 @@ class PosthocResult:
     def to_frame(self) -> pd.DataFrame:
         """One row per comparison: ``method_a, method_b, mean_rank_a, mean_rank_b, rank_diff, z, p_raw,
         p_adjusted, significant`` (rank_diff = mean_rank_a − mean_rank_b; against a control,
-        method_a is the control)."""
+        method_a is the control). The statistic's column is "t" instead of "z" when
+        ``distribution`` is "t"."""
         first, second = self._pairs()
         if self.control is not None:
             pick = lambda frame: frame.loc[second].to_numpy()  # noqa: E731
@@ -610,7 +625,8 @@ class PosthocResult:
         rank_b = self.mean_ranks.loc[second].to_numpy()
         return pd.DataFrame({
             "method_a": first, "method_b": second, "mean_rank_a": rank_a, "mean_rank_b": rank_b,
-            "rank_diff": rank_a - rank_b, "z": pick(self.z).astype(float), "p_raw": pick(self.pvalues).astype(float),
+            "rank_diff": rank_a - rank_b, ("t" if self.distribution == "t" else "z"): pick(self.z).astype(float),
+            "p_raw": pick(self.pvalues).astype(float),
             "p_adjusted": pick(self.pvalues_adjusted).astype(float),
             "significant": pick(self.significant).astype(bool),
         })
@@ -767,7 +783,7 @@ def bonferroni_dunn(scores, direction=None, *, control: str, alpha: float = 0.05
 
 
 def control_test(scores, direction=None, *, control: str, test: str = "holm", alpha: float = 0.05,
-                 method_names=None) -> PosthocResult:
+                 method_names=None, adjust: str | None = "holm") -> PosthocResult:
     """Every method against a ``control``: Holm, Hochberg, Hommel or Bonferroni–Dunn.
 
     Parameters
@@ -776,10 +792,15 @@ def control_test(scores, direction=None, *, control: str, test: str = "holm", al
     direction : str, optional
     control : str
         The control method, chosen before looking at the results.
-    test : {"holm", "hochberg", "hommel", "bonferroni-dunn"}
-        The multiplicity procedure over the k − 1 comparisons.
+    test : {"holm", "hochberg", "hommel", "bonferroni-dunn", "conover", "siegel"}
+        The multiplicity procedure over the k − 1 comparisons of the Friedman z; or
+        "conover" (Conover's t on rank sums) / "siegel" (the Friedman z), adjusted by
+        ``adjust`` (:mod:`mcda.omnibus`).
     alpha : float
     method_names : sequence, optional
+    adjust : str or None
+        The adjustment for "conover" and "siegel" (names of :data:`PVALUE_ADJUSTMENTS` that
+        apply to k − 1 comparisons; None for raw p); ignored by the other tests.
 
     Returns
     -------
@@ -803,14 +824,19 @@ def control_test(scores, direction=None, *, control: str, test: str = "holm", al
     {'C4.5+m': True, 'C4.5+cf': False, 'C4.5+m+cf': True}
     """
     alpha = check_alpha(alpha)
-    test = _test_name("test", test, _CONTROL_TESTS)
+    test = _test_name("test", test, _CONTROL_TESTS + ("conover", "siegel"))
+    if test in ("conover", "siegel"):
+        from . import omnibus
+
+        run = omnibus.conover_posthoc if test == "conover" else omnibus.siegel_posthoc
+        return run(scores, direction, adjust=adjust, control=control, alpha=alpha, method_names=method_names)
     stats = _rank_statistics(scores, direction, method_names, what=f"the {test} control test")
     return _posthoc(stats, test, _resolve_control(control, stats), alpha)
 
 
 def all_pairs_test(scores, direction=None, *, test: str = "holm", alpha: float = 0.05,
-                   method_names=None) -> PosthocResult:
-    """All pairwise comparisons of mean ranks: Nemenyi, Holm, Shaffer (static) or Bergmann–Hommel.
+                   method_names=None, adjust: str | None = "holm") -> PosthocResult:
+    """All pairwise comparisons of mean ranks: Nemenyi, Holm, Shaffer, Bergmann–Hommel, Conover, Siegel, Miller.
 
     Parameters
     ----------
@@ -820,9 +846,17 @@ def all_pairs_test(scores, direction=None, *, test: str = "holm", alpha: float =
         Holm's step-down over the m = k(k − 1)/2 pairs; Shaffer's static procedure (Holm with
         t_i, the most hypotheses that can still be true, in place of m − i + 1; any k);
         Bergmann–Hommel (rejects every hypothesis outside all exhaustive sets that would be
-        accepted; k ≤ :data:`BERGMANN_HOMMEL_MAX_METHODS`); or Nemenyi.
+        accepted; k ≤ :data:`BERGMANN_HOMMEL_MAX_METHODS`); or Nemenyi. The other post-hocs
+        of the Friedman ranks, as scikit-posthocs has them (:mod:`mcda.omnibus`):
+        "conover" (Conover's t on rank sums, (N − 1)(k − 1) df, adjusted by ``adjust``;
+        ``adjust="single-step"`` for the studentized range), "siegel" (Siegel & Castellan's z,
+        the Friedman z of the procedures above, adjusted by ``adjust``) and "miller" (Miller's
+        simultaneous χ²; ``adjust`` is not used).
     alpha : float
     method_names : sequence, optional
+    adjust : str or None
+        The adjustment for "conover" and "siegel" (any name of :data:`PVALUE_ADJUSTMENTS`,
+        None for raw p); ignored by the other tests, whose name is their adjustment.
 
     Returns
     -------
@@ -849,7 +883,14 @@ def all_pairs_test(scores, direction=None, *, test: str = "holm", alpha: float =
     8
     """
     alpha = check_alpha(alpha)
-    test = _test_name("test", test, _ALL_PAIRS_TESTS)
+    test = _test_name("test", test, _ALL_PAIRS_TESTS + _OTHER_POSTHOCS)
+    if test in _OTHER_POSTHOCS:
+        from . import omnibus
+
+        if test == "miller":
+            return omnibus.miller_posthoc(scores, direction, alpha=alpha, method_names=method_names)
+        run = omnibus.conover_posthoc if test == "conover" else omnibus.siegel_posthoc
+        return run(scores, direction, adjust=adjust, alpha=alpha, method_names=method_names)
     stats = _rank_statistics(scores, direction, method_names, what=f"the {test} all-pairs test")
     if test == "bergmann-hommel":
         check_bergmann_hommel(stats.n_methods)
