@@ -61,6 +61,8 @@ _EXPORTS: dict[str, str] = {
     "design_adequacy": "frequentist",
     "friedman_aligned_ranks_test": "omnibus",
     "quade_test": "omnibus",
+    # effect sizes and choosing the procedure
+    "effect_sizes": "effects",
     # within a dataset
     "summary": "within",
     "paired_tests": "within",
@@ -90,7 +92,7 @@ _EXPORTS: dict[str, str] = {
     "epoch_selection_support": "epochs",
 }
 
-_SUBMODULES = ("cards", "cube", "datasets", "ranks", "multitest", "frequentist", "pool_independent", "omnibus", "within", "pairwise", "bayesian",
+_SUBMODULES = ("cards", "cube", "datasets", "ranks", "multitest", "frequentist", "pool_independent", "omnibus", "effects", "within", "pairwise", "bayesian",
                "criteria", "report", "export", "plots", "cli")
 
 __all__ = sorted(_EXPORTS) + ["datasets", "__version__"]
