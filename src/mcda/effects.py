@@ -66,9 +66,10 @@ class EffectSizes:
     ----------
     table : pandas.DataFrame
         One row per pair (per dataset within datasets): ``[dataset,] method_a, method_b,
-        effect_size, ci_low, ci_high, magnitude, n, reason``. ``effect_size`` is positive
-        when ``method_a`` is better (in the metric's direction); ``method_a`` is the best
-        method or the control when ``against`` names one. ``n`` counts the paired units;
+        effect_size, ci_low, ci_high, magnitude, n_datasets | n_seeds, reason``.
+        ``effect_size`` is positive when ``method_a`` is better (in the metric's direction);
+        ``method_a`` is the best method or the control when ``against`` names one.
+        ``n_datasets`` (across datasets) or ``n_seeds`` (within) counts the paired units;
         ``reason`` says why a value is NaN.
     kind : str
     against : str
@@ -107,7 +108,7 @@ class EffectSizes:
             where = f"{row.dataset}: " if "dataset" in self.table.columns else ""
             text = (f"{row.effect_size:+.3f} [{row.ci_low:+.3f}, {row.ci_high:+.3f}] {row.magnitude}"
                     if np.isfinite(row.effect_size) else f"{row.effect_size} ({row.reason})")
-            lines.append(f"  {where}{row.method_a} vs {row.method_b}: {text} (n = {row.n})")
+            lines.append(f"  {where}{row.method_a} vs {row.method_b}: {text} (n = {row[-2]})")
         if len(self.table) > 20:
             lines.append(f"  ... {len(self.table) - 20} more rows in to_frame()")
         return "\n".join(lines)
@@ -198,7 +199,8 @@ def effect_sizes(scores, direction=None, *, kind: str = "cohen_d", against: str 
     -------
     EffectSizes
         ``table`` with ``[dataset,] method_a, method_b, effect_size, ci_low, ci_high,
-        magnitude, n, reason``; ``kind``, ``against``, ``scope``, ``thresholds``.
+        magnitude, n_datasets (or n_seeds), reason``; ``kind``, ``against``, ``scope``,
+        ``thresholds``.
 
     Raises
     ------
@@ -309,8 +311,9 @@ def effect_sizes(scores, direction=None, *, kind: str = "cohen_d", against: str 
     table["ci_low"] = low
     table["ci_high"] = high
     table["magnitude"] = magnitude(effect, kind) if len(effect) else np.array([], dtype=object)
-    table["n"] = counts
-    table["reason"] = np.where(counts < 2, "fewer than 2 paired units", "")
+    units = "n_seeds" if scope == "within datasets" else "n_datasets"
+    table[units] = counts
+    table["reason"] = np.where(counts < 2, f"fewer than 2 paired {units[2:]}", "")
     bounds, source = EFFECT_SIZE_THRESHOLDS[kind]
     return EffectSizes(table=table, kind=kind, against=against, scope=scope, confidence_level=confidence_level,
                        n_resamples=n_resamples, thresholds=bounds, threshold_source=source, excluded=excluded)

@@ -582,9 +582,10 @@ class PosthocResult:
         "z" or "t" accordingly.
     df : float or None
         Degrees of freedom of a t statistic (None for z).
-    adjustment : str or None
-        The p-value adjustment applied, when it is not named by ``test`` itself (the
-        Conover, Siegel, aligned-ranks and Quade post-hocs take ``adjust=``).
+    adjust : str or None
+        The canonical name of the p-value adjustment applied, when ``test`` does not name it
+        itself (the Conover, Siegel, aligned-ranks and Quade post-hocs take ``adjust=``);
+        None for raw or simultaneous p-values and for the procedures named by ``test``.
     """
 
     test: str
@@ -601,7 +602,7 @@ class PosthocResult:
     standard_error: float
     distribution: str = "normal"
     df: float | None = None
-    adjustment: str | None = None
+    adjust: str | None = None
 
     def _pairs(self) -> tuple[list, list]:
         methods = list(self.mean_ranks.index)

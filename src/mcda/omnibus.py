@@ -34,6 +34,7 @@ import pandas as pd
 from scipy import special, stats
 
 from ._validation import MissingDataWarning, check_alpha, check_choice, shown, warn
+from ._numeric import score_tolerance
 from .frequentist import PosthocResult
 from .multitest import PAIR_STRUCTURED, adjust_pvalues, canonical_adjustment
 from .ranks import prepare_across, rank_rows
@@ -103,6 +104,11 @@ def _adjustment(adjust, *, control, allow_single_step: bool = False) -> str:
     return name
 
 
+def _shown_adjust(name: str):
+    """The ``adjust`` field of a result: the canonical name, None when the p-values are raw or simultaneous."""
+    return None if name in ("none", "miller") else name
+
+
 def _resolve_control(control, methods: list, excluded: dict):
     if control is None:
         return None
@@ -150,7 +156,7 @@ def _build_posthoc(*, test: str, methods: list, mean_ranks: np.ndarray, scale: n
                              pvalues_adjusted=series(adjusted, "p_adjusted"),
                              significant=series(adjusted <= alpha, "significant"), critical_difference=None,
                              n_datasets=n_datasets, n_methods=k, standard_error=standard_error,
-                             distribution=distribution, df=df, adjustment=adjust)
+                             distribution=distribution, df=df, adjust=_shown_adjust(adjust))
     a, b = np.triu_indices(k, 1)
     statistic = (scale[a] - scale[b]) / standard_error
     raw = _two_sided(statistic, distribution, df)
@@ -173,7 +179,8 @@ def _build_posthoc(*, test: str, methods: list, mean_ranks: np.ndarray, scale: n
                          z=square(statistic, 0.0, antisymmetric=True), pvalues=square(raw, np.nan),
                          pvalues_adjusted=square(adjusted, np.nan), significant=square(adjusted <= alpha, False),
                          critical_difference=None, n_datasets=n_datasets, n_methods=k,
-                         standard_error=standard_error, distribution=distribution, df=df, adjustment=adjust)
+                         standard_error=standard_error, distribution=distribution, df=df,
+                         adjust=_shown_adjust(adjust))
 
 
 @dataclass(frozen=True, repr=False)
@@ -202,8 +209,8 @@ class OmnibusResult:
         The post-hoc comparisons (all pairs, or against ``control``) when the omnibus
         rejects; None when it does not (then no difference may be claimed).
     control : str or None
-    adjustment : str
-        The p-value adjustment of the post-hoc family.
+    adjust : str or None
+        The canonical name of the post-hoc family's p-value adjustment (None: raw p).
     excluded : dict
         Method -> datasets it lacks (dropped, never imputed).
     reason : str
@@ -221,7 +228,7 @@ class OmnibusResult:
     mean_ranks: pd.Series
     posthoc: PosthocResult | None
     control: str | None
-    adjustment: str
+    adjust: str | None
     excluded: dict = field(default_factory=dict)
     reason: str = ""
 
@@ -265,11 +272,8 @@ class OmnibusResult:
 # --------------------------------------------------------------------------- Friedman aligned ranks
 
 
-_ULPS = 8  # values closer than this many ulps of the scores they come from are one value (as mcda.within)
-
-
 def _tolerant_ranks(values: np.ndarray, scale: float) -> np.ndarray:
-    """Average ranks (1 = smallest) of a 1-D array, values within ``_ULPS`` ulps of ``scale`` tied.
+    """Average ranks (1 = smallest) of a 1-D array, values within ``score_tolerance(scale)`` tied.
 
     Aligned values x_ij − x̄_i and ranges max − min are differences: two that are equal in exact
     arithmetic (0.768 − 0.763 and 0.936 − 0.931) can differ in their last bits, which would
@@ -277,7 +281,7 @@ def _tolerant_ranks(values: np.ndarray, scale: float) -> np.ndarray:
     """
     order = np.argsort(values, kind="stable")
     ordered = values[order]
-    tolerance = _ULPS * np.finfo(np.float64).eps * max(scale, np.finfo(np.float64).tiny)
+    tolerance = score_tolerance(max(scale, np.finfo(np.float64).tiny))  # mcda._numeric: the one tie rule
     starts = np.concatenate([[True], np.diff(ordered) > tolerance])
     group = np.cumsum(starts) - 1
     first = np.flatnonzero(starts)
@@ -384,7 +388,7 @@ def friedman_aligned_ranks_test(scores, direction=None, *, control: str | None =
     return OmnibusResult(test="friedman-aligned-ranks", statistic=float(statistic), pvalue=pvalue, df=(k - 1,),
                          rejected=rejected, alpha=alpha, n_datasets=n, n_methods=k,
                          mean_ranks=pd.Series(mean, index=pd.Index(design.methods, name="method"), name="mean_rank"),
-                         posthoc=posthoc, control=control, adjustment=adjust_name, excluded=design.excluded,
+                         posthoc=posthoc, control=control, adjust=_shown_adjust(adjust_name), excluded=design.excluded,
                          reason=reason)
 
 
@@ -493,7 +497,7 @@ def quade_test(scores, direction=None, *, control: str | None = None, adjust: st
                          alpha=alpha, n_datasets=n, n_methods=k,
                          mean_ranks=pd.Series(weighted, index=pd.Index(design.methods, name="method"),
                                               name="mean_rank"),
-                         posthoc=posthoc, control=control, adjustment=adjust_name, excluded=design.excluded,
+                         posthoc=posthoc, control=control, adjust=_shown_adjust(adjust_name), excluded=design.excluded,
                          reason=reason)
 
 
