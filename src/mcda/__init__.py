@@ -63,6 +63,7 @@ _EXPORTS: dict[str, str] = {
     "quade_test": "omnibus",
     # effect sizes and choosing the procedure
     "effect_sizes": "effects",
+    "recommend_procedure": "assumptions",
     # within a dataset
     "summary": "within",
     "paired_tests": "within",
@@ -92,7 +93,8 @@ _EXPORTS: dict[str, str] = {
     "epoch_selection_support": "epochs",
 }
 
-_SUBMODULES = ("cards", "cube", "datasets", "ranks", "multitest", "frequentist", "pool_independent", "omnibus", "effects", "within", "pairwise", "bayesian",
+_SUBMODULES = ("cards", "cube", "datasets", "ranks", "multitest", "frequentist", "pool_independent", "omnibus",
+               "effects", "assumptions", "within", "pairwise", "bayesian",
                "criteria", "report", "export", "plots", "cli")
 
 __all__ = sorted(_EXPORTS) + ["datasets", "__version__"]

@@ -108,6 +108,11 @@ CASES = [
          **EFFECT_PAIRS, bad_inputs=[({"confidence_level": 0}, ValueError, "`confidence_level`")])
     for kind in ("cohen_d", "cohen_d_pooled", "cliff_delta", "akinshin_gamma")
 ] + [
+    Case(name="recommend_procedure", call=lambda cube, **kw: _quiet(mcda.recommend_procedure, cube, **kw),
+         fields=("normality", "alpha_normality", "all_normal", "residuals_normal", "homoscedasticity_test",
+                 "homoscedasticity_pvalue", "equal_variances", "anova", "recommendation", "procedure", "call",
+                 "autorank_choice", "posthoc", "notes"), pvalue_columns=("p_raw",), n_datasets=15,
+         bad_inputs=[({"alpha": 0}, ValueError, "`alpha` must lie in")]),
     Case(name="effect_sizes[seeds]", call=_effects(against="all", kind="cliff_delta"), fields=EFFECT_FIELDS,
          seeds=6, **EFFECT_PAIRS),
 ]
