@@ -249,3 +249,16 @@ def test_bad_inputs_name_the_argument():
         mcda.control_test(wide, direction="higher_is_better", control="m0", test="conover", adjust="single-step")
     with pytest.raises(ValueError, match="`alpha`"):
         mcda.quade_test(wide, direction="higher_is_better", alpha=2)
+
+
+@pytest.mark.parametrize("design,control", [("garcia2010", "PDFC"), ("garcia_herrera2008", "C4.5")])
+@pytest.mark.parametrize("adjust", ["holm", "hochberg", "hommel"])
+def test_published_examples_control_posthoc_equals_scmamp_and_p_adjust(design, control, adjust):
+    # R: scmamp friedmanPost against the control, adjusted by p.adjust (tests/data/rank_omnibus_r/make_adjusted.R)
+    ref = pd.read_csv(DATA / "rank_omnibus_r" / "r_adjusted.csv")
+    ref = ref[(ref["design"] == design) & (ref["posthoc"] == "friedman")].set_index("method")
+    res = mcda.all_pairs_test(_design(design), direction="higher_is_better", test="siegel", adjust=None)
+    raw = res.pvalues.loc[control, ref.index]
+    np.testing.assert_allclose(raw.to_numpy(), ref["p_raw"].to_numpy(), rtol=1e-10)
+    ours = mcda.control_test(_design(design), direction="higher_is_better", control=control, test=adjust)
+    np.testing.assert_allclose(ours.pvalues_adjusted.loc[ref.index].to_numpy(), ref[adjust].to_numpy(), rtol=1e-10)
