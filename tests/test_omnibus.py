@@ -259,6 +259,7 @@ def test_published_examples_control_posthoc_equals_scmamp_and_p_adjust(design, c
     ref = ref[(ref["design"] == design) & (ref["posthoc"] == "friedman")].set_index("method")
     res = mcda.all_pairs_test(_design(design), direction="higher_is_better", test="siegel", adjust=None)
     raw = res.pvalues.loc[control, ref.index]
-    np.testing.assert_allclose(raw.to_numpy(), ref["p_raw"].to_numpy(), rtol=1e-10)
+    # rtol 1e-8: scmamp computes (1 - pnorm(z)) * 2, which loses ~1e-9 relative at p ~ 1e-8 (cancellation)
+    np.testing.assert_allclose(raw.to_numpy(), ref["p_raw"].to_numpy(), rtol=1e-8)
     ours = mcda.control_test(_design(design), direction="higher_is_better", control=control, test=adjust)
-    np.testing.assert_allclose(ours.pvalues_adjusted.loc[ref.index].to_numpy(), ref[adjust].to_numpy(), rtol=1e-10)
+    np.testing.assert_allclose(ours.pvalues_adjusted.loc[ref.index].to_numpy(), ref[adjust].to_numpy(), rtol=1e-8)
