@@ -23,7 +23,7 @@ dask = pytest.importorskip("dask")
 import dask.array as dsa  # noqa: E402
 
 import mcda  # noqa: E402
-from mcda import _chunks, ranks, store  # noqa: E402
+from mcda import ranks, store  # noqa: E402
 from mcda.store import is_lazy  # noqa: E402
 
 N_DATASETS, N_METHODS, CHUNK = 3000, 6, 400  # 8 chunks, the last one short
@@ -279,7 +279,9 @@ def test_rank_stability_is_exact_for_fixed_resamples():
                                      method_names=None).sorted_by_dataset()
     indices = np.random.default_rng(5).integers(small.sizes["dataset"], size=(250, small.sizes["dataset"]))
     here = ranks._stability_from_indices(agg, [indices], confidence_level=0.9)
-    there = _chunks.rank_stability_from_indices(small.chunk({"dataset": 70}), indices, confidence_level=0.9)
+    lazy_agg = ranks._prepare_aggregation(small.chunk({"dataset": 70}), aggregation="uniform", groups=None,
+                                          weights=None, direction=None, method_names=None).sorted_by_dataset()
+    there = ranks._stability_from_indices(lazy_agg, [indices], confidence_level=0.9)  # the same path, chunk-wise
     np.testing.assert_array_equal(here.mean_rank_draws, there.mean_rank_draws)
     pd.testing.assert_frame_equal(here.position_probabilities, there.position_probabilities, rtol=0, atol=0)
     pd.testing.assert_frame_equal(here.mean_rank_interval, there.mean_rank_interval, rtol=0, atol=0)
@@ -330,9 +332,10 @@ def test_what_cannot_be_chunk_wise_raises_naming_the_function(lazy, call, name):
         call(lazy)
 
 
-def test_the_in_memory_preparation_refuses_a_lazy_cube(lazy):
+def test_the_in_memory_matrix_refuses_a_lazy_cube(lazy):
+    prep = ranks.prepare_across(lazy)  # the design is chunk-wise; the datasets x methods matrix is not
     with pytest.raises(ValueError, match="does not load a lazy cube"):
-        ranks.prepare_across(lazy)
+        prep.values
 
 
 def test_correlated_t_test_refuses_a_lazy_cube():

@@ -33,7 +33,7 @@ _EXPORTS: dict[str, str] = {
     "complete_cases": "cube",
     "reduce_seeds": "cube",
     "missing_cells": "cube",
-    "method_summary": "_chunks",
+    "method_summary": "describe",
     # warnings
     "McdaWarning": "_validation",
     "SmallSampleWarning": "_validation",

@@ -31,8 +31,8 @@ from scipy import special, stats
 
 from ._validation import as_rng, check_choice, check_positive_int, check_probability
 from .cube import as_cube, single_score_cube, orient, resolve_rope
-from .pairwise import _EPS, _ULPS, pairwise_counts
-from .store import is_lazy, require_in_memory
+from .pairwise import _EPS, _ULPS, pairwise_counts, region_counts
+from ._chunks import require_in_memory
 
 __all__ = [
     "BayesianComparison",
@@ -644,15 +644,7 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
     if reproduce:
         # baycomp compares the computed differences with the rope exactly (0.77 - 0.76 =
         # 0.010000000000000009 is a win there); the same counting kernel without the tolerance
-        from ._kernels.counts import region_counts
-
-        if is_lazy(cube):
-            from ._chunks import region_counts as chunked_counts
-
-            wins, eq, shared = chunked_counts(cube, rope, 0.0)
-        else:
-            wins, eq, shared = region_counts(np.ascontiguousarray(orient(cube).values, dtype=np.float64),
-                                             float(rope), 0.0)
+        wins, eq, shared = region_counts(cube, rope, 0.0)
     pairs, ii, jj, n_shared, reasons = _pair_rows(shared)
     alpha = _sign_alpha(wins[ii, jj], eq[ii, jj], wins[jj, ii], prior, prior_strength)
     usable = n_shared > 0

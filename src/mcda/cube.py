@@ -42,6 +42,7 @@ __all__ = [
     "from_json",
     "to_netcdf",
     "from_netcdf",
+    "open_cube",
 ]
 
 DIMS = ("dataset", "method", "seed", "metric", "epoch", "split")
@@ -565,8 +566,6 @@ def _read_path(path: Path, *, chunks, columns):
         raise FileNotFoundError(f"`data` path {str(path)!r} does not exist")
     suffix = path.suffix.lower()
     if path.is_dir() or suffix == ".zarr":
-        from .store import open_cube
-
         return open_cube(path, chunks=chunks)
     if suffix in (".nc", ".nc4", ".netcdf", ".cdf"):
         return from_netcdf(path, chunks=None if chunks is None else {"dataset": chunks})
@@ -732,15 +731,12 @@ def complete_cases(cube: xr.DataArray, *, policy: str = "methods") -> CompleteCa
     m = miss.values[keep_ds]
     excluded: dict = {}
     if policy == "methods":
-        bad = m.any(axis=0)
-        for j in np.nonzero(bad)[0]:
-            excluded[str(me[j])] = tuple(ds[keep_ds][m[:, j]].tolist())
+        rows = np.flatnonzero(miss.values.any(axis=1))
+        columns, excluded, _ = complete_design(ds, me, (rows, miss.values[rows]), fmt=lambda v: v)
+        bad = np.ones(me.size, dtype=bool)
+        bad[columns] = False
         out = cube if (keep_ds.all() and not bad.any()) else cube.isel(
-            dataset=np.nonzero(keep_ds)[0], method=np.nonzero(~bad)[0])
-        if out.sizes["method"] < 2 or out.sizes["dataset"] == 0:
-            raise ValueError(f"dropping incomplete methods leaves {out.sizes['method']} method(s) on "
-                             f"{out.sizes['dataset']} dataset(s); excluded {shown(excluded)}. "
-                             "Try `policy='datasets'`, or restrict the comparison to the methods you need.")
+            dataset=np.nonzero(keep_ds)[0], method=columns)
     else:
         bad = m.any(axis=1)
         kept_ds = ds[keep_ds]
@@ -752,6 +748,46 @@ def complete_cases(cube: xr.DataArray, *, policy: str = "methods") -> CompleteCa
             raise ValueError(f"dropping incomplete datasets leaves none; excluded {shown(excluded)}. "
                              "Try `policy='methods'`.")
     return CompleteCases(cube=out, excluded=excluded, empty_datasets=empty_datasets, policy=policy)
+
+
+# --------------------------------------------------------------------------- complete-case flags, chunk-wise
+# The across-dataset statistics name and drop incomplete methods from one pass over the cube
+# (mcda._chunks runs the block over every block of datasets and combines the partials).
+
+def missing_rows(values: np.ndarray, offset: int) -> tuple[np.ndarray, np.ndarray]:
+    """Block: (positions of the datasets with a missing cell, their missing masks)."""
+    missing = np.isnan(values)
+    rows = np.flatnonzero(missing.any(axis=1))
+    return offset + rows, missing[rows]
+
+
+def concat_missing(a: tuple, b: tuple) -> tuple:
+    """Combine: the flagged rows of two blocks, in dataset order."""
+    return np.concatenate([a[0], b[0]]), np.concatenate([a[1], b[1]])
+
+
+def complete_design(datasets, methods, flags: tuple, *, fmt=str) -> tuple[np.ndarray, dict, np.ndarray]:
+    """Finalize: (kept method columns, excluded method -> datasets it lacks, empty dataset positions).
+
+    Datasets without any result are dropped (they make no method incomplete); every method that
+    lacks a result on another dataset is excluded. Fewer than 2 methods or no dataset left raises.
+    """
+    rows, missing = flags
+    n_methods = len(methods)
+    missing = np.asarray(missing, dtype=bool).reshape(-1, n_methods)
+    empty = missing.all(axis=1)
+    partial_rows, partial = rows[~empty], missing[~empty]
+    bad = partial.any(axis=0)
+    labels = np.asarray(datasets)
+    excluded = {str(methods[j]): tuple(fmt(v) for v in labels[partial_rows[partial[:, j]]].tolist())
+                for j in np.flatnonzero(bad)}
+    columns = np.flatnonzero(~bad)
+    n_kept = len(labels) - int(empty.sum())
+    if columns.size < 2 or n_kept == 0:
+        raise ValueError(f"dropping incomplete methods leaves {columns.size} method(s) on {n_kept} dataset(s); "
+                         f"excluded {shown(excluded)}. Try `policy='datasets'`, or restrict the comparison to the "
+                         "methods you need.")
+    return columns, excluded, np.asarray(rows[empty], dtype=np.int64)
 
 
 _REDUCTIONS = ("mean", "median", "min", "max", "best", "worst")
@@ -932,3 +968,56 @@ def from_netcdf(path: str | Path, *, chunks=None) -> xr.DataArray:
             da = da.assign_coords({name: (da.coords[name].dims, da.coords[name].values.astype(object))})
     da.name = "score"
     return da
+
+
+def require_dask() -> None:
+    """ImportError with the install line when the ``dask`` extra is missing."""
+    try:
+        import dask  # noqa: F401
+    except ImportError as exc:  # pragma: no cover - exercised only without the extra
+        raise ImportError("lazy cubes need dask: pip install 'mcda[dask]'") from exc
+
+
+def open_cube(path, *, chunks: int | None = None) -> xr.DataArray:
+    """Open a cube from a Zarr store or a netCDF file lazily, chunked along ``dataset``.
+
+    Parameters
+    ----------
+    path : str or Path
+        A ``.zarr`` directory written by :func:`mcda.store.to_zarr` / :func:`mcda.store.parquet_to_zarr`, or a
+        netCDF file written by :func:`mcda.cube.to_netcdf`.
+    chunks : int, optional
+        Datasets per chunk (default: the store's own chunks; for netCDF 100,000).
+
+    Returns
+    -------
+    xarray.DataArray
+        A dask-backed cube with its card; nothing is loaded but the labels.
+    """
+    require_dask()
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"`path` {str(path)!r} does not exist")
+    spec = {"dataset": chunks} if chunks is not None else None
+    if path.is_dir():
+        ds = xr.open_zarr(str(path), chunks=spec if spec else {}, consolidated=False)
+        if "score" not in ds:
+            raise ValueError(f"`path` {str(path)!r} is a Zarr store without a 'score' array; it has {list(ds)}")
+        da = ds["score"]
+    else:
+        da = xr.open_dataarray(str(path), chunks=spec or {"dataset": 100_000})
+    da = da.chunk({d: -1 for d in da.dims if d != "dataset"})
+    for name in list(da.coords):
+        if da.coords[name].dtype.kind in "UST" or str(da.coords[name].dtype).startswith("StringDType"):
+            da = da.assign_coords({name: (da.coords[name].dims, np.asarray(da.coords[name].values, dtype=object))})
+    unknown = [d for d in da.dims if d not in DIMS]
+    if unknown:
+        raise ValueError(f"the store's dims must be among {DIMS}; got unknown dims {unknown}")
+    da = da.transpose(*[d for d in DIMS if d in da.dims])
+    attrs = dict(da.attrs)
+    if attrs.get("noise_floor") is None or attrs.get("noise_floor") == "":
+        attrs["noise_floor"] = math.nan
+    da.attrs = attrs
+    da = _attach_metric(da, _stored_metric(da), _stored_direction(da))
+    da.name = "score"
+    return _check_shape(da)

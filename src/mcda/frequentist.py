@@ -9,8 +9,8 @@ all pairs).
 
 Everything here works from three sufficient statistics of the rank matrix, which add up over
 blocks of datasets: the rank sum of each method, the sum of squared ranks (it carries the
-tie correction) and the number of datasets. :func:`_rank_statistics` is the one place they
-are computed.
+tie correction) and the number of datasets: the rank-sum statistic of :mod:`mcda.ranks`
+(block → combine), finalized here by :func:`_rank_statistics` and the tests.
 """
 
 from __future__ import annotations
@@ -28,12 +28,10 @@ from scipy import optimize, special
 from ._cliques import groups_from_decisions, maximal_cliques as _maximal_cliques  # noqa: F401 (tests use it)
 from ._results import Result
 from ._validation import MissingDataWarning, check_alpha, check_choice, check_positive_int, warn
-from . import _chunks
 from .multitest import BERGMANN_HOMMEL_MAX_METHODS, adjust_finite, canonical_adjustment, check_bergmann_hommel
 # re-exported from their home for code written against mcda.frequentist
 from .multitest import PVALUE_ADJUSTMENTS, adjust_pvalues  # noqa: F401
-from .ranks import MeanRanks, prepare_across, rank_rows
-from .store import is_lazy
+from .ranks import MeanRanks, rank_sums, table_rank_sums
 
 __all__ = [
     "FriedmanResult",
@@ -60,7 +58,6 @@ _ALL_PAIRS_TESTS = ("nemenyi", "holm", "shaffer", "bergmann-hommel")
 _OTHER_POSTHOCS = ("conover", "siegel", "miller")  # Friedman-rank post-hocs of mcda.omnibus
 _COMPARISON_TESTS = ("nemenyi", "bonferroni-dunn", "holm", "hochberg", "hommel", "shaffer", "bergmann-hommel")
 _ATTAINABLE_ADJUSTMENTS = ("bonferroni", "holm", "shaffer", "bergmann-hommel")
-_BLOCK_CELLS = 8_000_000  # datasets × methods ranked at once: bounded memory for very large N
 _SHOWN = 8
 
 
@@ -108,45 +105,27 @@ class _RankStatistics:
         return pd.Series(self.mean_ranks, index=pd.Index(self.methods, name="method"), name="mean_rank")
 
 
-def _accumulate(ranks: np.ndarray) -> tuple[np.ndarray, float]:
-    # average ranks are multiples of 1/2, so these sums are exact in float64 up to ~1e15
-    return ranks.sum(axis=0), float(np.einsum("ij,ij->", ranks, ranks))
-
-
 def _rank_statistics(scores, direction, method_names, *, what: str) -> _RankStatistics:
     """The sufficient statistics from any scores input or from a uniform, complete MeanRanks.
 
-    Methods lacking a result on some dataset are dropped and named (never imputed), with a
-    :class:`~mcda.MissingDataWarning`.
+    Both come from the rank-sum statistic of :mod:`mcda.ranks` (block by block, so a lazy cube
+    or a lazy rank table is summed chunk-wise). Methods lacking a result on some dataset are
+    dropped and named (never imputed), with a :class:`~mcda.MissingDataWarning`.
     """
     if isinstance(scores, MeanRanks):
         _check_mean_ranks(scores, what)
-        if is_lazy(scores.rank_table):  # a lazy MeanRanks: its rank table is summed block by block
-            sums, squares, _ = _chunks.rank_table_sums(scores.rank_table)
-        else:
-            sums, squares = _accumulate(np.ascontiguousarray(scores.rank_table.to_numpy(dtype=np.float64)))
+        sums, squares = table_rank_sums(scores.rank_table)
         return _RankStatistics(methods=[str(m) for m in scores.mean_ranks.index], rank_sums=sums,
                                sum_squared_ranks=squares, n_datasets=scores.n_datasets,
                                excluded=dict(scores.excluded))
-    if is_lazy(scores):  # a dask-backed cube: the same sums, chunk by chunk (mcda._chunks)
-        prep = _chunks.across(scores, direction, method_names=method_names, missing="complete")
-        n, sums, squares = prep.n_datasets, prep.rank_sums, prep.sum_squared_ranks
-    else:
-        prep = prepare_across(scores, direction, method_names=method_names, missing="complete")
-        values = prep.values
-        n, k = values.shape
-        block = max(1, _BLOCK_CELLS // k)
-        sums, squares = np.zeros(k), 0.0
-        for start in range(0, n, block):  # ranks are per dataset: the statistics add up over blocks
-            s, q = _accumulate(rank_rows(values[start:start + block]))
-            sums += s
-            squares += q
+    prep = rank_sums(scores, direction, method_names=method_names, missing="complete")
     if prep.excluded:
         shown = "; ".join(f"{m} lacks {_listed(ds, 4)}" for m, ds in list(prep.excluded.items())[:_SHOWN])
         warn(f"{len(prep.excluded)} method(s) lack results on some datasets and are excluded from {what} "
              f"(nothing is imputed): {shown}.", MissingDataWarning)
-    return _RankStatistics(methods=list(prep.methods), rank_sums=sums, sum_squared_ranks=squares,
-                           n_datasets=n, excluded=dict(prep.excluded))
+    return _RankStatistics(methods=list(prep.methods), rank_sums=prep.rank_sums,
+                           sum_squared_ranks=prep.sum_squared_ranks, n_datasets=prep.n_datasets,
+                           excluded=dict(prep.excluded))
 
 
 def _check_mean_ranks(mean_ranks: MeanRanks, what: str) -> None:

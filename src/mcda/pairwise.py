@@ -18,7 +18,7 @@ from ._validation import SmallSampleWarning, check_alpha, check_choice, check_pr
 from .cards import DIRECTIONS
 from .multitest import PAIR_STRUCTURED, PVALUE_ADJUSTMENTS, adjust_pvalues, canonical_adjustment
 from .cube import single_score_cube, cube_direction, orient, resolve_rope
-from .store import is_lazy
+from . import _chunks
 
 __all__ = [
     "PairwiseCounts",
@@ -56,6 +56,30 @@ def count_regions(values: np.ndarray, rope: float):
     if values.ndim != 2:
         raise ValueError(f"`values` must be a datasets × methods matrix; got shape {values.shape}")
     return region_counts(values, float(rope), float(_ULPS))
+
+
+def _regions_block(values: np.ndarray, offset: int, rope: float, ulps: float):
+    """Block: the win / equivalence / shared counts of a slab of datasets (oriented scores)."""
+    from ._kernels.counts import region_counts as kernel
+
+    return kernel(values, rope, ulps)
+
+
+def _add(a: tuple, b: tuple) -> tuple:
+    """Combine: counts and sums add up over blocks of datasets."""
+    return tuple(x + y for x, y in zip(a, b))
+
+
+def region_counts(cube, rope: float, ulps: float = _ULPS):
+    """:func:`count_regions` of a cube, block by block (lazy cubes chunk-wise); ``ulps=0`` compares exactly."""
+    return _chunks.reduce(orient(cube), _regions_block, _add, float(rope), float(ulps))
+
+
+def _pair_sums_block(values: np.ndarray, offset: int):
+    """Block: Σ a over the datasets a and b share, and the shared counts, per ordered pair (own units)."""
+    present = ~np.isnan(values)
+    mask = present.astype(np.float64)
+    return np.where(present, values, 0.0).T @ mask, mask.T @ mask
 
 
 @dataclass(frozen=True)
@@ -256,12 +280,7 @@ def pairwise_counts(scores, direction=None, *, rope=None, method_names=None) -> 
     """
     cube = single_score_cube(scores, direction, method_names=method_names, what="pairwise counts")
     rope = resolve_rope(cube, rope)
-    if is_lazy(cube):  # a dask-backed cube: the counts add up over chunks of datasets
-        from ._chunks import region_counts
-
-        wins, equivalent, shared = region_counts(cube, rope, float(_ULPS))
-    else:
-        wins, equivalent, shared = count_regions(orient(cube).values, rope)
+    wins, equivalent, shared = region_counts(cube, rope)
     methods = [str(m) for m in cube.coords["method"].values]
     idx = pd.Index(methods, name="method")
     frame = lambda a: pd.DataFrame(a, index=idx, columns=idx.rename("versus"))  # noqa: E731
@@ -1140,16 +1159,7 @@ def marginal_means(scores, direction=None, *, method_names=None) -> MarginalMean
     """
     cube = single_score_cube(scores, direction, method_names=method_names, what="marginal means")
     methods = [str(m) for m in cube.coords["method"].values]
-    if is_lazy(cube):  # a dask-backed cube: both sums add up over chunks of datasets
-        from ._chunks import pair_sums
-
-        sums, mask_products = pair_sums(cube)
-    else:
-        raw = np.asarray(cube.values, dtype=np.float64)
-        present = ~np.isnan(raw)
-        filled = np.where(present, raw, 0.0)
-        mask = present.astype(np.float64)
-        sums, mask_products = filled.T @ mask, mask.T @ mask
+    sums, mask_products = _chunks.reduce(cube, _pair_sums_block, _add, whole=True)
     shared = mask_products.astype(np.int64)
     with np.errstate(invalid="ignore", divide="ignore"):
         pairwise = np.where(shared > 0, sums / shared, np.nan)

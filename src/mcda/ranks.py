@@ -28,10 +28,10 @@ from ._validation import (
     warn,
 )
 from . import _chunks
-from .cube import as_cube, single_score_cube, complete_cases, orient, reduce_seeds
-from .store import is_lazy, require_in_memory
+from ._chunks import require_in_memory
+from .cube import as_cube, complete_design, concat_missing, missing_rows, orient, reduce_seeds, single_score_cube
 
-__all__ = ["AcrossDatasets", "prepare_across", "rank_rows", "rank_table", "average_ranks", "MeanRanks",
+__all__ = ["AcrossDatasets", "prepare_across", "rank_sums", "table_rank_sums", "rank_rows", "rank_table", "average_ranks", "MeanRanks",
            "mean_ranks", "rank_stability", "RankStability"]
 
 MISSING_POLICIES = ("complete", "available")
@@ -48,63 +48,210 @@ def _warn_excluded(excluded: dict, what: str) -> None:
 
 @dataclass(frozen=True)
 class AcrossDatasets:
-    """The input of every across-dataset statistic, prepared once.
+    """The input of every across-dataset statistic, prepared once, in memory or lazily.
 
     Attributes
     ----------
     cube : xarray.DataArray
-        The cube analysed (complete design for ``missing="complete"``), in its own direction.
-    values : numpy.ndarray
-        Oriented scores, shape (n_datasets, n_methods), higher is better; NaN only for
-        ``missing="available"``.
-    methods, datasets : list of str
+        The oriented cube (higher is better; every method and dataset, lazy if the input was).
+    methods : list of str
+        The methods kept (the complete ones under ``missing="complete"``).
+    columns : numpy.ndarray
+        Their positions in ``cube``.
+    kept : numpy.ndarray
+        Positions in ``cube`` of the datasets kept (all but those without any result).
     excluded : dict
         Method -> datasets it lacks (dropped under ``missing="complete"``).
     empty_datasets : tuple
         Datasets with no result at all (dropped).
+    missing : str
+    rank_sums, rank_counts, sum_squared_ranks, block_datasets :
+        Σ_i r_ij per kept method, the datasets ranked per method, Σ_ij r_ij² and the kept
+        datasets per block of the cube; None unless computed (:func:`rank_sums`).
+    ranks : numpy.ndarray or dask array, optional
+        The ranks within datasets (kept datasets × kept methods); lazy for a lazy cube.
     """
 
     cube: xr.DataArray
-    values: np.ndarray
     methods: list
-    datasets: list
+    columns: np.ndarray
+    kept: np.ndarray
     excluded: dict = field(default_factory=dict)
     empty_datasets: tuple = ()
+    missing: str = "complete"
+    rank_sums: np.ndarray | None = None
+    rank_counts: np.ndarray | None = None
+    sum_squared_ranks: float | None = None
+    block_datasets: np.ndarray | None = None
+    ranks: object = None
 
     @property
     def n_datasets(self) -> int:
-        return self.values.shape[0]
+        return int(self.kept.size)
 
     @property
     def n_methods(self) -> int:
-        return self.values.shape[1]
+        return len(self.methods)
+
+    @property
+    def labels(self) -> np.ndarray:
+        """The kept datasets' labels as stored (no per-label conversion)."""
+        return self.cube.coords["dataset"].values[self.kept]
+
+    @property
+    def datasets(self) -> list:
+        return [str(d) for d in self.labels]
+
+    @property
+    def values(self) -> np.ndarray:
+        """Oriented scores, kept datasets × kept methods (in memory only)."""
+        require_in_memory(self.cube, "this across-dataset view", reason="it needs the datasets x methods matrix "
+                          "in memory", instead="the chunk-wise functions (rank_table, average_ranks, mean_ranks, "
+                          "rank_stability, friedman_test, compare_over_datasets, pairwise_counts, ...) accept it "
+                          "directly")
+        values = self.cube.values
+        if self.kept.size != values.shape[0]:
+            values = values[self.kept]
+        if self.columns.size != values.shape[1]:
+            values = values[:, self.columns]
+        return np.ascontiguousarray(values, dtype=np.float64)
+
+    def rank_matrix(self):
+        """The ranks within datasets (kept datasets × kept methods): numpy, or lazy for a lazy cube."""
+        if self.ranks is not None:
+            return self.ranks
+        columns = None if self.columns.size == self.cube.sizes["method"] else self.columns
+        ranks = _chunks.map_rows(self.cube, _ranks_of, columns=columns)
+        return ranks if self.kept.size == ranks.shape[0] else ranks[self.kept]
+
+    def rank_table(self):
+        """:meth:`rank_matrix` labelled: a DataFrame, or a lazy DataArray for a lazy cube."""
+        table = _chunks.as_table(self.rank_matrix(), self.labels, self.methods, name="rank")
+        table.attrs["excluded"] = self.excluded
+        return table
+
+
+def _ranks_of(values: np.ndarray) -> np.ndarray:
+    """Map: ranks within each dataset (the numba kernel takes turns between the scheduler's threads)."""
+    with _chunks.NUMBA_LOCK:
+        return rank_rows(values)
+
+
+def _design(cube: xr.DataArray, missing: str, flags: tuple) -> tuple[np.ndarray, dict, np.ndarray, np.ndarray]:
+    """(kept columns, excluded, empty positions, kept positions) from the missing flags of every dataset."""
+    methods = [str(m) for m in cube.coords["method"].values]
+    rows, mask = flags
+    if missing == "complete":
+        columns, excluded, empty = complete_design(cube.coords["dataset"].values, methods, flags)
+    else:
+        columns, excluded = np.arange(len(methods)), {}
+        empty = np.asarray(rows[mask.reshape(-1, len(methods)).all(axis=1)], dtype=np.int64)
+    n = cube.sizes["dataset"]
+    if empty.size == n:
+        raise ValueError("`data` is empty: no dataset has a result")
+    kept = np.arange(n) if not empty.size else np.setdiff1d(np.arange(n), empty)
+    return columns, excluded, empty, kept
+
+
+def _prepared(cube, missing, columns, excluded, empty, kept, **sums) -> AcrossDatasets:
+    labels = cube.coords["dataset"].values
+    return AcrossDatasets(cube=cube, methods=[str(cube.coords["method"].values[j]) for j in columns],
+                          columns=np.asarray(columns), kept=kept, excluded=excluded,
+                          empty_datasets=tuple(str(d) for d in labels[empty]), missing=missing, **sums)
 
 
 def prepare_across(scores, direction=None, *, method_names=None, missing: str = "complete") -> AcrossDatasets:
-    """Cube → oriented datasets × methods matrix for the across-dataset question.
+    """Cube → the design of the across-dataset question (one pass over the missing flags).
 
     A ``seed`` dim must be reduced first (:func:`mcda.reduce_seeds`): how seeds are collapsed
     is the analyst's decision, never made silently here. ``missing="complete"`` drops
-    incomplete methods and names them; ``"available"`` keeps NaN cells.
+    incomplete methods and names them; ``"available"`` keeps NaN cells. A lazy cube stays lazy.
     """
     check_choice("missing", missing, MISSING_POLICIES)
-    cube = single_score_cube(scores, direction, method_names=method_names, what="the across-dataset procedure")
-    require_in_memory(cube, "this across-dataset view", reason="it needs the datasets x methods matrix in memory",
-                      instead="the chunk-wise functions (rank_table, average_ranks, mean_ranks, rank_stability, "
-                              "friedman_test, compare_over_datasets, pairwise_counts, ...) accept it directly")
-    if missing == "complete":
-        cc = complete_cases(cube, policy="methods")
-        cube_used, excluded, empty = cc.cube, cc.excluded, cc.empty_datasets
-    else:
-        present = cube.notnull().any("method").values
-        cube_used = cube.isel(dataset=np.nonzero(present)[0])
-        excluded = {}
-        empty = tuple(cube.coords["dataset"].values[~present].tolist())
-    values = np.ascontiguousarray(orient(cube_used).values, dtype=np.float64)
-    return AcrossDatasets(cube=cube_used, values=values,
-                          methods=[str(m) for m in cube_used.coords["method"].values],
-                          datasets=[str(d) for d in cube_used.coords["dataset"].values],
-                          excluded=excluded, empty_datasets=empty)
+    cube = orient(single_score_cube(scores, direction, method_names=method_names,
+                                    what="the across-dataset procedure"))
+    flags = _chunks.reduce(cube, missing_rows, concat_missing)
+    return _prepared(cube, missing, *_design(cube, missing, flags))
+
+
+# --------------------------------------------------------------------------- the rank-sum statistic
+# block: the ranks of a slab of datasets -> sums, counts, Σ r², datasets; combine: add them up.
+
+def _rank_sums_block(ranks: np.ndarray, offset: int, policy: str) -> dict:
+    """Block (on the ranks of a slab): rank sums, counts, Σ r², N and the datasets without any result.
+    ``policy="probe"`` returns the missing flags instead when the slab has a missing cell (the
+    complete-case design needs every dataset's flags first)."""
+    missing = np.isnan(ranks)
+    incomplete = missing.any(axis=1)
+    part = {"n": 0, "sums": 0.0, "counts": 0, "squares": 0.0, "blocks": (), "flags": None,
+            "empty": np.zeros(0, dtype=np.int64)}
+    if policy == "probe" and incomplete.any():
+        part["flags"] = (offset + np.flatnonzero(incomplete), missing[incomplete])
+        return part
+    if policy == "available":
+        empty = missing.all(axis=1)
+        filled = np.where(missing, 0.0, ranks)
+        part.update(sums=filled.sum(axis=0), counts=(~missing).sum(axis=0).astype(np.int64),
+                    squares=float(np.einsum("ij,ij->", filled, filled)))
+    else:  # complete columns: a row with a missing cell is a dataset without any result
+        empty = incomplete
+        ranks = ranks[~incomplete] if incomplete.any() else ranks
+        part.update(sums=ranks.sum(axis=0), counts=np.full(ranks.shape[1], ranks.shape[0], dtype=np.int64),
+                    squares=float(np.einsum("ij,ij->", ranks, ranks)))
+    n = int(ranks.shape[0] - np.count_nonzero(empty)) if policy == "available" else int(ranks.shape[0])
+    part.update(n=n, blocks=(n,), empty=offset + np.flatnonzero(empty))
+    return part
+
+
+def _combine_rank_sums(a: dict, b: dict) -> dict:
+    """Combine: sums add up; the flags and the empty datasets of two slabs concatenate in dataset order."""
+    flags = [f for f in (a["flags"], b["flags"]) if f is not None]
+    return {"n": a["n"] + b["n"], "sums": a["sums"] + b["sums"], "counts": a["counts"] + b["counts"],
+            "squares": a["squares"] + b["squares"], "blocks": a["blocks"] + b["blocks"],
+            "flags": flags[0] if len(flags) == 1 else (concat_missing(*flags) if flags else None),
+            "empty": np.concatenate([a["empty"], b["empty"]])}
+
+
+def _rank_pass(cube, policy, columns, keep):
+    out = _chunks.reduce(cube, _rank_sums_block, _combine_rank_sums, policy, columns=columns, mapper=_ranks_of,
+                         keep=keep)
+    return out if keep else (out, None)
+
+
+def rank_sums(scores, direction=None, *, method_names=None, missing: str = "complete",
+              keep_ranks: bool = False) -> AcrossDatasets:
+    """The design with the rank sums, Σ r² and N: one pass over the cube when no cell is missing.
+
+    With a missing cell under ``missing="complete"`` the first pass collects the flags and a
+    second one ranks the complete methods. ``keep_ranks`` keeps the rank matrix (lazy for a lazy
+    cube), so that an in-memory cube is ranked once for both.
+    """
+    check_choice("missing", missing, MISSING_POLICIES)
+    cube = orient(single_score_cube(scores, direction, method_names=method_names,
+                                    what="the across-dataset procedure"))
+    policy = "available" if missing == "available" else "probe"
+    columns, excluded = np.arange(cube.sizes["method"]), {}
+    part, ranks = _rank_pass(cube, policy, None, keep_ranks)
+    if part["flags"] is not None:
+        columns, excluded, _, _ = _design(cube, missing, part["flags"])
+        part, ranks = _rank_pass(cube, "drop", columns, keep_ranks)
+    if part["n"] == 0:
+        raise ValueError("`data` is empty: no dataset has a result")
+    empty = part["empty"]
+    kept = np.arange(cube.sizes["dataset"]) if not empty.size else np.setdiff1d(np.arange(cube.sizes["dataset"]),
+                                                                                   empty)
+    if ranks is not None and empty.size:
+        ranks = ranks[kept]
+    return _prepared(cube, missing, columns, excluded, empty, kept, rank_sums=part["sums"],
+                     rank_counts=np.asarray(part["counts"]), sum_squared_ranks=float(part["squares"]),
+                     block_datasets=np.array(part["blocks"], dtype=np.int64), ranks=ranks)
+
+
+def table_rank_sums(table) -> tuple[np.ndarray, float]:
+    """(rank sums, Σ r²) of a complete rank table (a DataFrame, or the lazy DataArray of a lazy cube)."""
+    source = table if isinstance(table, xr.DataArray) else xr.DataArray(table.to_numpy(dtype=np.float64))
+    part = _chunks.reduce(source, _rank_sums_block, _combine_rank_sums, "drop")
+    return part["sums"], float(part["squares"])
 
 
 def rank_rows(values: np.ndarray) -> np.ndarray:
@@ -147,16 +294,9 @@ def rank_table(scores, direction=None, *, missing: str = "complete", method_name
     >>> table.loc["d1"].tolist()
     [1.0, 2.5, 2.5]
     """
-    if is_lazy(scores):  # a dask-backed cube: a lazy DataArray of ranks (mcda._chunks)
-        table = _chunks.rank_table(scores, direction, missing=missing, method_names=method_names)
-        _warn_excluded(table.attrs.get("excluded", {}), "the rank table")
-        return table
     prep = prepare_across(scores, direction, method_names=method_names, missing=missing)
-    table = pd.DataFrame(rank_rows(prep.values), index=pd.Index(prep.datasets, name="dataset"),
-                         columns=pd.Index(prep.methods, name="method"))
-    table.attrs["excluded"] = prep.excluded
     _warn_excluded(prep.excluded, "the rank table")
-    return table
+    return prep.rank_table()
 
 
 @dataclass(frozen=True)
@@ -247,23 +387,8 @@ def average_ranks(scores, direction=None, *, missing: str = "complete", method_n
     >>> r.mean_ranks.round(3).to_dict()
     {'C4.5': 3.143, 'C4.5+m': 2.0, 'C4.5+cf': 2.893, 'C4.5+m+cf': 1.964}
     """
-    if is_lazy(scores):  # a dask-backed cube: rank sums chunk by chunk, the rank table stays lazy
-        result = _chunks.average_ranks(scores, direction, missing=missing, method_names=method_names)
-        _warn_excluded(result.excluded, "the average ranks")
-        return result
-    prep = prepare_across(scores, direction, method_names=method_names, missing=missing)
-    _warn_excluded(prep.excluded, "the average ranks")
-    ranks = rank_rows(prep.values)
-    if missing == "available":
-        warn("average ranks with missing='available' rank each method among the methods present on each dataset; "
-             "they are descriptive only (not on a common scale) and never an input to a critical difference.",
-             DescriptiveOnlyWarning)
-    mean = np.nanmean(ranks, axis=0) if missing == "available" else ranks.mean(axis=0)
-    table = pd.DataFrame(ranks, index=pd.Index(prep.datasets, name="dataset"),
-                         columns=pd.Index(prep.methods, name="method"))
-    return MeanRanks(mean_ranks=pd.Series(mean, index=pd.Index(prep.methods, name="method"), name="mean_rank"),
-                     rank_table=table, n_datasets=prep.n_datasets, n_methods=prep.n_methods,
-                     aggregation="uniform", weights=None, missing=missing, excluded=prep.excluded)
+    return _mean_ranks(scores, aggregation="uniform", groups=None, weights=None, missing=missing,
+                       direction=direction, method_names=method_names, what="average")
 
 
 # =========================================================================== weighted mean ranks
@@ -284,18 +409,27 @@ _BLOCK_CELLS = 1 << 21  # resamples × drawn datasets per block: memory stays bo
 class _Aggregation:
     """Ranks within datasets and how they are aggregated, prepared once (internal)."""
 
-    prep: AcrossDatasets
-    ranks: np.ndarray  # (n_datasets, n_methods), 1 = best
+    prep: AcrossDatasets  # with the rank sums and the rank matrix
     aggregation: str
     raw_weights: np.ndarray | None = None  # (n_datasets,), unnormalised; None = uniform
     groups: np.ndarray | None = None  # (n_datasets,) int codes into group_labels (hierarchical)
     group_labels: tuple = ()
     missing: str = "complete"
     seeds_reduced: str | None = None
+    order: np.ndarray | None = None  # kept datasets in label order (None: as stored)
+
+    @property
+    def ranks(self):
+        ranks = self.prep.ranks
+        return ranks if self.order is None else np.ascontiguousarray(ranks[self.order])
+
+    @property
+    def labels(self) -> np.ndarray:
+        return self.prep.labels if self.order is None else self.prep.labels[self.order]
 
     @property
     def datasets(self) -> list:
-        return self.prep.datasets
+        return [str(d) for d in self.labels]
 
     @property
     def methods(self) -> list:
@@ -303,14 +437,20 @@ class _Aggregation:
 
     def weights_or_ones(self) -> np.ndarray:
         if self.raw_weights is None:
-            return np.ones(self.ranks.shape[0])
+            return np.ones(self.prep.n_datasets)
         return self.raw_weights
+
+    def total(self) -> np.ndarray:
+        """Σ_i w_i r_ij per method (the rank sums for uniform weights)."""
+        if self.raw_weights is None:
+            return self.prep.rank_sums
+        return self.raw_weights @ self.ranks
 
     def mean(self) -> np.ndarray:
         """The aggregated mean rank per method."""
         if self.raw_weights is None:
-            return np.nanmean(self.ranks, axis=0) if self.missing == "available" else self.ranks.mean(axis=0)
-        return (self.raw_weights @ self.ranks) / self.raw_weights.sum()
+            return self.prep.rank_sums / self.prep.rank_counts
+        return self.total() / self.raw_weights.sum()
 
     def weights_series(self) -> pd.Series | None:
         if self.raw_weights is None:
@@ -319,16 +459,18 @@ class _Aggregation:
                          name="weight")
 
     def sorted_by_dataset(self) -> _Aggregation:
-        """The same aggregation with datasets in label order (resamples do not depend on input order)."""
+        """The same aggregation with datasets in label order (resamples do not depend on input order).
+
+        A lazy cube of several blocks keeps the store's order: sorting would gather every block.
+        """
+        if _chunks.block_sizes(xr.DataArray(self.prep.ranks)).size > 1:
+            return self
         order = np.argsort(np.array(self.datasets, dtype=object), kind="stable")
-        prep = AcrossDatasets(cube=self.prep.cube.isel(dataset=order), values=self.prep.values[order],
-                              methods=self.prep.methods, datasets=[self.prep.datasets[i] for i in order],
-                              excluded=self.prep.excluded, empty_datasets=self.prep.empty_datasets)
-        return _Aggregation(prep=prep, ranks=np.ascontiguousarray(self.ranks[order]), aggregation=self.aggregation,
+        return _Aggregation(prep=self.prep, aggregation=self.aggregation,
                             raw_weights=None if self.raw_weights is None else self.raw_weights[order],
                             groups=None if self.groups is None else self.groups[order],
                             group_labels=self.group_labels, missing=self.missing,
-                            seeds_reduced=self.seeds_reduced)
+                            seeds_reduced=self.seeds_reduced, order=order)
 
 
 def _as_mapping(name: str, value, what: str) -> dict:
@@ -382,7 +524,7 @@ def _mean_interval_widths(cube: xr.DataArray, prep: AcrossDatasets) -> np.ndarra
     """Per dataset: the mean over the kept methods of the width of each method's t interval over seeds."""
     from .within import summary
 
-    per_seed = cube.sel({"dataset": prep.cube.coords["dataset"].values, "method": prep.cube.coords["method"].values})
+    per_seed = cube.sel({"dataset": prep.labels, "method": prep.methods})
     other = [d for d in per_seed.dims if d not in ("dataset", "method", "seed")]
     if other:
         raise ValueError(f"the scores have extra dims {other}; select one value along each first "
@@ -403,8 +545,12 @@ def _mean_interval_widths(cube: xr.DataArray, prep: AcrossDatasets) -> np.ndarra
 
 
 def _prepare_aggregation(scores, *, aggregation, groups, weights, direction, method_names,
-                         missing: str = "complete") -> _Aggregation:
-    """Validate the aggregation arguments and prepare ranks and weights (one place for both public functions)."""
+                         missing: str = "complete", function: str = "mcda.mean_ranks") -> _Aggregation:
+    """Validate the aggregation arguments and prepare ranks and weights (one place for both public functions).
+
+    The uniform aggregation is the rank sums, chunk-wise on a lazy cube; a weighted one reads a
+    weight (or a group) for every dataset next to its ranks and refuses a lazy cube by name.
+    """
     check_choice("aggregation", aggregation, AGGREGATIONS)
     check_choice("missing", missing, MISSING_POLICIES)
     if groups is not None and aggregation != "hierarchical":
@@ -418,6 +564,10 @@ def _prepare_aggregation(scores, *, aggregation, groups, weights, direction, met
     if missing == "available" and aggregation != "uniform":
         raise ValueError(f"`missing`='available' is descriptive only and allowed only with aggregation='uniform'; "
                          f"got aggregation={aggregation!r}. Use missing='complete'.")
+    if aggregation != "uniform":
+        require_in_memory(scores, f"{function}(aggregation={aggregation!r})",
+                          reason="the weighted aggregations read a weight (or a group) for every dataset next to its "
+                                 "ranks", instead="use aggregation='uniform' (chunk-wise), or load the cube (cube.load())")
     seeds_reduced = None
     raw = codes = None
     labels: tuple = ()
@@ -427,18 +577,17 @@ def _prepare_aggregation(scores, *, aggregation, groups, weights, direction, met
             raise ValueError("aggregation='reliability' weights each dataset by the inverse width of its confidence "
                              f"intervals over seeds, so the scores need a 'seed' dim; their dims are {tuple(cube.dims)}. "
                              "Use aggregation='uniform', or pass the per-seed scores.")
-        prep = prepare_across(reduce_seeds(cube, how="mean"), missing="complete")
+        prep = rank_sums(reduce_seeds(cube, how="mean"), missing="complete", keep_ranks=True)
         raw = 1.0 / _mean_interval_widths(cube, prep)
         seeds_reduced = "mean"
     else:
-        prep = prepare_across(scores, direction, method_names=method_names, missing=missing)
+        prep = rank_sums(scores, direction, method_names=method_names, missing=missing, keep_ranks=True)
         if aggregation == "hierarchical":
             codes, labels = _group_codes(groups, prep)
             raw = 1.0 / np.bincount(codes)[codes]
         elif aggregation == "custom":
             raw = _custom_weights(weights, prep)
-    return _Aggregation(prep=prep, ranks=np.ascontiguousarray(rank_rows(prep.values)), aggregation=aggregation,
-                        raw_weights=raw, groups=codes, group_labels=labels, missing=missing,
+    return _Aggregation(prep=prep, aggregation=aggregation, raw_weights=raw, groups=codes, group_labels=labels, missing=missing,
                         seeds_reduced=seeds_reduced)
 
 
@@ -518,23 +667,22 @@ def mean_ranks(scores, direction=None, *, aggregation: str = "uniform", groups=N
     >>> r.is_weighted, round(float(r.weights.sum()), 12)
     (True, 1.0)
     """
-    if is_lazy(scores):  # a dask-backed cube: uniform rank sums chunk by chunk (mcda._chunks)
-        result = _chunks.mean_ranks(scores, aggregation=aggregation, groups=groups, weights=weights,
-                                    missing=missing, direction=direction, method_names=method_names)
-        _warn_excluded(result.excluded, "the mean ranks")
-        return result
+    return _mean_ranks(scores, aggregation=aggregation, groups=groups, weights=weights, missing=missing,
+                       direction=direction, method_names=method_names, what="mean")
+
+
+def _mean_ranks(scores, *, aggregation, groups, weights, missing, direction, method_names, what) -> MeanRanks:
+    """Both public mean-rank functions: ``what`` ("average" or "mean") names them in the warnings."""
     agg = _prepare_aggregation(scores, aggregation=aggregation, groups=groups, weights=weights, direction=direction,
                                method_names=method_names, missing=missing)
-    _warn_excluded(agg.prep.excluded, "the mean ranks")
+    _warn_excluded(agg.prep.excluded, f"the {what} ranks")
     if missing == "available":
-        warn("mean ranks with missing='available' rank each method among the methods present on each dataset; "
+        warn(f"{what} ranks with missing='available' rank each method among the methods present on each dataset; "
              "they are descriptive only (not on a common scale) and never an input to a critical difference.",
              DescriptiveOnlyWarning)
-    table = pd.DataFrame(agg.ranks, index=pd.Index(agg.datasets, name="dataset"),
-                         columns=pd.Index(agg.methods, name="method"))
+    table = agg.prep.rank_table()
     if agg.seeds_reduced:
         table.attrs["seeds_reduced"] = agg.seeds_reduced
-    table.attrs["excluded"] = agg.prep.excluded
     return MeanRanks(mean_ranks=pd.Series(agg.mean(), index=pd.Index(agg.methods, name="method"), name="mean_rank"),
                      rank_table=table, n_datasets=agg.prep.n_datasets, n_methods=agg.prep.n_methods,
                      aggregation=aggregation, weights=agg.weights_series(), missing=missing,
@@ -576,31 +724,36 @@ def _kendall_tau_rows(reference: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return out
 
 
-def _jackknife_means(agg: _Aggregation) -> np.ndarray:
-    """(n_datasets, n_methods): the aggregated mean ranks with each dataset left out in turn, re-aggregated."""
-    ranks = agg.ranks
+def _jackknife_totals(agg: _Aggregation) -> dict:
+    """What leaving one dataset out needs besides its own ranks: the weighted totals (or the group sums)."""
     if agg.aggregation == "hierarchical":
-        codes = agg.groups
+        ranks, codes = agg.ranks, agg.groups
         n_groups = len(agg.group_labels)
         sizes = np.bincount(codes, minlength=n_groups).astype(np.float64)
         sums = np.zeros((n_groups, ranks.shape[1]))
         np.add.at(sums, codes, ranks)
         group_means = sums / sizes[:, None]
-        total = group_means.sum(axis=0)
-        size = sizes[codes][:, None]
+        return {"sizes": sizes, "sums": sums, "group_means": group_means, "total": group_means.sum(axis=0),
+                "n_groups": n_groups}
+    return {"total": agg.total(), "weight_total": agg.weights_or_ones().sum()}
+
+
+def _left_out_means(ranks: np.ndarray, w: np.ndarray, codes, totals: dict) -> np.ndarray:
+    """(rows, n_methods): the aggregated mean ranks with each of these datasets left out in turn."""
+    if "sizes" in totals:
+        n_groups, group_means, sums = totals["n_groups"], totals["group_means"], totals["sums"]
+        size = totals["sizes"][codes][:, None]
         with np.errstate(invalid="ignore", divide="ignore"):
             shrunk = (sums[codes] - ranks) / (size - 1.0)
-            kept = (total - group_means[codes] + shrunk) / n_groups
-            dropped = (total - group_means[codes]) / (n_groups - 1) if n_groups > 1 else np.full_like(ranks, np.nan)
+            kept = (totals["total"] - group_means[codes] + shrunk) / n_groups
+            dropped = ((totals["total"] - group_means[codes]) / (n_groups - 1) if n_groups > 1
+                       else np.full_like(ranks, np.nan))
         return np.where(size > 1, kept, dropped)
-    w = agg.weights_or_ones()
-    total = w @ ranks
-    return (total[None, :] - w[:, None] * ranks) / (w.sum() - w)[:, None]
+    return (totals["total"][None, :] - w[:, None] * ranks) / (totals["weight_total"] - w)[:, None]
 
 
-def _jackknife_table(agg: _Aggregation, observed: np.ndarray) -> pd.DataFrame:
-    methods = np.array(agg.methods, dtype=object)
-    left_out = _jackknife_means(agg)
+def _jackknife_rows(left_out: np.ndarray, observed: np.ndarray, methods, positions) -> pd.DataFrame:
+    methods = np.array(methods, dtype=object)
     full_min = _tie_positions(observed, "min")[0]
     left_min = _tie_positions(left_out, "min")
     top_mask = left_min == 1
@@ -608,7 +761,7 @@ def _jackknife_table(agg: _Aggregation, observed: np.ndarray) -> pd.DataFrame:
     for i in np.nonzero(top_mask.sum(axis=1) > 1)[0]:  # a tie for first: name them all
         top[i] = ", ".join(methods[top_mask[i]])
     return pd.DataFrame({
-        "dataset": agg.datasets,
+        "position": positions,
         "top_method": top,
         "top_changed": (top_mask != (full_min == 1)[None, :]).any(axis=1),
         "order_changed": (left_min != full_min[None, :]).any(axis=1),
@@ -724,28 +877,134 @@ class RankStability:
         return self.summary()
 
 
-def _index_blocks(agg: _Aggregation, n_resamples: int, rng: np.random.Generator):
-    """Resamples of dataset positions, block by block: each block is (rows, n_drawn) int64.
+@dataclass(frozen=True)
+class _Resamples:
+    """Resamples of positions among the kept datasets: the blocks given, or drawn from ``rng`` block by block.
 
     uniform / reliability: n draws with replacement from all datasets. custom: from the
     datasets with positive weight. hierarchical: stratified, n_g draws within each group g.
     """
-    n = len(agg.datasets)
+
+    n: int
+    n_resamples: int
+    given: tuple | None = None
+    rng: object = None
+    pools: tuple = (None,)
+
+    def __iter__(self):
+        if self.given is not None:
+            yield from self.given
+            return
+        n_drawn = sum(self.n if p is None else p.size for p in self.pools)
+        rows = max(1, _BLOCK_CELLS // n_drawn)
+        done = 0
+        while done < self.n_resamples:
+            size = min(rows, self.n_resamples - done)
+            parts = [self.rng.integers(self.n, size=(size, self.n)) if p is None
+                     else p[self.rng.integers(p.size, size=(size, p.size))] for p in self.pools]
+            yield parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
+            done += size
+
+
+def _pools(agg: _Aggregation) -> tuple:
     if agg.aggregation == "hierarchical":
-        pools = [np.nonzero(agg.groups == g)[0] for g in range(len(agg.group_labels))]
-    elif agg.aggregation == "custom":
-        pools = [np.nonzero(agg.raw_weights > 0)[0]]
-    else:
-        pools = [None]
-    n_drawn = sum(n if p is None else p.size for p in pools)
-    rows = max(1, _BLOCK_CELLS // n_drawn)
-    done = 0
-    while done < n_resamples:
-        size = min(rows, n_resamples - done)
-        parts = [rng.integers(n, size=(size, n)) if p is None else p[rng.integers(p.size, size=(size, p.size))]
-                 for p in pools]
-        yield parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
-        done += size
+        return tuple(np.nonzero(agg.groups == g)[0] for g in range(len(agg.group_labels)))
+    if agg.aggregation == "custom":
+        return (np.nonzero(agg.raw_weights > 0)[0],)
+    return (None,)
+
+
+def _index_blocks(agg: _Aggregation, n_resamples: int, rng: np.random.Generator):
+    """Resamples of dataset positions, block by block: each block is (rows, n_drawn) int64."""
+    return iter(_Resamples(n=agg.prep.n_datasets, n_resamples=n_resamples, rng=rng, pools=_pools(agg)))
+
+
+# --------------------------------------------------------------------------- the bootstrap statistic
+# block: the ranks of a slab of (kept) datasets -> its share of every resample's weighted rank sum
+# and weight total, and its rows of the jackknife table; combine: add the sums, stack the rows.
+
+def _bootstrap_block(ranks, offset, weights, codes, draws, n_resamples, totals, observed, methods):
+    """Block. ``draws`` is a :class:`_Resamples` (positions among all kept datasets; those in this
+    slab count here) or, per block, ``(m, seed)``: resample b draws ``m[b]`` datasets of this slab
+    uniformly with replacement from a generator seeded with ``seed``. Ranks are half-integers
+    and the counts integers, so uniform sums are exact whatever the blocks."""
+    from ._kernels.rank_positions import weighted_counts
+
+    n_block, k = ranks.shape
+    w = np.ones(n_block) if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
+    sums, weight_sums = np.zeros((n_resamples, k)), np.zeros(n_resamples)
+    if isinstance(draws, _Resamples):
+        done, buffer = 0, np.empty((0, n_block))
+        for indices in draws:
+            rows = indices.shape[0]
+            if offset == 0 and n_block == draws.n:  # every dataset is here: the kernel counts directly
+                if rows > buffer.shape[0]:
+                    buffer = np.empty((rows, n_block))
+                counts, drawn_weight = buffer[:rows], weight_sums[done:done + rows]
+                weighted_counts(np.ascontiguousarray(indices, dtype=np.int64), w, counts, drawn_weight)
+            else:
+                local = indices - offset
+                resample, position = np.nonzero((local >= 0) & (local < n_block))
+                drawn = local[resample, position]
+                counts = np.bincount(resample * n_block + drawn, weights=w[drawn],
+                                     minlength=rows * n_block).reshape(rows, n_block)
+                weight_sums[done:done + rows] = np.bincount(resample, weights=w[drawn], minlength=rows)
+            sums[done:done + rows] = counts @ ranks
+            done += rows
+    elif n_block:
+        m, seed = draws
+        generator = np.random.default_rng(seed)
+        rows = max(1, _BLOCK_CELLS // n_block)
+        for start in range(0, n_resamples, rows):
+            stop = min(start + rows, n_resamples)
+            resample = np.repeat(np.arange(stop - start), m[start:stop])
+            drawn = generator.integers(n_block, size=resample.size)
+            counts = np.bincount(resample * n_block + drawn, minlength=(stop - start) * n_block)
+            sums[start:stop] = counts.reshape(stop - start, n_block).astype(np.float64) @ ranks
+        weight_sums = m.astype(np.float64)
+    left_out = _left_out_means(ranks, w, codes, totals) if n_block else np.zeros((0, k))
+    return sums, weight_sums, [_jackknife_rows(left_out, observed, methods, offset + np.arange(n_block))]
+
+
+def _combine_bootstrap(a, b):
+    return a[0] + b[0], a[1] + b[1], a[2] + b[2]
+
+
+def _stability(agg: _Aggregation, draws, n_resamples: int, confidence_level: float) -> RankStability:
+    """Finalize: RankStability from the combined bootstrap sums and the jackknife rows of every block."""
+    from ._kernels.rank_positions import accumulate_positions
+
+    source = xr.DataArray(agg.ranks, dims=("dataset", "method"))
+    sizes = _chunks.block_sizes(source)
+    bounds = np.cumsum(sizes)[:-1]
+    weights = None if agg.raw_weights is None else _chunks.PerBlock(np.split(agg.raw_weights, bounds))
+    codes = None if agg.groups is None else _chunks.PerBlock(np.split(agg.groups, bounds))
+    observed = agg.mean()
+    sums, weight_sums, tables = _chunks.reduce(source, _bootstrap_block, _combine_bootstrap, weights, codes, draws,
+                                               n_resamples, _jackknife_totals(agg), observed, agg.methods,
+                                               whole=True)
+    means = sums
+    means /= weight_sums[:, None]
+    k = agg.prep.n_methods
+    probabilities = np.zeros((k, k))
+    accumulate_positions(np.ascontiguousarray(means), _TIE_TOL, probabilities)
+    probabilities /= n_resamples
+    method_index = pd.Index(agg.methods, name="method")
+    low, high = np.quantile(means, [0.5 - confidence_level / 2, 0.5 + confidence_level / 2], axis=0)
+    table = pd.concat(tables, ignore_index=True)
+    labels = np.array([str(v) for v in agg.labels[table["position"].to_numpy()]], dtype=object)
+    table.insert(0, "dataset", labels)
+    table = table.drop(columns="position").iloc[np.argsort(labels, kind="stable")].reset_index(drop=True)
+    return RankStability(
+        mean_ranks=pd.Series(observed, index=method_index, name="mean_rank"),
+        mean_rank_draws=means,
+        position_probabilities=pd.DataFrame(probabilities, index=method_index,
+                                            columns=pd.Index(np.arange(1, k + 1), name="position")),
+        mean_rank_interval=pd.DataFrame({"low": low, "high": high}, index=method_index),
+        prob_best=pd.Series(probabilities[:, 0], index=method_index, name="prob_best"),
+        jackknife=table, aggregation=agg.aggregation, n_resamples=n_resamples, confidence_level=confidence_level,
+        weights=agg.weights_series(), n_datasets=agg.prep.n_datasets, n_methods=k, excluded=agg.prep.excluded,
+        seeds_reduced=agg.seeds_reduced)
 
 
 def _stability_from_indices(agg: _Aggregation, index_blocks, *, confidence_level: float) -> RankStability:
@@ -754,43 +1013,17 @@ def _stability_from_indices(agg: _Aggregation, index_blocks, *, confidence_level
     A resample's mean ranks are (counts · weights) @ rank_matrix / Σ counts · weights, with
     the ranks within datasets computed once; the tests feed fixed indices here.
     """
-    from ._kernels.rank_positions import accumulate_positions, weighted_counts
-
-    ranks = agg.ranks
-    n, k = ranks.shape
-    w = np.ascontiguousarray(agg.weights_or_ones(), dtype=np.float64)
-    probabilities = np.zeros((k, k))
-    draws = []
-    buffer = np.empty((0, n))
+    n = agg.prep.n_datasets
+    given = []
     for indices in index_blocks:
         indices = np.ascontiguousarray(indices, dtype=np.int64)
-        rows = indices.shape[0] if indices.ndim == 2 else 0
-        if rows > buffer.shape[0]:
-            buffer = np.empty((rows, n))
-        counts, totals = buffer[:rows], np.empty(rows)
-        if rows == 0 or indices.shape[1] == 0 or not weighted_counts(indices, w, counts, totals):
+        if indices.ndim != 2 or 0 in indices.shape or indices.min() < 0 or indices.max() >= n:
             raise ValueError(f"resample indices must be a non-empty 2-d array of dataset positions in [0, {n})")
-        means = counts @ ranks
-        means /= totals[:, None]
-        accumulate_positions(means, _TIE_TOL, probabilities)
-        draws.append(means)
-    draws = np.concatenate(draws, axis=0)
-    n_resamples = draws.shape[0]
-    probabilities /= n_resamples
-    observed = agg.mean()
-    method_index = pd.Index(agg.methods, name="method")
-    low, high = np.quantile(draws, [0.5 - confidence_level / 2, 0.5 + confidence_level / 2], axis=0)
-    return RankStability(
-        mean_ranks=pd.Series(observed, index=method_index, name="mean_rank"),
-        mean_rank_draws=draws,
-        position_probabilities=pd.DataFrame(probabilities, index=method_index,
-                                            columns=pd.Index(np.arange(1, k + 1), name="position")),
-        mean_rank_interval=pd.DataFrame({"low": low, "high": high}, index=method_index),
-        prob_best=pd.Series(probabilities[:, 0], index=method_index, name="prob_best"),
-        jackknife=_jackknife_table(agg, observed),
-        aggregation=agg.aggregation, n_resamples=n_resamples, confidence_level=confidence_level,
-        weights=agg.weights_series(), n_datasets=n, n_methods=k, excluded=agg.prep.excluded,
-        seeds_reduced=agg.seeds_reduced)
+        given.append(indices)
+    if not given:
+        raise ValueError(f"resample indices must be a non-empty 2-d array of dataset positions in [0, {n})")
+    draws = _Resamples(n=n, n_resamples=sum(g.shape[0] for g in given), given=tuple(given))
+    return _stability(agg, draws, draws.n_resamples, confidence_level)
 
 
 def rank_stability(scores, direction=None, *, n_resamples: int = 10_000, aggregation: str = "uniform", groups=None, weights=None,
@@ -858,10 +1091,12 @@ def rank_stability(scores, direction=None, *, n_resamples: int = 10_000, aggrega
     The mean ranks are descriptive: only uniform mean ranks have the Friedman / Nemenyi
     null, and neither the bootstrap interval nor P(best) is a test.
 
-    On a dask-backed cube (uniform aggregation) the resample counts are drawn chunk by chunk
-    from the same ``rng``: per resample the multinomial split of the N draws over the chunks,
-    then uniform draws within each chunk. The resampling distribution is the same, the draws
-    are not: the same ``rng`` gives other numbers than in memory (within Monte Carlo error).
+    On a dask-backed cube of several chunks (uniform aggregation) the resample counts are drawn
+    chunk by chunk from the same ``rng``: per resample the multinomial split of the N draws over
+    the chunks, then uniform draws within each chunk, and the datasets keep the store's order.
+    The resampling distribution is the same, the draws are not: the same ``rng`` gives other
+    numbers than in memory (within Monte Carlo error). A lazy cube of one chunk is drawn as in
+    memory.
 
     References
     ----------
@@ -888,17 +1123,11 @@ def rank_stability(scores, direction=None, *, n_resamples: int = 10_000, aggrega
     >>> result.jackknife.loc[result.jackknife["top_changed"], "dataset"].tolist()
     ['adult (sample)', 'ionosphere', 'liver disorders', 'lung cancer', 'lymphography', 'rheum']
     """
-    if is_lazy(scores):  # a dask-backed cube: counts drawn per chunk from the same rng (mcda._chunks)
-        result = _chunks.rank_stability(scores, n_resamples=n_resamples, aggregation=aggregation, groups=groups,
-                                        weights=weights, confidence_level=confidence_level, rng=rng,
-                                        direction=direction, method_names=method_names)
-        _warn_excluded(result.excluded, "the rank stability")
-        return result
     n_resamples = check_positive_int("n_resamples", n_resamples)
     confidence_level = check_probability("confidence_level", confidence_level)
     gen = as_rng(rng)
     agg = _prepare_aggregation(scores, aggregation=aggregation, groups=groups, weights=weights, direction=direction,
-                               method_names=method_names).sorted_by_dataset()
+                               method_names=method_names, function="mcda.rank_stability").sorted_by_dataset()
     _warn_excluded(agg.prep.excluded, "the rank stability")
     n_positive = int(np.count_nonzero(agg.weights_or_ones() > 0))
     if n_positive < 2:
@@ -912,4 +1141,12 @@ def rank_stability(scores, direction=None, *, n_resamples: int = 10_000, aggrega
         if single:
             warn(f"groups {shown(single)} have a single dataset: the stratified bootstrap keeps them fixed in "
                  "every resample, so their uncertainty is not represented.", SmallSampleWarning)
-    return _stability_from_indices(agg, _index_blocks(agg, n_resamples, gen), confidence_level=confidence_level)
+    n = agg.prep.n_datasets
+    sizes = _chunks.block_sizes(xr.DataArray(agg.prep.ranks))
+    if sizes.size == 1:
+        draws = _Resamples(n=n, n_resamples=n_resamples, rng=gen, pools=_pools(agg))
+    else:  # several blocks (uniform): per resample, the multinomial split of the n draws over the blocks
+        split = gen.multinomial(n, sizes / n, size=n_resamples)
+        seeds = gen.integers(0, np.iinfo(np.int64).max, size=sizes.size)
+        draws = _chunks.PerBlock((np.ascontiguousarray(split[:, c]), int(seeds[c])) for c in range(sizes.size))
+    return _stability(agg, draws, n_resamples, confidence_level)

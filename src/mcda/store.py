@@ -18,49 +18,20 @@ Examples
 
 from __future__ import annotations
 
-import math
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ._chunks import is_lazy, require_in_memory
 from ._validation import check_positive_int
-from .cube import DIMS, _attach_metric, _check_shape, _stored_direction, _stored_metric, as_cube
+from .cube import _attach_metric, as_cube, open_cube, require_dask
 
 __all__ = ["open_cube", "to_zarr", "parquet_to_zarr", "is_lazy", "require_in_memory"]
 
 
-def is_lazy(cube) -> bool:
-    """Whether ``cube`` is a DataArray backed by a dask array (not loaded into memory)."""
-    return isinstance(cube, xr.DataArray) and hasattr(cube.data, "dask")
-
-
-def require_in_memory(scores, function: str, *, reason: str, instead: str) -> None:
-    """Refuse a lazy cube where ``function`` cannot work chunk-wise (never load it silently).
-
-    Raises
-    ------
-    ValueError
-        When ``scores`` is dask-backed: names the function, says why it needs every dataset at
-        once and what to do instead.
-    """
-    if is_lazy(scores):
-        raise ValueError(f"`scores` is a lazy (dask-backed) cube of {scores.sizes.get('dataset', 0)} datasets, and "
-                         f"{function} cannot run chunk-wise: {reason}. mcda does not load a lazy cube into memory "
-                         f"behind your back; {instead}.")
-
-
-def _require_dask():
-    try:
-        import dask  # noqa: F401
-    except ImportError as exc:  # pragma: no cover - exercised only without the extra
-        raise ImportError("lazy cubes need dask: pip install 'mcda[dask]'") from exc
-
-
 def to_zarr(cube: xr.DataArray, path, *, chunk_datasets: int = 100_000) -> None:
     """Write a cube to a Zarr store, chunked along ``dataset`` (labels, NaNs and card kept)."""
-    _require_dask()
+    require_dask()
     chunk_datasets = check_positive_int("chunk_datasets", chunk_datasets)
     cube = as_cube(cube)
     out = cube.copy()
@@ -72,51 +43,6 @@ def to_zarr(cube: xr.DataArray, path, *, chunk_datasets: int = 100_000) -> None:
     out.attrs = attrs
     out.name = "score"
     out.to_dataset().to_zarr(str(path), mode="w", consolidated=False, zarr_format=2)
-
-
-def open_cube(path, *, chunks: int | None = None) -> xr.DataArray:
-    """Open a cube from a Zarr store or a netCDF file lazily, chunked along ``dataset``.
-
-    Parameters
-    ----------
-    path : str or Path
-        A ``.zarr`` directory written by :func:`to_zarr` / :func:`parquet_to_zarr`, or a netCDF
-        file written by :func:`mcda.cube.to_netcdf`.
-    chunks : int, optional
-        Datasets per chunk (default: the store's own chunks; for netCDF 100,000).
-
-    Returns
-    -------
-    xarray.DataArray
-        A dask-backed cube with its card; nothing is loaded but the labels.
-    """
-    _require_dask()
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"`path` {str(path)!r} does not exist")
-    spec = {"dataset": chunks} if chunks is not None else None
-    if path.is_dir():
-        ds = xr.open_zarr(str(path), chunks=spec if spec else {}, consolidated=False)
-        if "score" not in ds:
-            raise ValueError(f"`path` {str(path)!r} is a Zarr store without a 'score' array; it has {list(ds)}")
-        da = ds["score"]
-    else:
-        da = xr.open_dataarray(str(path), chunks=spec or {"dataset": 100_000})
-    da = da.chunk({d: -1 for d in da.dims if d != "dataset"})
-    for name in list(da.coords):
-        if da.coords[name].dtype.kind in "UST" or str(da.coords[name].dtype).startswith("StringDType"):
-            da = da.assign_coords({name: (da.coords[name].dims, np.asarray(da.coords[name].values, dtype=object))})
-    unknown = [d for d in da.dims if d not in DIMS]
-    if unknown:
-        raise ValueError(f"the store's dims must be among {DIMS}; got unknown dims {unknown}")
-    da = da.transpose(*[d for d in DIMS if d in da.dims])
-    attrs = dict(da.attrs)
-    if attrs.get("noise_floor") is None or attrs.get("noise_floor") == "":
-        attrs["noise_floor"] = math.nan
-    da.attrs = attrs
-    da = _attach_metric(da, _stored_metric(da), _stored_direction(da))
-    da.name = "score"
-    return _check_shape(da)
 
 
 def parquet_to_zarr(parquet, path, *, metric=None, direction=None, chunk_datasets: int = 1_000_000,
@@ -154,7 +80,7 @@ def parquet_to_zarr(parquet, path, *, metric=None, direction=None, chunk_dataset
     10M datasets needs about 3 GiB for its labels alone. The method labels are read in a first
     pass over the ``method`` column only.
     """
-    _require_dask()
+    require_dask()
     import pyarrow.parquet as pq
     import zarr
 
