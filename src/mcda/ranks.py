@@ -31,8 +31,8 @@ from . import _chunks
 from ._chunks import require_in_memory
 from .cube import as_cube, complete_design, concat_missing, missing_rows, orient, reduce_seeds, single_score_cube
 
-__all__ = ["AcrossDatasets", "prepare_across", "rank_sums", "table_rank_sums", "rank_rows", "rank_table", "average_ranks", "MeanRanks",
-           "mean_ranks", "rank_stability", "RankStability"]
+__all__ = ["AcrossDatasets", "prepare_across", "rank_sums", "table_rank_sums", "rank_rows", "rank_table",
+           "average_ranks", "MeanRanks", "mean_ranks", "rank_stability", "RankStability"]
 
 MISSING_POLICIES = ("complete", "available")
 _KERNEL_MIN_CELLS = 200_000  # rank_rows switches to the numba kernel from this many cells
@@ -567,7 +567,8 @@ def _prepare_aggregation(scores, *, aggregation, groups, weights, direction, met
     if aggregation != "uniform":
         require_in_memory(scores, f"{function}(aggregation={aggregation!r})",
                           reason="the weighted aggregations read a weight (or a group) for every dataset next to its "
-                                 "ranks", instead="use aggregation='uniform' (chunk-wise), or load the cube (cube.load())")
+                                 "ranks",
+                          instead="use aggregation='uniform' (chunk-wise), or load the cube (cube.load())")
     seeds_reduced = None
     raw = codes = None
     labels: tuple = ()
@@ -587,8 +588,8 @@ def _prepare_aggregation(scores, *, aggregation, groups, weights, direction, met
             raw = 1.0 / np.bincount(codes)[codes]
         elif aggregation == "custom":
             raw = _custom_weights(weights, prep)
-    return _Aggregation(prep=prep, aggregation=aggregation, raw_weights=raw, groups=codes, group_labels=labels, missing=missing,
-                        seeds_reduced=seeds_reduced)
+    return _Aggregation(prep=prep, aggregation=aggregation, raw_weights=raw, groups=codes, group_labels=labels,
+                        missing=missing, seeds_reduced=seeds_reduced)
 
 
 def mean_ranks(scores, direction=None, *, aggregation: str = "uniform", groups=None, weights=None, missing: str = "complete",
