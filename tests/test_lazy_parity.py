@@ -240,6 +240,7 @@ def test_the_complete_case_flags_agree_with_complete_cases(data):
     (lambda c: mcda.mean_ranks(c, aggregation="hierarchical", groups={}), "mcda.mean_ranks"),
     (lambda c: mcda.rank_stability(c, aggregation="custom", weights={}), "mcda.rank_stability"),
     (lambda c: mcda.bayesian_signed_rank_comparison(c, rope=0.01), "mcda.bayesian_signed_rank_comparison"),
+    (lambda c: mcda.pairwise_over_datasets(c), "mcda.pairwise_over_datasets"),
     (lambda c: ranks.prepare_across(c).values, "this across-dataset view"),
 ])
 def test_views_that_need_every_dataset_refuse_a_lazy_cube_by_name(data, call, name):

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
+from ._chunks import require_in_memory
 from ._cliques import groups_from_decisions
 from ._validation import MissingDataWarning, check_alpha, check_choice, nearest, shown, warn
 from ._results import Result
@@ -343,6 +344,8 @@ def pairwise_over_datasets(scores, direction=None, *, test: str = "wilcoxon", ad
     adjust = _adjustment(adjust)
     if decimals is not None and (isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer))):
         raise TypeError(f"`decimals` must be an integer (decimals of the printed scores) or None; got {decimals!r}.")
+    require_in_memory(scores, "mcda.pairwise_over_datasets", reason="the signed-rank test ranks each pair's "
+                      "differences across all datasets at once", instead="load the cube (cube.load())")
     prep = prepare_across(scores, direction, method_names=method_names, missing="complete")
     methods, values = list(prep.methods), prep.values
     if prep.excluded:
