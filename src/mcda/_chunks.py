@@ -89,9 +89,9 @@ def reduce(cube: xr.DataArray, block, combine, *args, columns=None, mapper=None,
     """``combine`` of ``block(values, offset, *args)`` over the blocks of ``cube``: ``values`` float64, only
     ``columns`` if given, through ``mapper`` (e.g. ranks) if given; ``keep`` also returns the mapped matrix
     (lazy for a lazy cube); ``whole`` keeps an in-memory cube in one block."""
-    raws, offsets = _blocks(cube, whole)
-    columns = None if columns is None else np.asarray(columns, dtype=np.int64)
     lazy, apply, step = is_lazy(cube), _apply, combine
+    raws, offsets = _blocks(cube, whole or keep)  # the mapped matrix is kept whole anyway
+    columns = None if columns is None else np.asarray(columns, dtype=np.int64)
     if lazy:
         import dask
 
@@ -99,8 +99,7 @@ def reduce(cube: xr.DataArray, block, combine, *args, columns=None, mapper=None,
     parts = [apply(r, int(o), b, columns, lazy, block, args, mapper, keep and not lazy)
              for b, (r, o) in enumerate(zip(raws, offsets))]
     if keep and not lazy:
-        mapped = parts[0][1] if len(parts) == 1 else np.concatenate([p[1] for p in parts])
-        parts = [p[0] for p in parts]
+        parts, mapped = [parts[0][0]], parts[0][1]
     elif keep:
         mapped = map_rows(cube, mapper, columns=columns)
     if not lazy:
