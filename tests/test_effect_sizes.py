@@ -165,3 +165,10 @@ def test_bad_inputs_name_the_argument():
         mcda.effect_sizes(wide, direction="higher_is_better", against="m9")
     with pytest.raises(ValueError, match="`confidence_level`"):
         mcda.effect_sizes(wide, direction="higher_is_better", confidence_level=1.5)
+
+
+def test_a_lazy_cube_is_refused_by_name():
+    pytest.importorskip("dask")
+    cube = mcda.datasets.synthetic(n_datasets=4, n_methods=3, n_seeds=5, rng=0).chunk({"dataset": 2})
+    with pytest.raises(ValueError, match="effect_sizes cannot run chunk-wise"):
+        mcda.effect_sizes(cube, direction="higher_is_better")

@@ -255,7 +255,12 @@ def effect_sizes(scores, direction=None, *, kind: str = "cohen_d", against: str 
     gen = as_rng(rng)
     if not isinstance(against, str):
         raise TypeError(f"`against` must be 'best', 'all' or a method's name; got {against!r}.")
+    from .store import require_in_memory
+
     cube = as_cube(scores, direction, method_names=method_names)
+    require_in_memory(cube, "effect_sizes", reason="it returns one row per compared pair (per dataset over seeds) "
+                      "and resamples each pair's units", instead="select the datasets you need and load them, "
+                      "e.g. cube.isel(dataset=slice(0, 1000)).load()")
     if "metric" in cube.dims:
         raise ValueError(f"`scores` has a 'metric' dim ({shown([str(m) for m in cube.coords['metric'].values])}): "
                          "effect sizes are per metric; select one, e.g. cube.sel(metric=...).")
