@@ -14,7 +14,8 @@ __all__ = ["maximal_cliques", "groups_from_decisions"]
 def maximal_cliques(adjacent: np.ndarray) -> list[tuple[int, ...]]:
     """Every maximal clique of an undirected graph (Bron–Kerbosch with Tomita pivoting, bitsets)."""
     k = adjacent.shape[0]
-    neighbours = [sum(1 << j for j in np.nonzero(adjacent[i])[0] if j != i) for i in range(k)]
+    # Python integers as bitsets (any k): a numpy int64 index would overflow `1 << j` from j = 63 on
+    neighbours = [sum(1 << int(j) for j in np.nonzero(adjacent[i])[0] if j != i) for i in range(k)]
     cliques: list[tuple[int, ...]] = []
 
     def members(bits: int) -> list[int]:

@@ -97,17 +97,26 @@ def _shaffer_counts(n_methods: int) -> np.ndarray:
     return possible[np.searchsorted(possible, remaining, side="right") - 1]
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=8)
 def _true_hypothesis_counts(n_methods: int) -> frozenset:
     """Shaffer's S(k): the possible numbers of true pairwise hypotheses among k methods.
 
     S(0) = S(1) = {0};  S(k) = ∪_{j=1..k} {C(j, 2) + s : s ∈ S(k − j)} (the methods tied with
     method 1 form a block of j; the rest is any configuration of k − j methods).
+
+    Built bottom-up, each S(n) a Python integer used as a bitset (bit s set when s ∈ S(n)), so
+    a union of shifted sets is one shift and one OR: k = 200 (C(200, 2) = 19,900 bits) takes
+    about 20,000 such operations, a few tens of milliseconds. (A memoised recursion over sets
+    recomputed exponentially once k outgrew its cache: 80 methods took minutes.)
     """
-    if n_methods <= 1:
-        return frozenset({0})
-    return frozenset(j * (j - 1) // 2 + s for j in range(1, n_methods + 1)
-                     for s in _true_hypothesis_counts(n_methods - j))
+    counts = [1, 1]  # S(0) = S(1) = {0}: bit 0
+    for n in range(2, n_methods + 1):
+        bits = 0
+        for j in range(1, n + 1):
+            bits |= counts[n - j] << (j * (j - 1) // 2)
+        counts.append(bits)
+    bits = counts[max(n_methods, 0)]
+    return frozenset(i for i in range(bits.bit_length()) if bits >> i & 1)
 
 
 @functools.lru_cache(maxsize=2)

@@ -1,0 +1,86 @@
+"""Issue 21 (hardening): sizes that used to break the library, outputs and environments.
+
+Each test names the failure it guards against; reference values come from plain re-computations
+written here (independent of the code under test) or from the definitions they cite.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import mcda
+from mcda._cliques import maximal_cliques as _maximal_cliques
+from mcda.multitest import _shaffer_counts, _true_hypothesis_counts
+
+
+# --------------------------------------------------------------------------- sizes: cliques and Shaffer
+
+
+@functools.lru_cache(maxsize=None)
+def _shaffer_sets_by_definition(k: int) -> frozenset:
+    # Shaffer (1986), the recursion as printed: S(k) = ∪_j {C(j, 2) + s : s ∈ S(k − j)}
+    if k <= 1:
+        return frozenset({0})
+    return frozenset(j * (j - 1) // 2 + s for j in range(1, k + 1) for s in _shaffer_sets_by_definition(k - j))
+
+
+def test_shaffer_sets_equal_the_recursion_and_scale_to_200_methods():
+    for k in range(0, 41):
+        assert _true_hypothesis_counts(k) == _shaffer_sets_by_definition(k), k
+    # 200 methods used to hang (a 64-entry cache on a recursion that needs k entries)
+    t = _shaffer_counts(200)
+    m = 200 * 199 // 2
+    assert t.size == m and t[0] == m and t[-1] == 1
+    # Shaffer (1986): once one pair is false, at most C(k − 1, 2) = m − (k − 1) can be true
+    assert t[1] == m - 199
+    assert np.all(np.diff(t) <= 0)
+
+
+def _interval_cliques(order_ranks: np.ndarray, cd: float) -> set:
+    """Maximal cliques of |r_i − r_j| < CD on sorted ranks: the maximal runs of the sorted order."""
+    k = order_ranks.size
+    runs = []
+    for i in range(k):
+        j = i
+        while j + 1 < k and order_ranks[j + 1] - order_ranks[i] < cd:
+            j += 1
+        runs.append((i, j))
+    maximal = {r for r in runs if not any(o != r and o[0] <= r[0] and r[1] <= o[1] for o in runs)}
+    return {frozenset(range(a, b + 1)) for a, b in maximal}
+
+
+@pytest.mark.parametrize("k", [63, 64, 65, 120, 200])
+def test_maximal_cliques_beyond_63_methods(k):
+    # `1 << numpy.int64(63)` overflowed: OverflowError at 64+ methods whenever Friedman rejected
+    rng = np.random.default_rng(k)
+    ranks = np.sort(rng.uniform(1, k, size=k))
+    cd = 5.0
+    adjacent = np.abs(ranks[:, None] - ranks[None, :]) < cd
+    found = {frozenset(c) for c in _maximal_cliques(adjacent)}
+    assert found == _interval_cliques(ranks, cd)
+
+
+def test_compare_over_datasets_and_shaffer_at_200_methods():
+    rng = np.random.default_rng(21)
+    k, n = 200, 30
+    scores = rng.normal(size=(n, k)) + np.linspace(0.0, 6.0, k)
+    names = [f"method-{i:03d}" for i in range(k)]
+    result = mcda.compare_over_datasets(scores, "higher_is_better", method_names=names)
+    assert result.posthoc is not None
+    # groups: every member of a group within CD of every other, and maximal (the definition)
+    cd = result.posthoc.critical_difference
+    mean_ranks = result.mean_ranks
+    for group in result.groups:
+        r = mean_ranks.loc[list(group)].to_numpy()
+        assert r.max() - r.min() < cd
+    covered = {m for g in result.groups for m in g}
+    assert covered == set(names)
+    shaffer = mcda.all_pairs_test(scores, "higher_is_better", test="shaffer", method_names=names)
+    holm = mcda.all_pairs_test(scores, "higher_is_better", test="holm", method_names=names)
+    # Shaffer's multipliers are at most Holm's: it rejects at least what Holm rejects
+    assert (shaffer.significant.to_numpy() >= holm.significant.to_numpy()).all()
