@@ -84,3 +84,57 @@ def test_compare_over_datasets_and_shaffer_at_200_methods():
     holm = mcda.all_pairs_test(scores, "higher_is_better", test="holm", method_names=names)
     # Shaffer's multipliers are at most Holm's: it rejects at least what Holm rejects
     assert (shaffer.significant.to_numpy() >= holm.significant.to_numpy()).all()
+
+
+# --------------------------------------------------------------------------- environment: numba's cache
+
+_KERNEL_RUN = (
+    "import os, tempfile, warnings, numpy as np\n"
+    # a machine whose temporary directory cannot be written either (gettempdir() itself would
+    # fall back to /tmp, which root can always write here)
+    "tempfile.tempdir = os.environ.get('TEST_TEMPDIR') or None\n"
+    "warnings.simplefilter('always')\n"
+    "with warnings.catch_warnings(record=True) as caught:\n"
+    "    from mcda._kernels.counts import region_counts\n"
+    "    from mcda._kernels._jit import cache_directory\n"
+    "    region_counts(np.arange(6.0).reshape(3, 2), 0.0, 8.0)\n"
+    "print('CACHE', repr(cache_directory()))\n"
+    "print('WARNINGS', [str(w.message) for w in caught if 'mcda' in str(w.message)])\n"
+)
+
+
+def _run_kernel(env_changes: dict, tmp_path) -> str:
+    import os
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME")}
+    env.update(env_changes)
+    env["PYTHONPATH"] = os.pathsep.join([str(p) for p in sys.path if p])
+    done = subprocess.run([sys.executable, "-c", _KERNEL_RUN], env=env, capture_output=True, text=True,
+                          cwd=tmp_path, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_kernels_run_with_no_writable_cache_anywhere(tmp_path):
+    # HOME and TMPDIR under a file: nothing can be created there, even by root (who ignores
+    # permission bits); numba itself raised "cannot cache function" for every kernel
+    out = _run_kernel({"HOME": "/dev/null/home", "TEST_TEMPDIR": "/dev/null/tmp"}, tmp_path)
+    assert "CACHE None" in out
+    assert "no writable cache directory" in out  # the one note
+
+
+def test_kernels_cache_in_the_user_cache_directory_not_the_package(tmp_path):
+    out = _run_kernel({"XDG_CACHE_HOME": str(tmp_path / "xdg")}, tmp_path)
+    assert f"CACHE '{tmp_path / 'xdg' / 'mcda' / 'numba'}'" in out and "WARNINGS []" in out
+    written = list((tmp_path / "xdg" / "mcda" / "numba").rglob("*.nbi"))
+    assert written, "no numba index file in the user cache directory"
+
+
+def test_every_kernel_compiles_through_the_one_jit_helper():
+    from pathlib import Path
+
+    root = Path(mcda.__file__).parent
+    offenders = [str(p.relative_to(root)) for p in root.rglob("*.py")
+                 if p.name != "_jit.py" and ("numba.njit" in p.read_text() or "@njit" in p.read_text())]
+    assert not offenders, f"use mcda._kernels._jit.jit (a writable cache directory) instead of numba.njit: {offenders}"

@@ -31,7 +31,10 @@ from __future__ import annotations
 import sys
 
 import numba
+
 import numpy as np
+
+from ._jit import jit
 
 __all__ = ["cell_keys", "bootstrap_mean_quantiles", "resampled_means", "GOLDEN", "MIX1", "MIX2"]
 
@@ -46,7 +49,7 @@ _LOW32 = np.uint64(0xFFFFFFFF)
 _S5 = np.uint64(5)
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def _mix(z):
     """The SplitMix64 finaliser (a bijection of uint64)."""
     z = (z ^ (z >> _S30)) * MIX1
@@ -54,7 +57,7 @@ def _mix(z):
     return z ^ (z >> _S31)
 
 
-@numba.njit(cache=True)
+@jit()
 def cell_keys(bits, offsets, base):
     """One uint64 key per cell: ``base`` mixed with the bit patterns of the cell's scores.
 
@@ -71,7 +74,7 @@ def cell_keys(bits, offsets, base):
     return keys
 
 
-@numba.njit(cache=True)
+@jit()
 def _select(a, lo, hi, k):
     """Rearrange ``a[lo:hi]`` so that ``a[k]`` holds its order statistic: nothing before ``k``
     is larger and nothing after it smaller.
@@ -110,7 +113,7 @@ def _select(a, lo, hi, k):
         lo = equal_end
 
 
-@numba.njit(cache=True)
+@jit()
 def _min(a, lo, hi):
     m = a[lo]
     for i in range(lo + 1, hi):
@@ -119,7 +122,7 @@ def _min(a, lo, hi):
     return m
 
 
-@numba.njit(cache=True)
+@jit()
 def _max(a, lo, hi):
     m = a[lo]
     for i in range(lo + 1, hi):
@@ -131,7 +134,7 @@ def _max(a, lo, hi):
 _SAMPLE = 256  # size of the sample that places the filter threshold
 
 
-@numba.njit(cache=True)
+@jit()
 def _order_pair(means, b, b1, sample, buf):
     """The order statistics ``b`` and ``b1`` (``b1`` is ``b`` or ``b + 1``) of ``means``.
 
@@ -179,7 +182,7 @@ def _order_pair(means, b, b1, sample, buf):
     return x_b, x_b1
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def _lerp(a, b, t):
     """numpy's _lerp: exact at both ends."""
     diff = b - a
@@ -191,7 +194,7 @@ def _lerp(a, b, t):
 TABLE_MAX = 4096  # entries of the table of tuple sums (32 kB: stays in the L1 cache)
 
 
-@numba.njit(cache=True)
+@jit()
 def group_size(n):
     """How many values one draw takes: the g with n**g <= TABLE_MAX and fewest draws per resample
     (n // g tuples plus n % g single values; the smaller g on a tie)."""
@@ -213,7 +216,7 @@ _WORDS = 2048  # 64-bit outputs drawn per block: a vectorisable loop, then a pla
 _BIG_ENDIAN = sys.byteorder == "big"
 
 
-@numba.njit(cache=True)
+@jit()
 def _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, groups, singles):
     """means[start:stop] from the uniforms ``halves[p:]``: ``len(groups)`` tuple draws and
     ``len(singles)`` single draws per resample (tuples, so that the counts are compile-time
@@ -229,7 +232,7 @@ def _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, g
         means[b] = total / n
 
 
-@numba.njit(cache=True)
+@jit()
 def _sum_resamples_any(halves, p, table, cell, size64, n64, means, start, stop, n, groups, singles):
     """:func:`_sum_resamples` with run-time counts, for cells of more than 16 seeds."""
     for b in range(start, stop):
@@ -243,7 +246,7 @@ def _sum_resamples_any(halves, p, table, cell, size64, n64, means, start, stop, 
         means[b] = total / n
 
 
-@numba.njit(cache=True)
+@jit()
 def _sum_block(halves, p, table, cell, size64, n64, means, start, stop, n, groups, singles):
     """Dispatch to a specialisation of :func:`_sum_resamples` for the layouts of 2–16 seeds
     (twice as fast as run-time loop counts), else to :func:`_sum_resamples_any`."""
@@ -279,7 +282,7 @@ def _sum_block(halves, p, table, cell, size64, n64, means, start, stop, n, group
         _sum_resamples_any(halves, p, table, cell, size64, n64, means, start, stop, n, groups, singles)
 
 
-@numba.njit(cache=True)
+@jit()
 def _resampled_means(cell, key, n_resamples, means, table, words, big_endian):
     """Fill ``means`` with the means of ``n_resamples`` resamples (with replacement) of ``cell``.
 
@@ -334,7 +337,7 @@ def _resampled_means(cell, key, n_resamples, means, table, words, big_endian):
         j += (stop - start) * per_resample
 
 
-@numba.njit(cache=True, parallel=True)
+@jit(parallel=True)
 def bootstrap_mean_quantiles(values, offsets, keys, n_resamples, probs):
     """Quantiles of the bootstrap distribution of the mean, per cell.
 
@@ -381,7 +384,7 @@ def bootstrap_mean_quantiles(values, offsets, keys, n_resamples, probs):
     return out
 
 
-@numba.njit(cache=True)
+@jit()
 def resampled_means(values, key, n_resamples):
     """The resampled means of one cell, in draw order (for tests and diagnostics)."""
     n = values.shape[0]

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from ._jit import jit
 
 _EPS = np.finfo(np.float64).eps
 
 
-@numba.njit(cache=True, nogil=True)
+@jit(nogil=True)
 def region_counts(values, rope, ulps):
     """wins[i, j]: rows where values[:, i] - values[:, j] > rope (beyond rounding);
     equivalent[i, j]: rows where |difference| <= rope + ulps * eps * max(|a|, |b|, rope);

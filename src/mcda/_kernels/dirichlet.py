@@ -12,13 +12,14 @@ The largest share is the first one among equals, as ``numpy.argmax`` picks it (b
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from ._jit import jit
 
 __all__ = ["normalise_and_count", "count_winners"]
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def _winner(a, b, c):
     """The region (0, 1, 2) with the largest share, first among equals; signed_rank uses it too."""
     best = 0
@@ -31,7 +32,7 @@ def _winner(a, b, c):
     return best
 
 
-@numba.njit(cache=True)
+@jit()
 def normalise_and_count(gammas):
     """Divide each row of ``gammas`` (n, 3) by its sum in place; return the argmax counts (3,) int64."""
     counts = np.zeros(3, dtype=np.int64)
@@ -44,7 +45,7 @@ def normalise_and_count(gammas):
     return counts
 
 
-@numba.njit(cache=True)
+@jit()
 def count_winners(shares):
     """Argmax counts (3,) int64 of the rows of ``shares`` (n, 3), first index among equals."""
     counts = np.zeros(3, dtype=np.int64)

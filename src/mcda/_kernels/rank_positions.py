@@ -14,12 +14,15 @@ Each kernel has a plain numpy / scipy reference in ``tests/test_ranks.py``.
 from __future__ import annotations
 
 import numba
+
 import numpy as np
+
+from ._jit import jit
 
 __all__ = ["weighted_counts", "accumulate_positions", "rank_rows_average", "kendall_tau_rows"]
 
 
-@numba.njit(cache=True)
+@jit()
 def weighted_counts(indices, weights, out, totals):
     """Per resample r: ``out[r, d]`` = (times dataset d is drawn) × ``weights[d]``, ``totals[r]`` = Σ_d out[r, d].
 
@@ -55,7 +58,7 @@ def weighted_counts(indices, weights, out, totals):
     return True
 
 
-@numba.njit(cache=True)
+@jit()
 def _sort_row(keys, m, order):
     """Indices 0..m-1 in ``order`` sorted by ``keys`` (stable): insertion sort for short rows."""
     if m > 64:
@@ -73,7 +76,7 @@ def _sort_row(keys, m, order):
         order[b + 1] = current
 
 
-@numba.njit(cache=True)
+@jit()
 def accumulate_positions(mean_ranks, tol, probabilities):
     """Add each resample's position distribution to ``probabilities`` (methods × positions).
 
@@ -108,7 +111,7 @@ def accumulate_positions(mean_ranks, tol, probabilities):
             start = stop
 
 
-@numba.njit(cache=True, parallel=True)
+@jit(parallel=True)
 def rank_rows_average(values, out):
     """Ranks within each row: 1 = highest value, ties get the average rank, NaN stays NaN.
 
@@ -144,7 +147,7 @@ def rank_rows_average(values, out):
                 start = stop
 
 
-@numba.njit(cache=True)
+@jit()
 def kendall_tau_rows(reference, rows, out):
     """Kendall's tau-b between ``reference`` (k,) and each row of ``rows`` (n, k), into ``out`` (n,).
 

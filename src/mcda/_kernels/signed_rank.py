@@ -20,15 +20,16 @@ Each kernel has a plain numpy reference (the full indicator matrix) in
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from .dirichlet import _winner
 
+from ._jit import jit
+
 __all__ = ["sum_boundaries", "signed_rank_shares"]
 
 
-@numba.njit(cache=True)
+@jit()
 def sum_boundaries(z_sorted, low, high):
     """For sorted ``z`` and each k: the first j with z_k + z_j >= low and the first with z_k + z_j > high.
 
@@ -53,7 +54,7 @@ def sum_boundaries(z_sorted, low, high):
     return first_ge, first_gt
 
 
-@numba.njit(cache=True)
+@jit()
 def signed_rank_shares(weights_t, orders, right_ge, right_gt, left_ge, left_gt, with_rope, out, counts, block):
     """Region shares of every posterior draw, for several pairs sharing the same draws.
 
