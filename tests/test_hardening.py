@@ -138,3 +138,38 @@ def test_every_kernel_compiles_through_the_one_jit_helper():
     offenders = [str(p.relative_to(root)) for p in root.rglob("*.py")
                  if p.name != "_jit.py" and ("numba.njit" in p.read_text() or "@njit" in p.read_text())]
     assert not offenders, f"use mcda._kernels._jit.jit (a writable cache directory) instead of numba.njit: {offenders}"
+
+
+# --------------------------------------------------------------------------- outputs: no live LaTeX from a label
+
+_PAYLOAD = "evil\n\\input{payload}\r\\def\\x{1}\u2028\\end{document}\x07"
+
+
+def _live_lines(text: str) -> list[str]:
+    """Lines that are not comments and start a TeX control sequence other than the table's own."""
+    own = ("\\begin", "\\end{tabular}", "\\end{table}", "\\centering", "\\caption", "\\label", "\\toprule",
+           "\\midrule", "\\bottomrule", "\\resizebox", "\\addlinespace", "\\multicolumn", "\\end{tabular}}")
+    return [line for line in text.splitlines()
+            if line.strip().startswith("\\") and not line.strip().startswith(own)]
+
+
+def test_a_line_break_in_a_label_or_metric_cannot_become_live_latex():
+    from mcda.export import comparison_to_latex, latex_escape, pairwise_to_latex, scores_to_latex
+
+    rng = np.random.default_rng(3)
+    names = ["plain", _PAYLOAD, "other"]
+    datasets = [f"d{i}" for i in range(12)]
+    values = rng.normal(size=(12, 3, 4)) * 0.01 + np.array([0.5, 0.6, 0.7])[None, :, None]
+    frame = pd.DataFrame([{"dataset": d if i else _PAYLOAD, "method": m, "seed": s, "score": values[i, j, s]}
+                          for i, d in enumerate(datasets) for j, m in enumerate(names) for s in range(4)])
+    cube = mcda.score_cube(frame, direction="higher_is_better")
+    outputs = [scores_to_latex(mcda.summary(cube)), pairwise_to_latex(mcda.paired_tests(cube)),
+               comparison_to_latex(mcda.compare_over_datasets(mcda.reduce_seeds(cube, how="mean")))]
+    for text in outputs:
+        assert "\\input{payload}" not in text  # only its escaped form \textbackslash{}input\{payload\}
+        assert "\x07" not in text and "\u2028" not in text and "\r" not in text
+        assert not _live_lines(text), _live_lines(text)
+        for line in text.splitlines():  # a comment line stays one comment
+            if "payload" in line:
+                assert line.startswith("%") or "\\textbackslash{}input\\{payload\\}" in line
+    assert latex_escape("a\tb\nc\x07") == "a b c<U+0007>"

@@ -23,6 +23,7 @@ adult (sample) & 0.763 & 0.768 & 0.771 & $\mathbf{0.798}$ \\
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -37,9 +38,26 @@ _SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#":
              "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
 
 
+# Line breaks of any kind (what str.splitlines splits on) and tabs are white space in a label; any
+# other control character is shown as its code. A raw line break in a label or metric name would
+# end a `%` comment or a table row and make the rest of the name live LaTeX (`\input{...}`).
+_LINE_BREAKS = re.compile("[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]+")
+_CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f]")
+
+
+def _one_line(text) -> str:
+    """``text`` on one line: every line break or tab becomes one space, other controls ``<U+0007>``."""
+    text = _LINE_BREAKS.sub(" ", str(text))
+    return _CONTROLS.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
+
+
 def latex_escape(text) -> str:
-    r"""``text`` with LaTeX's special characters escaped (``C4.5_m & co`` → ``C4.5\_m \& co``)."""
-    return "".join(_SPECIALS.get(ch, ch) for ch in str(text))
+    r"""``text`` with LaTeX's special characters escaped (``C4.5_m & co`` → ``C4.5\_m \& co``).
+
+    Line breaks and tabs become spaces and other control characters are written as their code
+    (``<U+0007>``), so no label can end a table row or a comment and turn into live LaTeX.
+    """
+    return "".join(_SPECIALS.get(ch, ch) for ch in _one_line(text))
 
 
 def significance_marker(p: float, alpha: float) -> str:
@@ -82,13 +100,13 @@ def _float(path, caption: str | None, default_caption: str, label: str | None, h
     """The LaTeX table float (captioned ``caption``, or ``default_caption`` when it is None), written to
     ``path`` when one is given."""
     caption = caption if caption is not None else default_caption
-    lines = [f"% {c}" for c in comments]
+    lines = [f"% {_one_line(c)}" for c in comments]
     lines += ["% requires \\usepackage{booktabs}" + (" and \\usepackage{graphicx}" if wide else ""),
               r"\begin{table}[tbp]", r"\centering"]
     if caption:
         lines.append(r"\caption{" + caption + "}")
     if label:
-        lines.append(r"\label{" + label + "}")
+        lines.append(r"\label{" + _one_line(label) + "}")
     if wide:
         lines.append(r"\resizebox{\linewidth}{!}{%")
     lines += [r"\begin{tabular}{" + spec + "}", r"\toprule", " & ".join(header) + r" \\", r"\midrule"]
