@@ -173,3 +173,52 @@ def test_a_line_break_in_a_label_or_metric_cannot_become_live_latex():
             if "payload" in line:
                 assert line.startswith("%") or "\\textbackslash{}input\\{payload\\}" in line
     assert latex_escape("a\tb\nc\x07") == "a b c<U+0007>"
+
+
+# --------------------------------------------------------------------------- environment: netCDF round trips
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+import xarray as xr  # noqa: E402
+
+_LABEL_INTS = st.integers(min_value=-(2**62), max_value=2**62)
+_ATTR_VALUES = st.one_of(
+    st.text(max_size=8), st.integers(min_value=-(2**62), max_value=2**62), st.booleans(), st.none(),
+    st.floats(allow_nan=True, allow_infinity=False, width=64),
+    st.lists(st.text(max_size=5), max_size=3), st.dictionaries(st.text(max_size=4), st.integers(), max_size=2),
+)
+
+
+@pytest.mark.parametrize("engine", ["scipy", "h5netcdf"])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seeds=st.lists(_LABEL_INTS, min_size=1, max_size=3, unique=True),
+       datasets=st.lists(st.text(min_size=1, max_size=6), min_size=1, max_size=3, unique=True),
+       attrs=st.dictionaries(st.text(alphabet="abcdefgh_", min_size=1, max_size=6), _ATTR_VALUES, max_size=4))
+def test_netcdf_round_trip_is_exact_for_any_labels_and_attrs(engine, seeds, datasets, attrs, tmp_path):
+    if engine == "h5netcdf":
+        pytest.importorskip("h5netcdf")
+    from mcda.cube import from_netcdf, to_netcdf
+
+    values = np.arange(len(datasets) * 2 * len(seeds), dtype=np.float64).reshape(len(datasets), 2, len(seeds))
+    values[0, 0, 0] = np.nan
+    cube = mcda.score_cube(xr.DataArray(values, dims=("dataset", "method", "seed"),
+                                        coords={"dataset": datasets, "method": ["a", "b"],
+                                                "seed": np.array(seeds, dtype=np.int64)}),
+                           direction="higher_is_better")
+    cube.attrs.update({f"x_{k}": v for k, v in attrs.items()})
+    path = tmp_path / f"c-{engine}.nc"
+    to_netcdf(cube, path, engine=engine)
+    back = from_netcdf(path)
+    assert back.coords["seed"].dtype == np.int64
+    assert back.coords["seed"].values.tolist() == seeds
+    # (compared with the cube's labels: numpy's '<U' arrays themselves drop trailing NULs)
+    assert back.coords["dataset"].values.tolist() == cube.coords["dataset"].values.tolist()
+    assert back.coords["dataset"].dtype == object
+    np.testing.assert_array_equal(back.values, cube.values)
+    assert set(back.attrs) == set(cube.attrs)
+    for key, value in cube.attrs.items():
+        got = back.attrs[key]
+        if isinstance(value, float) and np.isnan(value):
+            assert isinstance(got, float) and np.isnan(got)
+        else:
+            assert got == value and type(got) is type(value), (key, value, got)

@@ -946,14 +946,73 @@ def _nan_from_none(raw):
     return np.nan if raw is None else raw
 
 
-def to_netcdf(cube: xr.DataArray, path: str | Path) -> None:
-    """Write the cube to netCDF (labels, NaNs and card survive :func:`from_netcdf` exactly)."""
+_NETCDF_ENCODING = "mcda_netcdf_encoding"
+
+
+def _netcdf_coord(values: np.ndarray) -> tuple[np.ndarray, dict | None]:
+    """A coordinate as netCDF can store it on every engine, and how to get the original back.
+
+    netCDF3 (scipy's engine, the one a plain install has) has no 64-bit integers, no booleans and
+    no Python objects: integer labels came back int32 and labels >= 2**31 could not be written.
+    Integers and booleans are written as their decimal text, strings and other objects as JSON text.
+    """
+    kind = values.dtype.kind
+    if kind in "iu":
+        return np.array([str(int(v)) for v in values.ravel()], dtype=object).reshape(values.shape), \
+            {"as": "int", "dtype": values.dtype.str}
+    if kind == "b":
+        return np.array(["1" if v else "0" for v in values.ravel()], dtype=object).reshape(values.shape), \
+            {"as": "bool"}
+    if kind in "OUS":  # as JSON text: keeps str vs int labels apart, and NUL or other controls intact
+        flat = values.ravel()
+        return np.array([json.dumps(v.item() if isinstance(v, np.generic) else v, allow_nan=True)
+                         for v in flat], dtype=object).reshape(values.shape), {"as": "json"}
+    return values, None
+
+
+def _netcdf_decode(values: np.ndarray, how: dict) -> np.ndarray:
+    flat = [str(v) for v in np.asarray(values).ravel()]
+    shape = np.shape(values)
+    if how["as"] == "int":
+        return np.array([int(v) for v in flat], dtype=np.dtype(how["dtype"])).reshape(shape)
+    if how["as"] == "bool":
+        return np.array([v == "1" for v in flat], dtype=bool).reshape(shape)
+    if how["as"] == "json":
+        decoded = np.empty(len(flat), dtype=object)
+        decoded[:] = [json.loads(v) for v in flat]
+        return decoded.reshape(shape)
+    return np.array(flat, dtype=object).reshape(shape)
+
+
+def to_netcdf(cube: xr.DataArray, path: str | Path, *, engine: str | None = None) -> None:
+    """Write the cube to netCDF; :func:`from_netcdf` gives back the identical cube.
+
+    Labels of every type (integers of any size, booleans, strings) and every attribute (lists,
+    dicts, booleans, None, large integers) survive on any netCDF engine: what the file format
+    cannot hold is written as text and described in the ``mcda_netcdf_encoding`` attribute.
+    ``engine`` is xarray's (``"scipy"``, ``"h5netcdf"``, ``"netcdf4"``; None: xarray's choice).
+    """
     cube = as_cube(cube)
     out = cube.copy()
+    encoding: dict = {"coords": {}, "json_attrs": []}
     for name in list(out.coords):
-        if out.coords[name].dtype == object:
-            out = out.assign_coords({name: out.coords[name].astype(str)})
-    out.to_netcdf(path)
+        coord = out.coords[name]
+        values, how = _netcdf_coord(coord.values)
+        if how is not None:
+            encoding["coords"][name] = how
+            out = out.assign_coords({name: (coord.dims, values)})
+    attrs = {}
+    for key, value in out.attrs.items():
+        if isinstance(value, str) and value.isprintable():
+            attrs[key] = value
+        else:  # ints may exceed netCDF3's int32; lists, dicts, bools and None have no netCDF form;
+            # floats would come back as numpy scalars, NULs in text are dropped
+            attrs[key] = json.dumps(value.item() if isinstance(value, np.generic) else value,
+                                    allow_nan=True, default=_json_default)
+            encoding["json_attrs"].append(key)
+    attrs[_NETCDF_ENCODING] = json.dumps(encoding)
+    out.attrs = attrs
+    out.to_netcdf(path, engine=engine)
 
 
 def from_netcdf(path: str | Path, *, chunks=None) -> xr.DataArray:
@@ -963,9 +1022,18 @@ def from_netcdf(path: str | Path, *, chunks=None) -> xr.DataArray:
         da.close()
     else:
         da = xr.open_dataarray(path, chunks=chunks)
+    attrs = dict(da.attrs)
+    encoding = json.loads(attrs.pop(_NETCDF_ENCODING)) if _NETCDF_ENCODING in attrs else None
     for name in list(da.coords):
-        if da.coords[name].dtype.kind in "US":
-            da = da.assign_coords({name: (da.coords[name].dims, da.coords[name].values.astype(object))})
+        coord = da.coords[name]
+        if encoding is not None and name in encoding["coords"]:
+            da = da.assign_coords({name: (coord.dims, _netcdf_decode(coord.values, encoding["coords"][name]))})
+        elif coord.dtype.kind in "US":
+            da = da.assign_coords({name: (coord.dims, coord.values.astype(object))})
+    if encoding is not None:
+        for key in encoding["json_attrs"]:
+            attrs[key] = json.loads(attrs[key])
+    da.attrs = attrs
     da.name = "score"
     return da
 
