@@ -222,3 +222,69 @@ def test_netcdf_round_trip_is_exact_for_any_labels_and_attrs(engine, seeds, data
             assert isinstance(got, float) and np.isnan(got)
         else:
             assert got == value and type(got) is type(value), (key, value, got)
+
+
+# --------------------------------------------------------------------------- the CLI's --out folder
+
+
+def _cli(argv):
+    import io
+
+    from mcda.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    status = main(argv, stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
+def test_out_folder_is_replaced_whole_foreign_folders_refused(tmp_path):
+    out = tmp_path / "results"
+    status, _, err = _cli(["compare", "--example", "demsar2006", "--out", str(out), "--no-figures", "--rng", "1"])
+    assert status == 0, err
+    first = {p.name for p in out.iterdir()}
+    assert "report.json" in first and ".mcda-output" in first
+    (out / "stale_from_an_old_run.png").write_bytes(b"old")
+    status, _, err = _cli(["compare", "--example", "demsar2006", "--out", str(out), "--no-figures", "--rng", "2"])
+    assert status == 0, err
+    assert {p.name for p in out.iterdir()} == first  # the stale file is gone, nothing else changed
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".") and p.name != ".results.lock"]  # no leftovers
+
+    foreign = tmp_path / "thesis"
+    foreign.mkdir()
+    (foreign / "chapter1.tex").write_text("mine")
+    status, _, err = _cli(["compare", "--example", "demsar2006", "--out", str(foreign), "--no-figures"])
+    assert status == 1 and "--out" in err and "--force" in err and "did not write" in err
+    assert {p.name for p in foreign.iterdir()} == {"chapter1.tex"}
+    status, _, err = _cli(["compare", "--example", "demsar2006", "--out", str(foreign), "--no-figures", "--force"])
+    assert status == 0, err
+    names = {p.name for p in foreign.iterdir()}
+    assert "chapter1.tex" in names and "report.json" in names and ".mcda-output" not in names
+    assert (foreign / "chapter1.tex").read_text() == "mine"
+
+    status, _, err = _cli(["compare", "--example", "demsar2006", "--out", "", "--no-figures"])
+    assert status == 1 and "--out must name a folder" in err
+
+
+@pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
+def test_two_concurrent_runs_leave_one_complete_output(tmp_path):
+    import threading
+
+    out = tmp_path / "shared"
+    results = []
+
+    def one(rng):
+        results.append(_cli(["compare", "--example", "duo2018", "--out", str(out), "--no-figures", "--rng", str(rng)]))
+
+    threads = [threading.Thread(target=one, args=(r,)) for r in (1, 2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [r[0] for r in results] == [0, 0], [r[2] for r in results]
+    import json
+
+    bundle = json.loads((out / "report.json").read_text())
+    assert bundle  # a whole, parseable bundle: not a half-written mix
+    assert {p.name for p in out.iterdir()} >= {"report.json", "report.txt", "scores.tex", ".mcda-output"}
+    assert not list(tmp_path.glob(".shared.*.partial")) and not list(tmp_path.glob(".shared.*.old"))

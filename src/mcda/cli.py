@@ -288,7 +288,12 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--rope", type=_nonnegative, help="region of practical equivalence in the metric's units "
                                                     "(default: the card's noise floor)")
     compare.add_argument("--alpha", type=_level, default=0.05, help="level of every test")
-    compare.add_argument("--out", default="mcda-out", metavar="DIR", help="where to write figures, tables and bundle")
+    compare.add_argument("--out", default="mcda-out", metavar="DIR",
+                         help="where to write figures, tables and bundle; replaced whole when it holds an earlier "
+                              "mcda output, refused when it holds anything else (see --force)")
+    compare.add_argument("--force", action="store_true",
+                         help="write into --out even when it is a non-empty folder that mcda did not write "
+                              "(files of the same names are replaced, others left alone)")
     compare.add_argument("--test", default="nemenyi",
                          help="post-hoc across datasets: nemenyi, holm, shaffer, bergmann-hommel (with --control: "
                               "bonferroni-dunn, holm, …)")
@@ -422,6 +427,89 @@ def _figures(report, out_dir: Path, stdout) -> list[str]:
     return written
 
 
+_OUT_MARKER = ".mcda-output"  # names a folder as one mcda compare wrote (and may replace whole)
+
+
+def _check_out(value: str, force: bool) -> Path:
+    """The --out folder, checked before the analysis: one mcda owns whole, or a new one.
+
+    The rule: a missing or empty folder is created; a folder holding an earlier mcda output (its
+    marker file) is replaced whole, so no file of an earlier run stays beside the new ones; any
+    other non-empty folder (or a file) is refused unless --force, and with --force mcda writes its
+    files into it (replacing files of the same names) and touches nothing else there.
+    """
+    if not str(value).strip():
+        raise CliError("--out must name a folder; got ''")
+    out_dir = Path(value)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise CliError(f"--out {value!r} is a file, not a folder")
+    if out_dir.is_dir() and any(out_dir.iterdir()) and not (out_dir / _OUT_MARKER).exists() and not force:
+        raise CliError(f"--out {value!r} is a non-empty folder that mcda did not write; choose another --out, "
+                       "or give --force to replace its contents")
+    try:
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"--out {value!r}: cannot create the folder ({exc.strerror})") from None
+    return out_dir
+
+
+class _StagedOutput:
+    """Write into a fresh sibling folder; on success, swap it in for --out in one step.
+
+    Two runs writing the same --out at once each build their own folder; the swap (under a lock
+    where the platform has one) leaves one run's complete output, never a mix of both.
+    """
+
+    def __init__(self, out_dir: Path):
+        import tempfile
+
+        self.out_dir = out_dir
+        try:
+            self.stage = Path(tempfile.mkdtemp(prefix=f".{out_dir.name or 'out'}.", suffix=".partial",
+                                               dir=out_dir.resolve().parent))
+        except OSError as exc:
+            raise CliError(f"--out {str(out_dir)!r}: cannot write beside it ({exc.strerror})") from None
+        (self.stage / _OUT_MARKER).write_text("written by mcda compare; the folder is replaced whole by the "
+                                              "next run with the same --out\n", encoding="utf-8")
+
+    def discard(self) -> None:
+        import shutil
+
+        shutil.rmtree(self.stage, ignore_errors=True)
+
+    def publish(self) -> None:
+        import os
+        import shutil
+
+        target = self.out_dir.resolve()
+        foreign = target.is_dir() and any(target.iterdir()) and not (target / _OUT_MARKER).exists()
+        lock_path = target.parent / f".{target.name}.lock"
+        with open(lock_path, "a") as lock:
+            try:
+                import fcntl
+
+                fcntl.flock(lock, fcntl.LOCK_EX)
+            except ImportError:  # pragma: no cover - no flock on this platform: the renames alone
+                pass
+            old = None
+            if foreign:  # --force on a folder mcda did not write: add our files, keep the rest
+                (self.stage / _OUT_MARKER).unlink()
+                for path in self.stage.iterdir():
+                    os.replace(path, target / path.name)
+                self.stage.rmdir()
+            else:
+                if target.exists():
+                    old = target.parent / f".{target.name}.{os.getpid()}.old"
+                    os.replace(target, old)
+                os.replace(self.stage, target)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+        try:
+            lock_path.unlink()
+        except OSError:
+            pass
+
+
 def _compare(args, stdout) -> int:
     from .cards import UnknownMetricError
     from .export import comparison_to_latex
@@ -431,11 +519,7 @@ def _compare(args, stdout) -> int:
     settings = {"alpha": args.alpha, "rope": args.rope, "test": args.test, "control": args.control,
                 "pairwise_method": args.pairwise_method, "epoch_selection": args.epoch_selection,
                 "strict": not args.fallback_final}
-    out_dir = Path(args.out)  # before the analysis, so a bad --out does not cost the whole run
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CliError(f"--out {str(out_dir)!r}: cannot create the directory ({exc.strerror})") from None
+    out_dir = _check_out(args.out, args.force)  # before the analysis, so a bad --out does not cost the whole run
     if args.ci_method:
         settings["ci_method"] = args.ci_method
     if args.rng is not None:
@@ -477,27 +561,34 @@ def _compare(args, stdout) -> int:
         stdout.write("\n== Notes\n" + "".join(f"  - {n}\n" for n in notes))
 
     written = []
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        bundle = out_dir / "report.json"
-        report.to_json(bundle)
-        written.append(str(bundle))
-        report.to_latex(out_dir / "scores.tex")
-        written.append(str(out_dir / "scores.tex"))
-        if not report.compare_not_applicable():  # else the overview said why
-            comparison_to_latex(report.compare(), out_dir / "comparison.tex")
-            written.append(str(out_dir / "comparison.tex"))
-        if report.has_seeds:
-            report.pairwise_to_latex(out_dir / "pairwise.tex")
-            written.append(str(out_dir / "pairwise.tex"))
-        (out_dir / "report.txt").write_text(f"source: {source}\n{text}\n", encoding="utf-8")
-        written.append(str(out_dir / "report.txt"))
-        stdout.write(f"\n== Files written to {out_dir}/\n")
-        if not args.no_figures:
-            written += _figures(report, out_dir, stdout)
+    staged = _StagedOutput(out_dir)
+    stage = staged.stage
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            bundle = stage / "report.json"
+            report.to_json(bundle)
+            written.append(str(bundle))
+            report.to_latex(stage / "scores.tex")
+            written.append(str(stage / "scores.tex"))
+            if not report.compare_not_applicable():  # else the overview said why
+                comparison_to_latex(report.compare(), stage / "comparison.tex")
+                written.append(str(stage / "comparison.tex"))
+            if report.has_seeds:
+                report.pairwise_to_latex(stage / "pairwise.tex")
+                written.append(str(stage / "pairwise.tex"))
+            (stage / "report.txt").write_text(f"source: {source}\n{text}\n", encoding="utf-8")
+            written.append(str(stage / "report.txt"))
+            stdout.write(f"\n== Files written to {out_dir}/\n")
+            if not args.no_figures:
+                written += _figures(report, stage, stdout)
+    except BaseException:
+        staged.discard()
+        raise
+    staged.publish()
     names = sorted({Path(p).name for p in written})
     stdout.write("  " + ", ".join(names) + "\n")
-    stdout.write(f"  re-analyse later: mcda.Report.from_json({str(bundle)!r})\n")
+    stdout.write(f"  re-analyse later: mcda.Report.from_json({str(out_dir / bundle.name)!r})\n")
     return 0
 
 
