@@ -288,3 +288,18 @@ def test_two_concurrent_runs_leave_one_complete_output(tmp_path):
     assert bundle  # a whole, parseable bundle: not a half-written mix
     assert {p.name for p in out.iterdir()} >= {"report.json", "report.txt", "scores.tex", ".mcda-output"}
     assert not list(tmp_path.glob(".shared.*.partial")) and not list(tmp_path.glob(".shared.*.old"))
+
+
+# --------------------------------------------------------------------------- exporters given the wrong object
+
+
+@pytest.mark.parametrize("bad", [42, "text", None, pd.DataFrame({"a": [1]})])
+def test_exporters_name_the_argument_for_a_wrong_object(bad):
+    from mcda.export import comparison_to_latex, pairwise_to_latex
+
+    with pytest.raises(TypeError, match=r"`result` must be a PairedTests .* got "):
+        pairwise_to_latex(bad)
+    with pytest.raises(TypeError, match=r"`result` must be a ComparisonResult .* got "):
+        comparison_to_latex(bad)
+    with pytest.raises(TypeError, match=r"`result` must be a ComparisonResult"):
+        comparison_to_latex(mcda.datasets.load("demsar2006"))

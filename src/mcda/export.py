@@ -118,6 +118,14 @@ def _float(path, caption: str | None, default_caption: str, label: str | None, h
     return text
 
 
+def _result_frame(result, expected: str) -> pd.DataFrame:
+    """``result.to_frame()``, or a TypeError naming what was expected when ``result`` has none."""
+    to_frame = getattr(result, "to_frame", None)
+    if not callable(to_frame) or isinstance(result, (pd.DataFrame, pd.Series)) or hasattr(result, "dims"):
+        raise TypeError(f"`result` must be a {expected}; got {type(result).__name__}")
+    return to_frame()
+
+
 # --------------------------------------------------------------------------- scores table
 
 def _scores_frame(source) -> tuple[pd.DataFrame, str | None, float | None, str, str, str | None]:
@@ -281,7 +289,7 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
     units (positive favours the first method for a higher-is-better metric).
     """
     digits = check_positive_int("digits", digits, minimum=0)
-    frame = result.to_frame()
+    frame = _result_frame(result, "PairedTests (mcda.paired_tests)")
     needed = ["dataset", "method_a", "method_b", "mean_diff", "ci_low", "ci_high", "p_raw", "p_holm"]
     missing = [c for c in needed if c not in frame.columns]
     if missing:
@@ -375,6 +383,11 @@ def comparison_to_latex(result, path=None, *, caption: str | None = None, label:
     NaiveBayes & 2.200 & ab \\
     CN2 & 3.117 & ab \\
     """
+    from .frequentist import ComparisonResult
+
+    if not isinstance(result, ComparisonResult):
+        raise TypeError("`result` must be a ComparisonResult (mcda.compare_over_datasets); got "
+                        f"{type(result).__name__}")
     order = list(result.mean_ranks.sort_values(kind="stable").index)
     letters = _group_letters(list(result.groups), order)
     rows = [f"{latex_escape(m)} & {result.mean_ranks[m]:.3f} & {letters[m]} \\\\" for m in order]
