@@ -303,3 +303,40 @@ def test_exporters_name_the_argument_for_a_wrong_object(bad):
         comparison_to_latex(bad)
     with pytest.raises(TypeError, match=r"`result` must be a ComparisonResult"):
         comparison_to_latex(mcda.datasets.load("demsar2006"))
+
+
+# --------------------------------------------------------------------------- a Report shared by threads
+
+
+def test_a_report_shared_by_threads_keeps_each_views_own_warnings():
+    import threading
+    import warnings
+
+    report = mcda.Report(mcda.datasets.load("duo2018"), rng=0)  # two incomplete methods: compare() warns
+    stop = threading.Event()
+
+    def noise():
+        while not stop.is_set():
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                warnings.warn("noise from another thread", UserWarning)
+            warnings.warn("noise from another thread", UserWarning)
+
+    other = threading.Thread(target=noise)
+    with warnings.catch_warnings(record=True) as first:
+        warnings.simplefilter("always")
+        other.start()
+        try:
+            report.compare()
+            report.superiority()
+        finally:
+            stop.set()
+            other.join()
+    with warnings.catch_warnings(record=True) as again:
+        warnings.simplefilter("always")
+        report.compare()
+        report.superiority()
+    messages = [str(w.message) for w in again]
+    assert messages, "the cached views re-issue their own warnings"
+    assert not any("noise from another thread" in m for m in messages), messages
+    assert any("SAFE" in str(w.message) for w in first + again)

@@ -25,9 +25,11 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import numbers
+import threading
 import warnings
 from pathlib import Path
 
@@ -215,6 +217,32 @@ def _card_or_label(label: str):
         return get_card(label)
     except (KeyError, ValueError):
         return label
+
+
+
+# `warnings.catch_warnings` swaps process-wide state: two threads inside it at once record each
+# other's warnings (a Report shared by threads cached another thread's warning and re-issued it on
+# every call) and restore the filters out of order. Views compute one at a time, and only the
+# warnings raised by the computing thread are recorded; other threads' warnings are shown as usual.
+_VIEW_LOCK = threading.RLock()
+
+
+@contextlib.contextmanager
+def _this_threads_warnings():
+    owner = threading.get_ident()
+    records: list = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        show = warnings.showwarning
+
+        def record(message, category, filename, lineno, file=None, line=None):
+            if threading.get_ident() == owner:
+                records.append((message, category))
+            else:
+                show(message, category, filename, lineno, file, line)
+
+        warnings.showwarning = record
+        yield records
 
 
 class Report:
@@ -463,10 +491,9 @@ class Report:
         except TypeError:
             key = None
         if key is None or key not in self._cache:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
+            with _VIEW_LOCK, _this_threads_warnings() as caught:
                 result = compute()
-            entry = (result, [(w.message, w.category) for w in caught])
+            entry = (result, caught)
             if key is None:
                 self._rewarn(entry[1])
                 return result
