@@ -340,3 +340,73 @@ def test_a_report_shared_by_threads_keeps_each_views_own_warnings():
     assert messages, "the cached views re-issue their own warnings"
     assert not any("noise from another thread" in m for m in messages), messages
     assert any("SAFE" in str(w.message) for w in first + again)
+
+
+# --------------------------------------------------------------------------- memory: keep only what is asked for
+
+
+@pytest.mark.parametrize("test", ["sign", "signed_rank"])
+def test_keep_draws_for_listed_pairs_changes_no_probability(test):
+    scores = mcda.datasets.synthetic(n_datasets=15, n_methods=5, n_seeds=1, rng=4).isel(seed=0, drop=True)
+    scores = mcda.score_cube(scores, metric="accuracy")
+    run = (mcda.bayesian_sign_comparison if test == "sign" else mcda.bayesian_signed_rank_comparison)
+    extra = {"method": "sampling"} if test == "sign" else {}
+    methods = [str(m) for m in scores.coords["method"].values]
+    pair = (methods[3], methods[1])
+    every = run(scores, rng=5, n_samples=4000, keep_draws=True, **extra)
+    none = run(scores, rng=5, n_samples=4000, keep_draws=False, **extra)
+    one = run(scores, rng=5, n_samples=4000, keep_draws=[pair], **extra)
+    pd.testing.assert_frame_equal(one.table, every.table)
+    pd.testing.assert_frame_equal(none.table, every.table)
+    assert len(one.draws) == 1 and len(every.draws) == 10
+    key = next(iter(one.draws))
+    assert set(key) == set(pair)
+    np.testing.assert_array_equal(one.draws[key], every.draws[key])
+    with pytest.raises(ValueError, match="`keep_draws` names pairs"):
+        run(scores, rng=5, n_samples=100, keep_draws=[(methods[0], "nope")], **extra)
+
+
+def test_kept_draws_over_the_memory_limit_are_refused_before_sampling():
+    rng = np.random.default_rng(0)
+    scores = rng.normal(size=(30, 200))
+    names = [f"m{i}" for i in range(200)]
+    # 19,900 pairs x 50,000 draws x 3 x 8 bytes = 23.9 GB: refused at once with the way on
+    with pytest.raises(ValueError, match=r"keeps 19900 pairs × 50000 posterior draws: about 22\.2 GiB.*keep_draws=False"):
+        mcda.bayesian_sign_comparison(scores, "higher_is_better", rope=0.01, method="sampling", method_names=names)
+    with mcda.set_options(memory_limit="100MB"):
+        with pytest.raises(ValueError, match="over the memory limit of 95.4 MiB"):
+            mcda.bayesian_signed_rank_comparison(scores[:, :60], "higher_is_better", rope=0.01,
+                                                 method_names=names[:60], n_samples=5000)  # 212 MB
+    # what a plot needs is allowed: one pair
+    one = mcda.bayesian_sign_comparison(scores, "higher_is_better", rope=0.01, method="sampling", n_samples=2000,
+                                        method_names=names, keep_draws=[("m0", "m1")], rng=1)
+    assert len(one.draws) == 1
+
+
+def test_options_are_validated():
+    with pytest.raises(ValueError, match="unknown option"):
+        mcda.set_options(memroy_limit=1)
+    with pytest.raises(ValueError, match="`memory_limit` must be"):
+        mcda.set_options(memory_limit="lots")
+    before = mcda.get_options()
+    with mcda.set_options(memory_limit=10**9):
+        assert mcda.get_options()["memory_limit"] == 10**9
+    assert mcda.get_options() == before
+
+
+@pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
+def test_report_plot_posterior_samples_only_its_pair():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    rng = np.random.default_rng(2)
+    k = 120  # all 7,140 pairs x 50,000 draws would be 8 GiB of kept draws
+    frame = pd.DataFrame(rng.normal(size=(12, k)) * 0.01 + np.linspace(0.5, 0.9, k),
+                         columns=[f"method-{i}" for i in range(k)], index=[f"d{i}" for i in range(12)])
+    report = mcda.Report(mcda.score_cube(frame, metric="accuracy"), rng=0)
+    drawn = report.plot_posterior(("method-0", "method-119"))
+    import matplotlib.pyplot as plt
+
+    fig = drawn[0] if isinstance(drawn, tuple) else drawn
+    plt.close(getattr(fig, "figure", fig))
+    with pytest.raises(ValueError, match="`pair` must name two methods"):
+        report.plot_posterior(("method-0", "nope"))

@@ -34,6 +34,9 @@ _EXPORTS: dict[str, str] = {
     "reduce_seeds": "cube",
     "missing_cells": "cube",
     "method_summary": "describe",
+    # options
+    "set_options": "options",
+    "get_options": "options",
     # warnings
     "McdaWarning": "_validation",
     "SmallSampleWarning": "_validation",

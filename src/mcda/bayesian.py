@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from ._validation import as_rng, check_choice, check_positive_int, check_probability
+from ._validation import as_rng, check_choice, check_positive_int, check_probability, shown
 from .cube import as_cube, single_score_cube, orient, resolve_rope
 from .pairwise import _EPS, _ULPS, pairwise_counts, region_counts
 from ._chunks import require_in_memory
@@ -265,8 +265,39 @@ def _check_sampling(n_samples, reproduce, rng, progress, keep_draws, method: str
                          f"`method='sampling'`; got method={method!r}.")
     progress = _check_progress(progress)
     if not isinstance(keep_draws, bool):
-        raise TypeError(f"`keep_draws` must be True or False; got {keep_draws!r}.")
-    return n_samples, reproduce, source, progress
+        if isinstance(keep_draws, (str, bytes)) or not hasattr(keep_draws, "__iter__"):
+            raise TypeError(f"`keep_draws` must be True, False or a list of (method_a, method_b) pairs; got "
+                            f"{keep_draws!r}.")
+        pairs = [tuple(p) if not isinstance(p, (str, bytes)) and hasattr(p, "__iter__") else p for p in keep_draws]
+        bad = [p for p in pairs if not isinstance(p, tuple) or len(p) != 2]
+        if bad:
+            raise TypeError(f"`keep_draws` must be True, False or a list of (method_a, method_b) pairs; got "
+                            f"{shown(bad)} among them.")
+        keep_draws = pairs
+    return n_samples, reproduce, source, progress, keep_draws
+
+
+def _kept_pairs(keep_draws, methods, pairs, usable, n_samples: int) -> np.ndarray:
+    """Which pair rows keep their draws (bool per row), refused over the memory limit before sampling."""
+    from .options import check_allocation
+
+    if keep_draws is True:
+        kept = usable.copy()
+    elif keep_draws is False:
+        kept = np.zeros(len(pairs), dtype=bool)
+    else:
+        position = {m: i for i, m in enumerate(methods)}
+        unknown = [p for p in keep_draws if p[0] not in position or p[1] not in position or p[0] == p[1]]
+        if unknown:
+            raise ValueError(f"`keep_draws` names pairs that are not two different methods of the scores: "
+                             f"{shown(unknown)}; the methods are {shown(methods)}")
+        wanted = {frozenset((position[a], position[b])) for a, b in keep_draws}
+        kept = np.array([frozenset((int(i), int(j))) in wanted for i, j in pairs], dtype=bool) & usable
+    check_allocation(int(kept.sum()) * n_samples * 3 * 8,
+                     f"`keep_draws` keeps {int(kept.sum())} pairs × {n_samples} posterior draws",
+                     "Pass keep_draws=False (the probabilities need no draws), keep_draws=[(a, b), ...] for the "
+                     "pairs to plot, or fewer n_samples")
+    return kept
 
 
 # --------------------------------------------------------------------------- exact sign test
@@ -543,8 +574,10 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
     reproduce : {None, "baycomp"}
         ``"baycomp"`` (with ``method="sampling"``): baycomp's own samples and its exact float
         comparison with the rope (see Notes), so the results are baycomp's bit for bit.
-    keep_draws : bool
-        Keep the per-pair draws (``n_samples × 3`` floats per pair) in the result.
+    keep_draws : bool or list of (method_a, method_b)
+        Keep the per-pair draws (``n_samples × 3`` floats per pair) in the result: every
+        pair's (True), none (False), or only the pairs listed (what a plot needs). Refused
+        before sampling when they would exceed ``mcda.get_options()["memory_limit"]``.
     progress : bool, optional
         Report progress on stderr: None (default) when a sampled run will take more than
         about 2 seconds, True always, False never.
@@ -632,7 +665,8 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
     prior_strength = _check_positive_float("prior_strength", prior_strength)
     threshold = _check_threshold(threshold)
     check_choice("method", method, METHODS)
-    n_samples, reproduce, source, progress = _check_sampling(n_samples, reproduce, rng, progress, keep_draws,
+    n_samples, reproduce, source, progress, keep_draws = _check_sampling(n_samples, reproduce, rng, progress,
+                                                                         keep_draws,
                                                              method)
     cube = single_score_cube(scores, direction, method_names=method_names, what="a comparison over datasets")
     rope = resolve_rope(cube, rope)
@@ -657,7 +691,8 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
         from ._kernels.dirichlet import count_winners, normalise_and_count
 
         prob = np.full((len(pairs), 3), np.nan)
-        draws = {} if keep_draws else None
+        kept = _kept_pairs(keep_draws, methods, pairs, usable, n_samples)
+        draws = {} if keep_draws is not False else None
         bar = _Progress(int(usable.sum()), f"Bayesian sign test ({int(usable.sum())} pairs)", progress)
         done = 0
         for p in np.nonzero(usable)[0]:
@@ -671,7 +706,7 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
             directional = int(wins_count[0] + wins_count[2])
             if rope == 0 and not reproduce and 0 < directional < _MIN_DIRECTIONAL_DRAWS:
                 reasons[p] = _few_directional(directional, n_samples)
-            if draws is not None:
+            if kept[p]:
                 draws[(methods[ii[p]], methods[jj[p]])] = shares
             done += 1
             bar.update(done)
@@ -771,8 +806,9 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
         Draw baycomp's own Dirichlet weights (``RandomState(rng).dirichlet``, given to the
         datasets in the input's order) and compare the pairwise sums with 2·rope exactly, as
         baycomp does, so the results are baycomp's (draws equal to ~1e-16).
-    keep_draws : bool
-        Keep the per-pair draws in the result.
+    keep_draws : bool or list of (method_a, method_b)
+        Keep the per-pair draws in the result: all (True), none (False) or the pairs listed;
+        refused before sampling over ``mcda.get_options()["memory_limit"]``.
     progress : bool, optional
         Progress on stderr: None (default) when the run will take more than about 2 s.
     method_names : sequence, optional
@@ -849,7 +885,8 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
     """
     prior_strength = _check_positive_float("prior_strength", prior_strength)
     threshold = _check_threshold(threshold)
-    n_samples, reproduce, source, progress = _check_sampling(n_samples, reproduce, rng, progress, keep_draws)
+    n_samples, reproduce, source, progress, keep_draws = _check_sampling(n_samples, reproduce, rng, progress,
+                                                                         keep_draws)
     cube = single_score_cube(scores, direction, method_names=method_names, what="a comparison over datasets")
     require_in_memory(cube, "mcda.bayesian_signed_rank_comparison",
                       reason="its posterior weighs every difference by its rank among all the datasets' differences",
@@ -887,18 +924,26 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
 
     prob = np.full((len(pairs), 3), np.nan)
     means = np.full((len(pairs), 3), np.nan)
-    draws = {} if keep_draws else None
+    ready = np.zeros(len(pairs), dtype=bool)
+    ready[[rp.index for group in prepared.values() for rp in group]] = True
+    kept = _kept_pairs(keep_draws, methods, pairs, ready, n_samples)
+    draws = {} if keep_draws is not False else None
     chunks = {size: _chunk_draws(size, n_samples) for size in prepared}
     bar = _Progress(sum(len(group) * n_samples * size for size, group in prepared.items()),
                     f"Bayesian signed-rank test ({sum(len(g) for g in prepared.values())} pairs)", progress)
     done = 0
     for size in sorted(prepared):
+        # the pairs whose draws are kept run as their own stack, on the same weights as the others,
+        # so that keeping draws changes no probability and costs memory only for those pairs
         group = prepared[size]
-        stack = lambda name: np.ascontiguousarray(np.stack([getattr(rp, name) for rp in group]))  # noqa: E731
-        orders, right_ge, right_gt = stack("order"), stack("right_ge"), stack("right_gt")
-        left_ge, left_gt = stack("left_ge"), stack("left_gt")
-        counts = np.zeros((len(group), 3), dtype=np.int64)
-        shares = np.empty((len(group), n_samples, 3)) if keep_draws else np.empty((0, 0, 3))
+        parts = [[rp for rp in group if kept[rp.index]], [rp for rp in group if not kept[rp.index]]]
+        parts = [(part, keep) for part, keep in zip(parts, (True, False)) if part]
+        stacked = []
+        for part, keep in parts:
+            stack = lambda name: np.ascontiguousarray(np.stack([getattr(rp, name) for rp in part]))  # noqa: E731,B023
+            stacked.append((part, keep, stack("order"), stack("right_ge"), stack("right_gt"), stack("left_ge"),
+                            stack("left_gt"), np.zeros((len(part), 3), dtype=np.int64),
+                            np.empty((len(part), n_samples, 3)) if keep else np.empty((0, 0, 3))))
         concentration = np.ones(size)
         concentration[0] = prior_strength
         state = np.random.RandomState(source) if reproduce else None
@@ -909,17 +954,19 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
                 weights_t = np.ascontiguousarray(state.dirichlet(concentration, stop - start).T)
             else:
                 weights_t = _dirichlet_process_weights(source, stop - start, size, prior_strength)
-            out = shares[:, start:stop] if keep_draws else shares
-            signed_rank_shares(weights_t, orders, right_ge, right_gt, left_ge, left_gt, rope > 0, out, counts,
-                               _KERNEL_BLOCK)
+            for part, keep, orders, right_ge, right_gt, left_ge, left_gt, counts, shares in stacked:
+                out = shares[:, start:stop] if keep else shares
+                signed_rank_shares(weights_t, orders, right_ge, right_gt, left_ge, left_gt, rope > 0, out, counts,
+                                   _KERNEL_BLOCK)
             done += len(group) * (stop - start) * size
             bar.update(done)
-        for g, rp in enumerate(group):
-            prob[rp.index] = _probabilities_from_counts(counts[g], n_samples)
-            means[rp.index] = rp.mean
-            if keep_draws:
-                i, j = pairs[rp.index]
-                draws[(methods[i], methods[j])] = shares[g]
+        for part, keep, *_, counts, shares in stacked:
+            for g, rp in enumerate(part):
+                prob[rp.index] = _probabilities_from_counts(counts[g], n_samples)
+                means[rp.index] = rp.mean
+                if keep:
+                    i, j = pairs[rp.index]
+                    draws[(methods[i], methods[j])] = shares[g]
     bar.close()
     if rope == 0:
         prob, reasons = _two_regions(prob, reasons, n_shared > 0)

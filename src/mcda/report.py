@@ -45,6 +45,7 @@ from ._validation import (
     check_probability,
     check_rope,
     nearest,
+    shown,
     user_stacklevel,
 )
 from .cards import MetricCard, get_card
@@ -697,10 +698,25 @@ class Report:
         return self._figure("plot_relation", self.transitivity, kwargs)
 
     def plot_posterior(self, pair, **kwargs):
-        """The posterior of one pair on the simplex (sampled from the report's ``rng``)."""
+        """The posterior of one pair on the simplex (sampled from the report's ``rng``).
+
+        Only that pair is sampled, and only its draws are kept: the posterior of a pair depends
+        on its two methods alone, so drawing one simplex costs the same at 5 or 200 methods.
+        """
+        from .bayesian import bayesian_sign_comparison
+
         settings, rest = self._split(kwargs)
         n_samples = rest.pop("n_samples", 50_000)
-        result = self.bayesian(method="sampling", n_samples=n_samples, **settings)
+        s = self._resolve(settings, _CUBE_SETTINGS + ("seed_reduction", "rope", "rng"))
+        cube = self._across(s)
+        methods = [str(m) for m in cube.coords["method"].values]
+        if isinstance(pair, (str, bytes)) or len(tuple(pair)) != 2 or any(str(m) not in methods for m in pair):
+            raise ValueError(f"`pair` must name two methods of the report ({shown(methods)}); got {pair!r}")
+        pair = (str(pair[0]), str(pair[1]))
+        positions = [methods.index(pair[0]), methods.index(pair[1])]
+        result = self._cached(("posterior_pair", s, pair, n_samples), lambda: bayesian_sign_comparison(
+            cube.isel(method=positions), rope=s["rope"], method="sampling", n_samples=n_samples,
+            rng=self._rng(s["rng"]), keep_draws=[pair]))
         from . import plots
 
         return plots.plot_posterior(result, pair, **rest)
