@@ -18,8 +18,9 @@ Each kernel has a plain numpy / scipy reference in ``tests/test_pool_independent
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from ._jit import jit
 
 __all__ = ["pair_signed_ranks", "signed_rank_null_counts", "ZERO_CODES"]
 
@@ -27,7 +28,7 @@ __all__ = ["pair_signed_ranks", "signed_rank_null_counts", "ZERO_CODES"]
 ZERO_CODES = {"wilcox": 0, "pratt": 1, "zsplit": 2}
 
 
-@numba.njit(cache=True)
+@jit()
 def signed_rank_null_counts(n):
     """counts[s] = number of subsets of {1, ..., n} whose sum is s, s = 0..n(n+1)/2 (float64, exact to n = 50)."""
     top = n * (n + 1) // 2
@@ -41,7 +42,7 @@ def signed_rank_null_counts(n):
     return counts
 
 
-@numba.njit(cache=True)
+@jit()
 def _signflip_p(ranks2, m, constant2, observed2):
     """Two-sided exact p of R+ over the 2^m sign patterns of m nonzero ranks (doubled to integers).
 
@@ -72,7 +73,7 @@ def _signflip_p(ranks2, m, constant2, observed2):
     return min(p, 1.0)
 
 
-@numba.njit(cache=True)
+@jit()
 def pair_signed_ranks(diff, order, zero_code, signflip_max, r_plus, r_minus, n_zero, tie_term, has_ties, wins,
                       losses, signflip_p):
     """Signed-rank sums and sign counts of each row of differences ``diff[p] = a − b`` of one pair.
