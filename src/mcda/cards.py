@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 import tomllib
 from dataclasses import asdict, dataclass, field
 from importlib import resources
@@ -307,19 +308,32 @@ def _builtin_dirs() -> list[Path]:
 
 
 class _Registry:
+    # The built-in cards load on first use, under a lock, and count as loaded only once all are
+    # in: two threads meeting the registry first at once used to see it half filled ("'ari' has
+    # no card" from one of two concurrent `mcda compare` runs).
     def __init__(self):
         self._cards: dict[str, MetricCard] = {}
         self._lookup: dict[str, str] = {}
         self._loaded = False
+        self._lock = threading.RLock()
 
     def _ensure(self):
-        if not self._loaded:
-            self._loaded = True
+        if self._loaded:
+            return
+        with self._lock:
+            if self._loaded:
+                return
             for d in _builtin_dirs():
                 for path in sorted(d.glob("*.toml")):
-                    self.add(_load_file(path), replace=False)
+                    self._add(_load_file(path), replace=False)
+            self._loaded = True
 
     def add(self, card: MetricCard, replace: bool) -> None:
+        self._ensure()
+        with self._lock:
+            self._add(card, replace)
+
+    def _add(self, card: MetricCard, replace: bool) -> None:
         keys = [card.name.lower()] + [a.lower() for a in card.aliases]
         if not replace:
             for key in keys:

@@ -232,18 +232,24 @@ _VIEW_LOCK = threading.RLock()
 def _this_threads_warnings():
     owner = threading.get_ident()
     records: list = []
+    active = [True]
     with warnings.catch_warnings():
         warnings.simplefilter("always")
         show = warnings.showwarning
 
         def record(message, category, filename, lineno, file=None, line=None):
-            if threading.get_ident() == owner:
+            # another thread's warning, or this hook reinstalled later by some other thread's
+            # catch_warnings restoring what it saved: pass it on, never record it here
+            if active[0] and threading.get_ident() == owner:
                 records.append((message, category))
             else:
                 show(message, category, filename, lineno, file, line)
 
         warnings.showwarning = record
-        yield records
+        try:
+            yield records
+        finally:
+            active[0] = False
 
 
 class Report:
@@ -494,7 +500,7 @@ class Report:
         if key is None or key not in self._cache:
             with _VIEW_LOCK, _this_threads_warnings() as caught:
                 result = compute()
-            entry = (result, caught)
+            entry = (result, tuple(caught))
             if key is None:
                 self._rewarn(entry[1])
                 return result
