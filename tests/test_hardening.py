@@ -409,3 +409,16 @@ def test_report_plot_posterior_samples_only_its_pair():
     plt.close(getattr(fig, "figure", fig))
     with pytest.raises(ValueError, match="`pair` must name two methods"):
         report.plot_posterior(("method-0", "nope"))
+
+
+def test_to_zarr_refuses_to_replace_a_store_silently(tmp_path):
+    pytest.importorskip("zarr")
+    from mcda import store
+
+    cube = mcda.datasets.load("demsar2006")
+    path = tmp_path / "c.zarr"
+    store.to_zarr(cube, path, chunk_datasets=5)
+    with pytest.raises(FileExistsError, match="`path` .* already exists; pass overwrite=True"):
+        store.to_zarr(cube, path, chunk_datasets=5)
+    store.to_zarr(cube, path, chunk_datasets=4, overwrite=True)
+    assert store.open_cube(path).chunks[0][0] == 4

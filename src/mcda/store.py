@@ -29,10 +29,18 @@ from .cube import _attach_metric, as_cube, open_cube, require_dask
 __all__ = ["open_cube", "to_zarr", "parquet_to_zarr", "is_lazy", "require_in_memory"]
 
 
-def to_zarr(cube: xr.DataArray, path, *, chunk_datasets: int = 100_000) -> None:
-    """Write a cube to a Zarr store, chunked along ``dataset`` (labels, NaNs and card kept)."""
+def to_zarr(cube: xr.DataArray, path, *, chunk_datasets: int = 100_000, overwrite: bool = False) -> None:
+    """Write a cube to a Zarr store, chunked along ``dataset`` (labels, NaNs and card kept).
+
+    An existing ``path`` is refused unless ``overwrite=True`` (a store is often the result of a
+    long ingestion; replacing it silently loses it).
+    """
     require_dask()
     chunk_datasets = check_positive_int("chunk_datasets", chunk_datasets)
+    if not isinstance(overwrite, bool):
+        raise TypeError(f"`overwrite` must be True or False; got {overwrite!r}")
+    if Path(path).exists() and not overwrite:
+        raise FileExistsError(f"`path` {str(path)!r} already exists; pass overwrite=True to replace it")
     cube = as_cube(cube)
     out = cube.copy()
     for name in list(out.coords):
