@@ -16,10 +16,11 @@ observations (a two-sample statistic); 3 Akinshin's γ as autorank computes it,
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from .bootstrap import GOLDEN, _mix
+
+from ._jit import jit
 
 __all__ = ["effect_statistic", "bootstrap_effect_quantiles", "resampled_effects", "KINDS"]
 
@@ -29,7 +30,7 @@ _LOW32 = np.uint64(0xFFFFFFFF)
 _MAD_SCALE = 1.4826
 
 
-@numba.njit(cache=True)
+@jit()
 def _ratio(num, den):
     if den > 0.0:
         return num / den
@@ -38,7 +39,7 @@ def _ratio(num, den):
     return np.inf if num > 0 else -np.inf
 
 
-@numba.njit(cache=True)
+@jit()
 def _median(a):
     s = np.sort(a)
     n = s.shape[0]
@@ -48,7 +49,7 @@ def _median(a):
     return 0.5 * (s[h - 1] + s[h])
 
 
-@numba.njit(cache=True)
+@jit()
 def _variance(a):
     n = a.shape[0]
     if n < 2:
@@ -63,7 +64,7 @@ def _variance(a):
     return s / (n - 1)
 
 
-@numba.njit(cache=True)
+@jit()
 def _cliff(x, y):
     """δ = (2 U_x − n m) / (n m) with U_x the Mann–Whitney count (ties count half), by one sort."""
     n = x.shape[0]
@@ -88,7 +89,7 @@ def _cliff(x, y):
     return (2.0 * u - n * m) / (n * m)
 
 
-@numba.njit(cache=True)
+@jit()
 def effect_statistic(x, y, kind):
     """The effect size of paired samples ``x``, ``y`` (see the module docstring for ``kind``)."""
     n = x.shape[0]
@@ -109,7 +110,7 @@ def effect_statistic(x, y, kind):
     return _ratio(mx - my, pooled)
 
 
-@numba.njit(cache=True)
+@jit()
 def _fill(x, y, kind, key, n_resamples, out):
     n = x.shape[0]
     n64 = np.uint64(n)
@@ -131,7 +132,7 @@ def _fill(x, y, kind, key, n_resamples, out):
         out[b] = effect_statistic(xs, ys, kind)
 
 
-@numba.njit(cache=True)
+@jit()
 def _quantile_sorted(a, p):
     """numpy's default ('linear') quantile of a sorted array; equal neighbours (±inf) stay exact."""
     h = (a.shape[0] - 1) * p
@@ -142,7 +143,7 @@ def _quantile_sorted(a, p):
     return a[lo] + (h - lo) * (a[hi] - a[lo])
 
 
-@numba.njit(cache=True)
+@jit()
 def bootstrap_effect_quantiles(x, y, offsets, keys, kind, n_resamples, probs):
     """Percentile-bootstrap quantiles ``probs`` of the effect size of every pair: (pairs, len(probs))."""
     n_pairs = offsets.shape[0] - 1
@@ -160,7 +161,7 @@ def bootstrap_effect_quantiles(x, y, offsets, keys, kind, n_resamples, probs):
     return out
 
 
-@numba.njit(cache=True)
+@jit()
 def resampled_effects(x, y, kind, key, n_resamples):
     """The resampled effect sizes of one pair, in draw order (for tests and diagnostics)."""
     out = np.empty(n_resamples)
