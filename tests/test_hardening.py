@@ -422,3 +422,23 @@ def test_to_zarr_refuses_to_replace_a_store_silently(tmp_path):
         store.to_zarr(cube, path, chunk_datasets=5)
     store.to_zarr(cube, path, chunk_datasets=4, overwrite=True)
     assert store.open_cube(path).chunks[0][0] == 4
+
+
+def test_resample_counts_beyond_memory_are_refused_before_allocating():
+    cube = mcda.datasets.load("demsar2006")
+    # rank_stability(n_resamples=10**12) grew until the kernel killed it
+    with pytest.raises(ValueError, match=r"`n_resamples`=1000000000000 keeps .* over the memory limit.*fewer n_resamples"):
+        mcda.rank_stability(cube, n_resamples=10**12, rng=0)
+    # the bootstrap summary died inside numba with SystemError
+    seeds = mcda.datasets.synthetic(n_datasets=2, n_methods=2, n_seeds=5, rng=0)
+    with pytest.raises(ValueError, match=r"`n_resamples`=1000000000000 needs two buffers.*memory limit"):
+        mcda.summary(seeds, ci_method="bootstrap", n_resamples=10**12, rng=0)
+
+
+def test_a_csv_with_more_fields_than_its_header_is_named(tmp_path):
+    path = tmp_path / "scores.csv"
+    path.write_text("dataset,method,seed,score\na,x,0,0.5,extra\na,y,0,0.6,extra\nb,x,0,0.7,extra\nb,y,0,0.4,extra\n")
+    with pytest.raises(ValueError, match="more fields than the header"):
+        mcda.score_cube(path, metric="accuracy")
+    status, _, err = _cli(["compare", str(path), "--metric", "accuracy", "--out", str(tmp_path / "o"), "--no-figures"])
+    assert status == 1 and "more fields than the header" in err and "invalid literal" not in err

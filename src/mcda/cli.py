@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from ._validation import shown
+from .cube import check_csv_fields
 
 __all__ = ["main", "read_scores", "CliError", "build_parser"]
 
@@ -132,6 +133,10 @@ def read_scores(path, *, columns: dict | None = None, metric: str | None = None)
         raise CliError(f"{source}: not a readable CSV ({' '.join(str(exc).split())})") from None
     except UnicodeDecodeError:
         raise CliError(f"{source}: not a UTF-8 text file") from None
+    try:
+        check_csv_fields(frame, source)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
     frame.columns = [str(c).strip() for c in frame.columns]
     if len(frame.columns) == 1:
         header = str(frame.columns[0])

@@ -560,6 +560,20 @@ def _card_name(label: str):
         return None
 
 
+def check_csv_fields(frame: pd.DataFrame, where: str) -> pd.DataFrame:
+    """Refuse a CSV whose rows have more fields than its header.
+
+    pandas then takes the first column as an index without a word, every column shifts by one
+    and the error comes much later ("invalid literal for int() with base 10: 'a'").
+    """
+    if not isinstance(frame.index, pd.RangeIndex):
+        n = len(frame.columns)
+        raise ValueError(f"{where}: the rows have more fields than the header ({n} names: "
+                         f"{shown(list(frame.columns))}), from line 2 on; every line needs one field per "
+                         "header name")
+    return frame
+
+
 def _read_path(path: Path, *, chunks, columns):
     """What a path holds: a DataFrame (CSV, Parquet) or a cube (JSON, netCDF, Zarr)."""
     if not path.exists():
@@ -572,7 +586,7 @@ def _read_path(path: Path, *, chunks, columns):
     if suffix == ".json":
         return from_json(path)
     if suffix == ".csv":
-        return pd.read_csv(path)
+        return check_csv_fields(pd.read_csv(path), f"`data` path {str(path)!r}")
     if suffix in (".parquet", ".pq"):
         return pd.read_parquet(path)
     raise ValueError(f"`data` path {str(path)!r} has suffix {suffix!r}; mcda reads .csv, .parquet, .json (a cube "

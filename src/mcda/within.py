@@ -316,6 +316,16 @@ def summary(scores, direction=None, *, ci_method: str = "t", confidence_level: f
     check_choice("ci_method", ci_method, CI_METHODS)
     confidence_level = _check_confidence(confidence_level)
     n_resamples = check_positive_int("n_resamples", n_resamples)
+    if ci_method == "bootstrap":
+        import os
+
+        from .options import check_allocation
+
+        # each kernel thread holds two buffers of n_resamples resampled means for the cell it is on
+        threads = os.cpu_count() or 1
+        check_allocation(2 * 8 * n_resamples * threads, f"`n_resamples`={n_resamples} needs two buffers of "
+                         f"{n_resamples} resampled means on each of {threads} threads",
+                         "Use fewer n_resamples (9,999 is the usual choice for percentile intervals)")
     gen = as_rng(rng)
     cube, blocks = _blocks(scores, direction, metric, method_names)
     frames, notes = [], []
