@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import pkgutil
+import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from mcda._results import Result
 import tests.contract as contract_pkg
 from tests.contract.harness import (
     Case,
@@ -98,3 +102,60 @@ def test_bad_input_gives_the_promised_error(case: Case, kwargs, exc, text):
     cube = make_cube(case)
     with pytest.raises(exc, match=text):
         case.call(cube, **kwargs)
+
+
+# --------------------------------------------------------------------------- one vocabulary
+
+GLOSSARY = Path(__file__).parents[1] / "docs" / "api" / "glossary.md"
+
+
+def _glossary_names() -> set[str]:
+    """Every backticked name in the first column of the glossary's tables."""
+    names = set()
+    for line in GLOSSARY.read_text(encoding="utf-8").splitlines():
+        if line.startswith("| `"):
+            first = line.split(" | ")[0]
+            names.update(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)`", first))
+    return names
+
+
+def _public_result(result):
+    """The mcda result inside a test-side wrapper (cases wrap numbers and cubes to give them a frame)."""
+    inner = getattr(result, "result", result) if type(result).__module__.startswith("tests.") else result
+    return None if type(inner).__module__.startswith("tests.") else inner
+
+
+def test_the_glossary_is_read():
+    names = _glossary_names()
+    assert {"p_raw", "p_adjusted", "p_holm", "prob_a_better", "n_equivalent", "standing"} <= names
+    assert "pvalue_adjusted" not in names and "p_a_better" not in names
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_fields_and_columns_are_in_the_glossary(case: Case):
+    result = _public_result(case.call(make_cube(case)))
+    if result is None:  # a number or a cube: the function returns no result object
+        return
+    names = _glossary_names()
+    fields = [f.name for f in dataclasses.fields(result)] if dataclasses.is_dataclass(result) else []
+    unknown_fields = sorted(set(fields) - names)
+    assert not unknown_fields, f"{type(result).__name__} fields not in docs/api/glossary.md: {unknown_fields}"
+    unknown_columns = sorted(set(map(str, result.to_frame().columns)) - names)
+    assert not unknown_columns, f"{type(result).__name__}.to_frame() columns not in the glossary: {unknown_columns}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_results_share_one_base(case: Case):
+    result = _public_result(case.call(make_cube(case)))
+    if result is None:
+        return
+    assert isinstance(result, Result), f"{type(result).__name__} does not derive from mcda._results.Result"
+    assert dataclasses.is_dataclass(result) and type(result).__dataclass_params__.frozen
+    assert repr(result) == f"{type(result).__name__}\n{result.summary()}"
+    assert isinstance(result.to_frame(), pd.DataFrame)
+
+
+def test_a_p_column_is_always_a_pvalue():
+    """`p_` names a p-value; posterior and resampling probabilities are `prob_` (rule 2 of the glossary)."""
+    pvalue_names = {"p_raw", "p_adjusted", "p_holm", "p_lower", "p_upper", "p_tost"}
+    assert {n for n in _glossary_names() if n.startswith("p_")} <= pvalue_names

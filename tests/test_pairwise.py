@@ -494,13 +494,13 @@ def test_results_read_well():
 def test_numba_region_counts_kernel_agrees_with_a_plain_numpy_reference(values, rope):
     # a plain broadcast computation of the documented rule is the reference for the one-pass
     # kernel (mcda._kernels.counts) behind count_regions
-    from mcda.pairwise import _EPS, _ULPS
+    from mcda._numeric import EPS, SCORE_ULPS
 
     a = values[:, :, None]
     b = values[:, None, :]
     diff = a - b
     valid = ~np.isnan(diff)
-    tol = _ULPS * _EPS * np.maximum(np.maximum(np.abs(a), np.abs(b)), rope)
+    tol = SCORE_ULPS * EPS * np.maximum(np.maximum(np.abs(a), np.abs(b)), rope)
     within = valid & (np.abs(diff) <= rope + tol)
     expected = ((valid & ~within & (diff > 0)).sum(axis=0), within.sum(axis=0), valid.sum(axis=0))
     got = count_regions(values, rope)

@@ -98,7 +98,7 @@ def test_t_interval_past_the_bound_is_reported_not_clipped():
     row = res.to_frame().iloc[0]
     assert row["ci_high"] > 1.0
     assert any("beyond its range" in n for n in res.notes)
-    assert "IntervalSummary" not in repr(res) and "Interval summary" in repr(res)
+    assert repr(res) == "IntervalSummary\n" + res.summary() and "Interval summary" in res.summary()
 
 
 # --------------------------------------------------------------------------- summary: bootstrap

@@ -29,9 +29,12 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
+from ._results import Result
 from ._validation import as_rng, check_choice, check_positive_int, check_probability, shown
+from .cards import direction_sign
 from .cube import as_cube, single_score_cube, orient, resolve_rope
-from .pairwise import _EPS, _ULPS, pairwise_counts, region_counts
+from ._numeric import score_tolerance
+from .pairwise import pairwise_counts, region_counts
 from ._chunks import require_in_memory
 
 __all__ = [
@@ -76,7 +79,7 @@ _COLUMNS = ["method_a", "method_b", "n_datasets", "prob_a_better", "prob_equival
 # --------------------------------------------------------------------------- result
 
 @dataclass(frozen=True, repr=False)
-class BayesianComparison:
+class BayesianComparison(Result):
     """Posterior probabilities of A better / equivalent / B better, for every pair of methods.
 
     Attributes
@@ -162,14 +165,9 @@ class BayesianComparison:
         lines += [f"note: {r.method_a} vs {r.method_b}: {r.reason}" for r in notes.itertuples()]
         return "\n".join(lines)
 
-    def __repr__(self) -> str:
-        k = len(self.methods)
-        return (f"BayesianComparison(test={self.test!r}, method={self.method!r}, {k} methods, "
-                f"{len(self.table)} pairs, rope={self.rope!r})\n" + self.summary())
-
 
 @dataclass(frozen=True, repr=False)
-class CorrelatedTResult:
+class CorrelatedTResult(Result):
     """The correlated Bayesian t test per dataset and pair of methods.
 
     Attributes
@@ -218,11 +216,6 @@ class CorrelatedTResult:
         notes = self.table.loc[self.table["reason"] != ""]
         lines += [f"note: {r.dataset}: {r.method_a} vs {r.method_b}: {r.reason}" for r in notes.itertuples()]
         return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return (f"CorrelatedTResult({len(self.datasets)} datasets, {len(self.methods)} methods, "
-                f"rope={self.rope!r})\n" + self.summary())
-
 
 # --------------------------------------------------------------------------- input checks
 
@@ -910,8 +903,8 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
         z = np.concatenate(([0.0], b - a))
         # mcda forgives the rounding of the differences at ±2·rope, as pairwise_counts does at the
         # rope; baycomp's own mode compares the computed sums exactly
-        tolerance = 0.0 if reproduce else _ULPS * _EPS * max(float(np.abs(a).max()), float(np.abs(b).max()),
-                                                              2.0 * rope)
+        tolerance = 0.0 if reproduce else score_tolerance(max(float(np.abs(a).max()), float(np.abs(b).max()),
+                                                              2.0 * rope))
         rank_pair = _prepare_rank_pair(p, z, prior_strength, rope, tolerance)
         if rope == 0 and not reproduce and not rank_pair.right_ge.any() and (rank_pair.right_gt == z.size).all():
             # every pairwise sum is at 0: θ_b = θ_a = ½ in every draw, and the "winner" is rounding noise
@@ -1178,7 +1171,7 @@ def correlated_t_test(scores, direction=None, *, rope=None, runs: int = 1, thres
         raise ValueError(f"`runs` = {runs} leaves {n_folds} fold per run out of {n_scores} scores; the correlated "
                          "t test needs k-fold cross-validation with k >= 2.")
     values = orient(cube).transpose("dataset", "method", "seed").values
-    sign = 1.0 if cube.attrs["direction"] == "higher_is_better" else -1.0
+    sign = direction_sign(cube.attrs["direction"])
     methods = [str(m) for m in cube.coords["method"].values]
     datasets = [str(d) for d in cube.coords["dataset"].values]
     rows = []

@@ -41,6 +41,8 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ._numeric import TIE_TOLERANCE
+from ._results import Result
 from ._validation import (
     MissingDataWarning,
     as_rng,
@@ -52,7 +54,7 @@ from ._validation import (
     user_stacklevel,
     warn,
 )
-from .cards import DIRECTIONS
+from .cards import DIRECTIONS, direction_sign
 from .cube import as_cube, complete_cases, cube_metric
 
 __all__ = [
@@ -67,9 +69,8 @@ __all__ = [
 ]
 
 MISSING_POLICIES = ("complete", "available")
-# Net flows closer than this are tied (top choice, ranks). Flows lie in [-1, 1] and are sums of
-# at most a few thousand terms, so their rounding noise is ~1e-13; real differences are far larger.
-_FLOW_TOL = 1e-10
+# Net flows closer than the tie tolerance are tied (top choice, ranks): mcda._numeric.
+_FLOW_TOL = TIE_TOLERANCE
 _BLOCK_ELEMENTS = 2_000_000  # datasets × k × k × criteria per block: memory stays bounded
 _GRID_MAX_CRITERIA = 3
 _MAX_SHOWN = 8
@@ -174,7 +175,7 @@ def _prepare(scores, *, metrics=None, rope=None) -> _Criteria:
     if lacking:
         raise ValueError(f"metrics {shown(lacking)} carry no card, so there is no noise floor to use; pass "
                          f"`rope={{{lacking[0]!r}: ...}}` (0.0 for none) or give them a card (mcda.register_card).")
-    signs = np.where(np.array(directions) == "higher_is_better", 1.0, -1.0)
+    signs = direction_sign(directions)
     values = np.ascontiguousarray(cube.values * signs, dtype=np.float64)
     return _Criteria(cube=cube, values=values, methods=[str(m) for m in cube.coords["method"].values],
                      datasets=[str(d) for d in cube.coords["dataset"].values], metrics=labels,
@@ -237,7 +238,7 @@ def _single_metric_cube(prep: _Criteria, c: int) -> xr.DataArray:
 
 
 @dataclass(frozen=True, repr=False)
-class CriteriaComparison:
+class CriteriaComparison(Result):
     """The across-dataset procedure and pairwise superiority for every criterion, side by side.
 
     Attributes
@@ -318,9 +319,6 @@ class CriteriaComparison:
                          + (", …" if len(sup.order) > 4 else ""))
         return "\n".join(lines)
 
-    def __repr__(self) -> str:
-        return "CriteriaComparison: " + self.summary()
-
 
 def compare_criteria(scores, *, metrics=None, rope=None, alpha: float = 0.05, test: str = "nemenyi",
                      adjust: str | None = "holm") -> CriteriaComparison:
@@ -400,7 +398,7 @@ def compare_criteria(scores, *, metrics=None, rope=None, alpha: float = 0.05, te
 # =========================================================================== practical dominance
 
 @dataclass(frozen=True, repr=False)
-class PracticalDominance:
+class PracticalDominance(Result):
     """Practical dominance between methods over several criteria, counted across datasets.
 
     Attributes
@@ -496,9 +494,6 @@ class PracticalDominance:
             lines.append("dominated on a majority of shared datasets: "
                          + shown(off_front, _MAX_SHOWN, fmt=str, sep="; "))
         return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return f"PracticalDominance(front={self.front})\n" + self.summary()
 
 
 def _median_rank(n: int, confidence_level: float) -> int:
@@ -800,7 +795,7 @@ def _criterion_flows(scores, *, metrics, rope, preference, missing) -> _Flows:
 
 
 @dataclass(frozen=True, repr=False)
-class PrometheeResult:
+class PrometheeResult(Result):
     """PROMETHEE II net flows with the noise floors as indifference thresholds.
 
     Attributes
@@ -878,9 +873,6 @@ class PrometheeResult:
         if self.dropped_datasets:
             lines.append(f"datasets with fewer than 2 complete methods (dropped): {list(self.dropped_datasets)}")
         return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return f"PrometheeResult(top={self.top})\n" + self.summary()
 
 
 def _top(flows: np.ndarray) -> np.ndarray:
@@ -1018,7 +1010,7 @@ def _simplex_grid(n_criteria: int, n_steps: int) -> np.ndarray:
 
 
 @dataclass(frozen=True, repr=False)
-class WeightStability:
+class WeightStability(Result):
     """How the top choice of PROMETHEE II moves over the simplex of criterion weights.
 
     Attributes
@@ -1086,9 +1078,6 @@ class WeightStability:
         if self.excluded:
             lines.append(f"excluded (incomplete): {', '.join(self.excluded)}")
         return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return "WeightStability: " + self.summary()
 
 
 def weight_stability(scores, *, metrics=None, rope=None, preference=None, missing: str = "complete",

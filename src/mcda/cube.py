@@ -20,8 +20,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ._results import Result
 from ._validation import check_choice, check_rope, shown
-from .cards import DIRECTIONS, MetricCard, UnknownMetricError, card_from_dict, get_card
+from .cards import DIRECTIONS, MetricCard, direction_sign, UnknownMetricError, card_from_dict, get_card
 
 __all__ = [
     "DIMS",
@@ -643,9 +644,9 @@ def _looks_built(da: xr.DataArray) -> bool:
 def _sign(cube: xr.DataArray):
     if "metric" in cube.dims:
         dirs = cube.coords["direction"].values
-        return xr.DataArray(np.where(dirs == "higher_is_better", 1.0, -1.0), dims="metric",
+        return xr.DataArray(direction_sign(dirs), dims="metric",
                             coords={"metric": cube.coords["metric"].values})
-    return 1.0 if cube_direction(cube) == "higher_is_better" else -1.0
+    return direction_sign(cube_direction(cube))
 
 
 def orient(cube: xr.DataArray) -> xr.DataArray:
@@ -685,8 +686,8 @@ def missing_cells(cube: xr.DataArray) -> pd.DataFrame:
     return pd.DataFrame({"dataset": ds[i], "method": me[j]})
 
 
-@dataclass(frozen=True)
-class CompleteCases:
+@dataclass(frozen=True, repr=False)
+class CompleteCases(Result):
     """The complete part of a cube and what was excluded to get it.
 
     Attributes
@@ -705,6 +706,11 @@ class CompleteCases:
     excluded: dict = field(default_factory=dict)
     empty_datasets: tuple = ()
     policy: str = "methods"
+
+    def to_frame(self) -> pd.DataFrame:
+        """The complete cube as a tidy table: ``dataset, method, score`` (and any further dims)."""
+        return self.cube.rename("score").to_dataframe().reset_index()[
+            [*self.cube.dims, "score"]]
 
     def summary(self) -> str:
         if not self.excluded and not self.empty_datasets:

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from . import _chunks
+from ._results import Result
 from .cube import cube_direction, cube_metric, single_score_cube
 
 __all__ = ["MethodSummary", "method_summary"]
@@ -42,7 +43,7 @@ def _combine_summary(a, b):
 
 
 @dataclass(frozen=True, repr=False)
-class MethodSummary:
+class MethodSummary(Result):
     """Summary statistics of each method's scores across datasets, in the metric's own units.
 
     Attributes
@@ -83,7 +84,7 @@ class MethodSummary:
 
     def summary(self) -> str:
         what = f"{self.metric} ({self.direction})" if self.metric else self.direction
-        lines = [f"MethodSummary of {what} over {self.n_datasets} datasets"
+        lines = [f"Method summary of {what} over {self.n_datasets} datasets"
                  + (", computed chunk-wise" if self.lazy else "")]
         frame = self.to_frame()
         width = max(len("method"), *(len(m) for m in frame["method"]))
@@ -94,8 +95,6 @@ class MethodSummary:
                          f"{row.std:10.4g}  {row.min:10.4g}  {row.max:10.4g}")
         return "\n".join(lines)
 
-    def __repr__(self) -> str:
-        return self.summary()
 
 
 def method_summary(scores, direction=None, *, method_names=None) -> MethodSummary:

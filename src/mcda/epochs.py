@@ -37,7 +37,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ._results import Result
 from ._validation import check_choice, shown
+from .cards import direction_sign
 from .cube import as_cube, score_cube
 
 __all__ = [
@@ -110,7 +112,7 @@ def _sign(cube: xr.DataArray, criterion) -> float:
         direction = str(cube.coords["direction"].values[labels.index(criterion)])
     else:
         direction = cube.attrs["direction"]
-    return 1.0 if direction == "higher_is_better" else -1.0
+    return direction_sign(direction)
 
 
 def _run_dims(cube: xr.DataArray) -> list[str]:
@@ -134,8 +136,8 @@ def _reported_present(cube: xr.DataArray, split) -> xr.DataArray:
     return present.transpose(*_run_dims(cube), "epoch")
 
 
-@dataclass(frozen=True)
-class EpochSelectionSupport:
+@dataclass(frozen=True, repr=False)
+class EpochSelectionSupport(Result):
     """Which datasets can have their epoch selected on a validation series, and why not.
 
     Attributes
@@ -178,9 +180,6 @@ class EpochSelectionSupport:
         lines = [head, f"  supported: {len(self.supported)} of {len(self.table)} datasets"]
         lines += [f"  not {d}: {r}" for d, r in self.unsupported.items()]
         return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return self.summary()
 
 
 def epoch_selection_support(scores, *, split: str | None = "test", validation: str | None = None,

@@ -26,6 +26,7 @@ import pandas as pd
 from scipy import optimize, special
 
 from ._cliques import groups_from_decisions, maximal_cliques as _maximal_cliques  # noqa: F401 (tests use it)
+from ._numeric import TIE_TOLERANCE
 from ._results import Result
 from ._validation import MissingDataWarning, check_alpha, check_choice, check_positive_int, warn
 from .multitest import BERGMANN_HOMMEL_MAX_METHODS, adjust_finite, canonical_adjustment, check_bergmann_hommel
@@ -149,7 +150,7 @@ def _standard_error(n_methods: int, n_datasets: int) -> float:
 
 
 @dataclass(frozen=True, repr=False)
-class FriedmanResult:
+class FriedmanResult(Result):
     """The Friedman omnibus test and the Iman–Davenport F.
 
     Attributes
@@ -216,7 +217,12 @@ class FriedmanResult:
         })
 
     def summary(self) -> str:
-        """Two lines: Friedman χ² and Iman–Davenport F, with p-values."""
+        """The verdict, then Friedman χ² and Iman–Davenport F with their p-values."""
+        verdict = "rejects" if self.rejected else "does not reject"
+        return (f"{self.n_methods} methods over {self.n_datasets} datasets; omnibus {verdict} at alpha = "
+                f"{self.alpha:g}\n" + self._statistics_text())
+
+    def _statistics_text(self) -> str:
         ties = (f" (tie-corrected {self.statistic_tied:.3f})"
                 if self.tie_correction < 1 and np.isfinite(self.statistic_tied) else "")
         lines = [f"Friedman chi2({self.df}) = {self.statistic:.3f}, p = {self.pvalue:.3g}{ties}",
@@ -224,11 +230,6 @@ class FriedmanResult:
         if self.reason:
             lines.append(f"note: {self.reason}")
         return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        verdict = "rejects" if self.rejected else "does not reject"
-        return (f"FriedmanResult({self.n_methods} methods over {self.n_datasets} datasets; omnibus {verdict} at "
-                f"alpha = {self.alpha:g})\n  " + self.summary().replace("\n", "\n  "))
 
 
 def _chi2_sf(statistic: float, df: int) -> float:
@@ -523,7 +524,7 @@ def critical_difference(n_methods, n_datasets=None, *, alpha: float = 0.05, test
 
 
 @dataclass(frozen=True, repr=False)
-class PosthocResult:
+class PosthocResult(Result):
     """A post-hoc procedure on mean ranks: all pairs, or every method against a control.
 
     Attributes
@@ -628,9 +629,6 @@ class PosthocResult:
             lines.append(f"  {better} < {worse}: rank diff {abs(row.rank_diff):.3f}, "
                          f"p = {row.p_raw:.3g}, adjusted {row.p_adjusted:.3g}")
         return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return f"PosthocResult({self.n_methods} methods over {self.n_datasets} datasets)\n" + self.summary()
 
 
 def _two_sided_normal_p(z: np.ndarray) -> np.ndarray:
@@ -881,7 +879,7 @@ def all_pairs_test(scores, direction=None, *, test: str = "holm", alpha: float =
 
 
 @dataclass(frozen=True, repr=False)
-class ComparisonResult:
+class ComparisonResult(Result):
     """Ranks, omnibus and (only if it rejects) the post-hoc procedure, with the cliques.
 
     Attributes
@@ -954,10 +952,10 @@ class ComparisonResult:
         order = self.mean_ranks.sort_values(kind="stable")
         best, best_rank = str(order.index[0]), float(order.iloc[0])
         # every method sharing the lowest mean rank is named: picking one of a tie would be arbitrary
-        tied = [str(m) for m, r in order.items() if r - best_rank <= 1e-12]
+        tied = [str(m) for m, r in order.items() if r - best_rank <= TIE_TOLERANCE]
         at = f"{', '.join(tied)} (tied at rank {best_rank:.2f})" if len(tied) > 1 else f"{best} (rank {best_rank:.2f})"
         lines = [f"{self.n_methods} methods over {self.n_datasets} datasets"]
-        lines += ["  " + line for line in f.summary().split("\n")]
+        lines += ["  " + line for line in f._statistics_text().split("\n")]
         if self.posthoc is None:
             lines.append(f"  omnibus does not reject at alpha = {self.alpha:g}: no difference may be claimed")
             lines.append(f"  lowest mean rank: {at}, descriptive only")
@@ -983,9 +981,6 @@ class ComparisonResult:
         for method, lacks in self.excluded.items():
             lines.append(f"  excluded (incomplete): {method} lacks {_listed(lacks)}")
         return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return "ComparisonResult: " + self.summary()
 
 
 def _groups(mean_ranks: pd.Series, posthoc: PosthocResult | None) -> list[tuple[str, ...]]:

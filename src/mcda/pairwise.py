@@ -14,8 +14,10 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
+from ._results import Result
 from ._validation import SmallSampleWarning, check_alpha, check_choice, check_probability, check_rope, warn
-from .cards import DIRECTIONS
+from .cards import DIRECTIONS, direction_sign
+from ._numeric import SCORE_ULPS, tie_key
 from .multitest import PAIR_STRUCTURED, PVALUE_ADJUSTMENTS, adjust_pvalues, canonical_adjustment
 from .cube import single_score_cube, cube_direction, orient, resolve_rope
 from . import _chunks
@@ -34,11 +36,7 @@ __all__ = [
     "marginal_means",
 ]
 
-# Equivalence boundary: |a - b| <= rope + _ULPS * eps * max(|a|, |b|, rope). A difference that
-# is the rope up to the rounding of the subtraction itself (0.77 - 0.76 = 0.010000000000000009)
-# counts as equivalent; anything larger (1e-14 beyond, say) does not, as in baycomp.
-_ULPS = 8
-_EPS = np.finfo(np.float64).eps
+# The equivalence boundary forgives the rounding of the subtraction itself (mcda._numeric).
 
 
 def count_regions(values: np.ndarray, rope: float):
@@ -55,7 +53,7 @@ def count_regions(values: np.ndarray, rope: float):
     values = np.ascontiguousarray(values, dtype=np.float64)
     if values.ndim != 2:
         raise ValueError(f"`values` must be a datasets × methods matrix; got shape {values.shape}")
-    return region_counts(values, float(rope), float(_ULPS))
+    return region_counts(values, float(rope), float(SCORE_ULPS))
 
 
 def _regions_block(values: np.ndarray, offset: int, rope: float, ulps: float):
@@ -70,7 +68,7 @@ def _add(a: tuple, b: tuple) -> tuple:
     return tuple(x + y for x, y in zip(a, b))
 
 
-def region_counts(cube, rope: float, ulps: float = _ULPS):
+def region_counts(cube, rope: float, ulps: float = SCORE_ULPS):
     """:func:`count_regions` of a cube, block by block (lazy cubes chunk-wise); ``ulps=0`` compares exactly."""
     return _chunks.reduce(orient(cube), _regions_block, _add, float(rope), float(ulps))
 
@@ -82,8 +80,8 @@ def _pair_sums_block(values: np.ndarray, offset: int):
     return np.where(present, values, 0.0).T @ mask, mask.T @ mask
 
 
-@dataclass(frozen=True)
-class PairwiseCounts:
+@dataclass(frozen=True, repr=False)
+class PairwiseCounts(Result):
     """Per ordered pair (row, column): the datasets the row wins, the equivalences, the shared datasets.
 
     Attributes
@@ -219,6 +217,19 @@ class PairwiseCounts:
                              int(w[j, i])))
         return pd.DataFrame(rows, columns=["method_a", "method_b", "n_datasets", "wins_a", "n_equivalent", "wins_b"])
 
+    def summary(self) -> str:
+        """Wins, equivalences and shared datasets of every pair, a line each (the first few)."""
+        frame = self.to_frame()
+        rope = "" if math.isnan(self.rope) else f", rope {self.rope:g}"
+        lines = [f"Pairwise counts of {len(self.methods)} methods ({self.direction}{rope}): "
+                 "wins of a / within the rope / wins of b, on the shared datasets"]
+        for r in frame.head(_SHOWN_PAIRS).itertuples():
+            lines.append(f"  {r.method_a} vs {r.method_b}: {r.wins_a} / {r.n_equivalent} / {r.wins_b} "
+                         f"of {r.n_datasets}")
+        if len(frame) > _SHOWN_PAIRS:
+            lines.append(f"  … ({len(frame) - _SHOWN_PAIRS} more pairs)")
+        return "\n".join(lines)
+
 
 def _count_table(name: str, table, k: int | None = None) -> np.ndarray:
     """A square table of non-negative whole counts as int64 (a copy)."""
@@ -332,9 +343,9 @@ def _labelled(values, methods, *, name=None):
 
 
 def _order_by(*keys: np.ndarray) -> np.ndarray:
-    """Indices by decreasing first key, ties (equal up to rounding at 1e-9) broken by the next
+    """Indices by decreasing first key, ties (equal up to the tie tolerance) broken by the next
     keys, then by input order; NaN last."""
-    return np.lexsort((np.arange(len(keys[0])),) + tuple(-np.round(k, 9) for k in reversed(keys)))
+    return np.lexsort((np.arange(len(keys[0])),) + tuple(-tie_key(k) for k in reversed(keys)))
 
 
 def _plural(n: int, noun: str) -> str:
@@ -375,8 +386,8 @@ def _check_adjust(adjust) -> str | None:
 
 # --------------------------------------------------------------------------- superiority
 
-@dataclass(frozen=True)
-class SuperiorityReport:
+@dataclass(frozen=True, repr=False)
+class SuperiorityReport(Result):
     """Pairwise superiority: per pair, who outperforms whom how often, and is it more than chance.
 
     Attributes
@@ -476,9 +487,6 @@ class SuperiorityReport:
         if self.incomparable_pairs:
             lines.append("no shared dataset: " + _pairs_text(self.incomparable_pairs))
         return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return f"SuperiorityReport(order={self.order}, alpha={self.alpha}, adjust={self.adjust!r})\n" + self.summary()
 
 
 def pairwise_superiority(scores, direction=None, *, rope=None, alpha: float = 0.05, adjust: str | None = None,
@@ -636,8 +644,8 @@ def pairwise_superiority(scores, direction=None, *, rope=None, alpha: float = 0.
 
 # --------------------------------------------------------------------------- transitivity
 
-@dataclass(frozen=True)
-class TransitivityResult:
+@dataclass(frozen=True, repr=False)
+class TransitivityResult(Result):
     """The pairwise-majority relation and how far it is from a single order.
 
     Attributes
@@ -720,9 +728,6 @@ class TransitivityResult:
         if self.reason:
             lines.append(self.reason)
         return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return "TransitivityResult\n" + self.summary()
 
 
 def _max_circular_triads(n: int) -> int:
@@ -839,8 +844,8 @@ def pairwise_transitivity(report) -> TransitivityResult:
 _TIES = ("half", "drop")
 
 
-@dataclass(frozen=True)
-class BradleyTerryResult:
+@dataclass(frozen=True, repr=False)
+class BradleyTerryResult(Result):
     """Bradley–Terry strengths fitted by maximum likelihood to the pairwise wins.
 
     Attributes
@@ -902,9 +907,6 @@ class BradleyTerryResult:
                          f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}])" for r in self.to_frame().itertuples())
         return (f"Bradley–Terry log-strengths (ties: {self.ties}; log-likelihood {self.log_likelihood:.4g}, "
                 f"{self.n_iterations} Newton steps)\n{body}")
-
-    def __repr__(self) -> str:
-        return "BradleyTerryResult\n" + self.summary()
 
 
 def _never_loses(won: np.ndarray, methods: list):
@@ -1069,8 +1071,8 @@ def bradley_terry(report, *, ties: str = "half", confidence_level: float = 0.95)
 
 # --------------------------------------------------------------------------- marginal means
 
-@dataclass(frozen=True)
-class MarginalMeans:
+@dataclass(frozen=True, repr=False)
+class MarginalMeans(Result):
     """Mean scores per method, and per pair over the datasets the pair shares.
 
     Attributes
@@ -1118,9 +1120,6 @@ class MarginalMeans:
                 + "\n".join(f"  {r.method}: mean {r.mean:.4g} on {r.n_datasets} datasets, advantage "
                             f"{r.mean_advantage:+.4g}" for r in rows))
 
-    def __repr__(self) -> str:
-        return "MarginalMeans\n" + self.summary()
-
 
 def marginal_means(scores, direction=None, *, method_names=None) -> MarginalMeans:
     """Mean score per method, and per pair over the datasets both have, for comparison with the rankings.
@@ -1165,7 +1164,7 @@ def marginal_means(scores, direction=None, *, method_names=None) -> MarginalMean
         pairwise = np.where(shared > 0, sums / shared, np.nan)
     differences = pairwise - pairwise.T
     np.fill_diagonal(differences, np.nan)
-    sign = 1.0 if cube_direction(cube) == "higher_is_better" else -1.0
+    sign = direction_sign(cube_direction(cube))
     oriented = sign * differences
     n_opponents = (~np.isnan(oriented)).sum(axis=1)
     advantage = np.where(n_opponents > 0, np.nansum(oriented, axis=1) / np.maximum(n_opponents, 1), np.nan)

@@ -156,9 +156,6 @@ class PairwiseOverDatasets(Result):
             lines.append(f"  excluded (incomplete): {method} lacks {shown(lacks, 4, fmt=str)}")
         return "\n".join(lines)
 
-    def __repr__(self) -> str:
-        return "PairwiseOverDatasets: " + self.summary()
-
 
 def _wilcoxon_p(n, r_plus, n_zero, tie_term, has_ties, signflip_p, zero_method):
     """Two-sided p-values and the null each came from, as scipy.stats.wilcoxon's method="auto"."""

@@ -16,6 +16,8 @@ import pandas as pd
 import xarray as xr
 from scipy import stats
 
+from ._numeric import TIE_TOLERANCE
+from ._results import Result
 from ._validation import (
     DescriptiveOnlyWarning,
     MissingDataWarning,
@@ -299,8 +301,8 @@ def rank_table(scores, direction=None, *, missing: str = "complete", method_name
     return prep.rank_table()
 
 
-@dataclass(frozen=True)
-class MeanRanks:
+@dataclass(frozen=True, repr=False)
+class MeanRanks(Result):
     """Mean ranks of methods across datasets.
 
     Attributes
@@ -344,8 +346,9 @@ class MeanRanks:
         out = self.mean_ranks.rename("mean_rank").rename_axis("method").reset_index()
         return out.sort_values("mean_rank", kind="stable").reset_index(drop=True)
 
-    def __repr__(self) -> str:
-        head = f"MeanRanks({self.aggregation}, {self.n_methods} methods over {self.n_datasets} datasets"
+    def summary(self) -> str:
+        """The aggregation, then the mean ranks best first, and the methods left out."""
+        head = f"Mean ranks ({self.aggregation}, {self.n_methods} methods over {self.n_datasets} datasets"
         head += ", descriptive only" if not self.supports_critical_difference else ""
         body = ", ".join(f"{m}: {r:.3f}" for m, r in self.mean_ranks.sort_values(kind="stable").items())
         if self.excluded:
@@ -394,10 +397,8 @@ def average_ranks(scores, direction=None, *, missing: str = "complete", method_n
 # =========================================================================== weighted mean ranks
 
 AGGREGATIONS = ("uniform", "reliability", "hierarchical", "custom")
-# Mean ranks closer than this are tied (positions, order, top method). Uniform sums of
-# half-integer ranks are exact in float64, so a real difference is at least 0.5 / n_datasets;
-# weighted sums carry rounding noise of order 1e-13, far below this.
-_TIE_TOL = 1e-9
+# Mean ranks closer than the tie tolerance are tied (positions, order, top method): mcda._numeric.
+_TIE_TOL = TIE_TOLERANCE
 # Level of the per-cell t intervals of the reliability weighting. Every kept cell has the
 # same number of seeds (reduce_seeds with missing='complete' keeps only cells with every seed), so the t quantile is one
 # constant factor and cancels when the weights are normalised.
@@ -771,8 +772,8 @@ def _jackknife_rows(left_out: np.ndarray, observed: np.ndarray, methods, positio
     })
 
 
-@dataclass(frozen=True)
-class RankStability:
+@dataclass(frozen=True, repr=False)
+class RankStability(Result):
     """How much the mean ranks depend on which datasets are in the benchmark.
 
     Attributes
@@ -868,14 +869,11 @@ class RankStability:
         return "\n".join(lines)
 
     def _header(self) -> str:
-        text = (f"RankStability({self.aggregation}, {self.n_methods} methods over {self.n_datasets} datasets, "
+        text = (f"Rank stability ({self.aggregation}, {self.n_methods} methods over {self.n_datasets} datasets, "
                 f"{self.n_resamples} bootstrap resamples")
         if self.seeds_reduced:
             text += f", ranks of the seed-{self.seeds_reduced}"
         return text + ")"
-
-    def __repr__(self) -> str:
-        return self.summary()
 
 
 @dataclass(frozen=True)

@@ -30,9 +30,11 @@ import pandas as pd
 import xarray as xr
 from scipy import stats
 
+from ._results import Result
 from ._validation import check_alpha, check_choice, check_positive_int, check_probability, as_rng
-from .cards import MetricCard
+from .cards import MetricCard, direction_sign
 from .cube import as_cube, cube_card, cube_cards
+from ._numeric import score_tolerance
 from .multitest import adjust_by_family
 
 __all__ = [
@@ -51,11 +53,6 @@ __all__ = [
 CI_METHODS = ("t", "bootstrap")
 TEST_METHODS = ("t", "wilcoxon")
 ZERO_METHODS = ("wilcox", "pratt", "zsplit")
-# Two differences closer than this many ulps of the scores they come from are the same number
-# written twice (0.768 - 0.763 vs 0.936 - 0.931): the subtraction's own rounding is forgiven, as
-# in mcda.pairwise.
-_ULPS = 8
-_EPS = np.finfo(np.float64).eps
 _FEW_SEEDS_FOR_BOOTSTRAP = 10
 
 
@@ -76,7 +73,7 @@ class _Block:
 
     @property
     def sign(self) -> float:
-        return 1.0 if self.direction == "higher_is_better" else -1.0
+        return direction_sign(self.direction)
 
 
 def _blocks(scores, direction, metric, method_names) -> tuple[xr.DataArray, list[_Block]]:
@@ -147,18 +144,11 @@ def _notes_text(notes) -> str:
     return "".join(f"\nnote: {n}" for n in notes)
 
 
-class _TableResult:
-    """What the table-shaped results share: ``to_frame``, a repr that is the summary, and its text.
+class _TableResult(Result):
+    """The table-shaped results: :class:`Result` (``to_frame`` is a copy of ``table``) and their text.
 
     The subclasses are frozen dataclasses (``repr=False``) with ``table`` and ``notes`` fields.
     """
-
-    def to_frame(self) -> pd.DataFrame:
-        """The tidy table (a copy)."""
-        return self.table.copy()
-
-    def __repr__(self) -> str:
-        return self.summary()
 
     def _text(self, head: str, columns: list[str]) -> str:
         return head + "\n" + _show_table(self.table, columns) + _notes_text(self.notes)
@@ -465,7 +455,7 @@ def _pairs(block: _Block) -> _Pairs:
         warnings.simplefilter("ignore", RuntimeWarning)
         scale = np.nanmax(np.maximum(np.abs(a), np.abs(b)).reshape(-1, s), axis=1)
     scale = np.where(np.isnan(scale), 0.0, scale)
-    diff = _snap(diff, _ULPS * _EPS * scale)
+    diff = _snap(diff, score_tolerance(scale))  # the subtraction's own rounding is forgiven
     n = (~np.isnan(diff)).sum(axis=1)
     p = len(ia)
     methods = np.array(block.methods, dtype=object)
@@ -554,8 +544,8 @@ def _pair_table(cube: xr.DataArray, blocks: list[_Block], columns, *, t_based: b
 # --------------------------------------------------------------------------- signed ranks
 
 
-@dataclass(frozen=True)
-class SignedRanks:
+@dataclass(frozen=True, repr=False)
+class SignedRanks(Result):
     """The Wilcoxon signed-rank sums of a set of differences.
 
     Attributes
@@ -582,6 +572,10 @@ class SignedRanks:
     def to_frame(self) -> pd.DataFrame:
         return pd.DataFrame([{"r_plus": self.r_plus, "r_minus": self.r_minus, "statistic": self.statistic,
                               "n": self.n, "n_zero": self.n_zero, "zero_method": self.zero_method}])
+
+    def summary(self) -> str:
+        return (f"Wilcoxon signed ranks of {self.n} differences ({self.n_zero} zero, zero_method "
+                f"{self.zero_method!r}): R+ = {self.r_plus:g}, R- = {self.r_minus:g}, statistic {self.statistic:g}")
 
 
 def _signed_rank_sums(diff: np.ndarray, zero_method: str):

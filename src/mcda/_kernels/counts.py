@@ -6,8 +6,6 @@ import numpy as np
 
 from ._jit import jit
 
-_EPS = np.finfo(np.float64).eps
-
 
 @jit(nogil=True)
 def region_counts(values, rope, ulps):
