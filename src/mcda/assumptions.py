@@ -28,13 +28,14 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
+from ._results import Result
 from ._validation import MissingDataWarning, check_alpha, shown, warn
 
 __all__ = ["ProcedureRecommendation", "recommend_procedure", "repeated_measures_anova"]
 
 
-@dataclass(frozen=True)
-class RepeatedMeasuresAnova:
+@dataclass(frozen=True, repr=False)
+class RepeatedMeasuresAnova(Result):
     """One-way repeated-measures ANOVA (datasets as subjects, methods as the within factor).
 
     Attributes
@@ -56,6 +57,15 @@ class RepeatedMeasuresAnova:
     df: tuple
     epsilon: float
     pvalue_corrected: float
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row: ``statistic, df1, df2, p_raw, epsilon, pvalue_corrected``."""
+        return pd.DataFrame([{"statistic": self.statistic, "df1": self.df[0], "df2": self.df[1], "p_raw": self.pvalue,
+                              "epsilon": self.epsilon, "pvalue_corrected": self.pvalue_corrected}])
+
+    def summary(self) -> str:
+        return (f"Repeated-measures ANOVA: F({self.df[0]}, {self.df[1]}) = {self.statistic:.3f}, p = {self.pvalue:.3g}; "
+                f"Greenhouse-Geisser epsilon {self.epsilon:.3f}, corrected p = {self.pvalue_corrected:.3g}")
 
 
 def _anova(values: np.ndarray) -> RepeatedMeasuresAnova:
@@ -124,7 +134,7 @@ def _values(scores, direction, method_names) -> _Prepared:
 
 
 @dataclass(frozen=True, repr=False)
-class ProcedureRecommendation:
+class ProcedureRecommendation(Result):
     """What the assumption checks found, and the procedure they point to.
 
     Attributes
@@ -208,9 +218,6 @@ class ProcedureRecommendation:
                  f"  autorank would run: {self.autorank_choice}"]
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return "ProcedureRecommendation: " + self.summary()
 
 
 def _paired_t_holm(values: np.ndarray, methods: list, alpha: float) -> pd.DataFrame:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ._results import Result
 from ._validation import MissingDataWarning, as_rng, check_choice, check_positive_int, check_probability, shown, warn
 
 __all__ = ["EffectSizes", "effect_sizes", "EFFECT_SIZE_THRESHOLDS", "magnitude"]
@@ -59,7 +60,7 @@ def magnitude(effect, kind: str = "cohen_d"):
 
 
 @dataclass(frozen=True, repr=False)
-class EffectSizes:
+class EffectSizes(Result):
     """Effect sizes of compared pairs, with intervals and magnitude labels.
 
     Attributes
@@ -112,9 +113,6 @@ class EffectSizes:
         if len(self.table) > 20:
             lines.append(f"  ... {len(self.table) - 20} more rows in to_frame()")
         return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return "EffectSizes: " + self.summary()
 
 
 def _pairs(methods: list, against: str, location: np.ndarray) -> list[tuple[int, int]]:

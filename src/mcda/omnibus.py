@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
+from ._results import Result
 from ._validation import MissingDataWarning, check_alpha, check_choice, shown, warn
 from ._numeric import score_tolerance
 from .frequentist import PosthocResult
@@ -184,7 +185,7 @@ def _build_posthoc(*, test: str, methods: list, mean_ranks: np.ndarray, scale: n
 
 
 @dataclass(frozen=True, repr=False)
-class OmnibusResult:
+class OmnibusResult(Result):
     """An omnibus rank test over datasets (aligned ranks or Quade) and its post-hoc, if it rejects.
 
     Attributes
@@ -264,10 +265,6 @@ class OmnibusResult:
         for method, lacks in self.excluded.items():
             lines.append(f"  excluded (incomplete): {method} lacks [{shown(lacks, 8, fmt=str)}]")
         return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return "OmnibusResult: " + self.summary()
-
 
 # --------------------------------------------------------------------------- Friedman aligned ranks
 
