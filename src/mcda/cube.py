@@ -81,7 +81,7 @@ def _resolve_one(metric, direction, *, what: str = "") -> tuple[str, str, Metric
     return name, card.direction, card
 
 
-def _attach_metric(da: xr.DataArray, metric, direction) -> xr.DataArray:
+def attach_metric(da: xr.DataArray, metric, direction) -> xr.DataArray:
     """Write the metric / direction / card attrs (and coords along ``metric``)."""
     attrs = {k: v for k, v in da.attrs.items() if k not in ("metric", "direction", "noise_floor", "card", "cards")}
     if "metric" in da.dims:
@@ -491,7 +491,7 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
             da = da.assign_coords(method=np.array(names, dtype=object))
     if "metric" in da.dims and isinstance(metric, (str, MetricCard)):
         da, metric, direction = _select_metric(da, metric, direction)
-    da = _attach_metric(da, metric, direction)
+    da = attach_metric(da, metric, direction)
     for k, v in keep_attrs.items():
         da.attrs.setdefault(k, v)
     return _check_shape(da)
@@ -1106,6 +1106,6 @@ def open_cube(path, *, chunks: int | None = None) -> xr.DataArray:
     if attrs.get("noise_floor") is None or attrs.get("noise_floor") == "":
         attrs["noise_floor"] = math.nan
     da.attrs = attrs
-    da = _attach_metric(da, _stored_metric(da), _stored_direction(da))
+    da = attach_metric(da, _stored_metric(da), _stored_direction(da))
     da.name = "score"
     return _check_shape(da)

@@ -96,7 +96,6 @@ class MethodSummary(Result):
         return "\n".join(lines)
 
 
-
 def method_summary(scores, direction=None, *, method_names=None) -> MethodSummary:
     """Count, mean, standard deviation, minimum and maximum of each method's scores across datasets.
 

@@ -36,7 +36,7 @@ from scipy import special, stats
 from ._results import Result
 from ._validation import MissingDataWarning, check_alpha, check_choice, shown, warn
 from ._numeric import score_tolerance
-from .frequentist import PosthocResult
+from ._posthoc import PosthocResult
 from .multitest import PAIR_STRUCTURED, adjust_pvalues, canonical_adjustment
 from .ranks import prepare_across, rank_rows
 

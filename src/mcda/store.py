@@ -26,7 +26,7 @@ import xarray as xr
 
 from ._chunks import is_lazy, require_in_memory
 from ._validation import check_positive_int
-from .cube import _attach_metric, as_cube, open_cube, require_dask
+from .cube import attach_metric, as_cube, open_cube, require_dask
 
 __all__ = ["open_cube", "to_zarr", "parquet_to_zarr", "is_lazy", "require_in_memory"]
 
@@ -167,7 +167,7 @@ def parquet_to_zarr(parquet, path, *, metric=None, direction=None, chunk_dataset
     flush()
     scores.resize((offset, k))
     cube = xr.DataArray(np.zeros((0, k)), dims=("dataset", "method"))  # only to resolve the card attrs
-    cube = _attach_metric(cube.assign_coords(method=np.array(methods, dtype=object)), metric, direction)
+    cube = attach_metric(cube.assign_coords(method=np.array(methods, dtype=object)), metric, direction)
     root.create_array("dataset", data=np.array(labels, dtype=str))
     root.create_array("method", data=np.array(methods, dtype=str))
     scores.attrs.update({"_ARRAY_DIMENSIONS": ["dataset", "method"],

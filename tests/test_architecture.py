@@ -1,0 +1,136 @@
+"""The shape of the package: no import cycles in src/mcda, no private names across analysis modules.
+
+Reads the import graph with ``ast`` (every ``import`` / ``from … import`` of a module, at module
+level or inside a function: a cycle through a deferred import is still a cycle of the design).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import mcda
+
+PACKAGE = Path(mcda.__file__).parent
+
+#: Modules that answer a statistical question (DESIGN.md's layout). A private helper one of them
+#: needs from another moves to its home under a public name, or to a shared internal module
+#: (``_validation``, ``_numeric``, ``_results``, ``_cliques``, ``_kernels``, ...).
+ANALYSIS = {"cards", "cube", "ranks", "frequentist", "multitest", "within", "pairwise", "pool_independent",
+            "bayesian", "criteria", "epochs", "report", "export", "store", "cli", "datasets", "plots"}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+def _resolve(module: str, is_package: bool, level: int, target: str | None) -> str:
+    if level == 0:
+        return target or ""
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    base = base[: len(base) - (level - 1)]
+    return ".".join(base + ([target] if target else []))
+
+
+def _imports(modules: dict[str, Path]):
+    """(importer, imported module, imported name or None) for every import inside the package."""
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        is_package = path.name == "__init__.py"
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.startswith("mcda"):
+                        yield name, alias.name, None
+            elif isinstance(node, ast.ImportFrom):
+                target = _resolve(name, is_package, node.level, node.module)
+                if not target.startswith("mcda"):
+                    continue
+                for alias in node.names:
+                    sub = f"{target}.{alias.name}"
+                    if sub in modules:  # "from . import _chunks" imports a module
+                        yield name, sub, None
+                    else:
+                        yield name, target, alias.name
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for importer, imported, _ in _imports(modules):
+        if imported in modules and imported != importer and imported != "mcda":
+            graph[importer].add(imported)
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def _analysis_module(name: str) -> str | None:
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in ANALYSIS else None
+
+
+def test_the_graph_is_read():
+    graph = _graph()
+    assert "mcda.multitest" in graph["mcda.frequentist"]
+    assert "mcda.cube" in graph["mcda.ranks"]
+
+
+def test_cycle_detection_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_cycles():
+    cycles = _cycles(_graph())
+    assert not cycles, "import cycles in src/mcda: " + "; ".join(" <-> ".join(c) for c in cycles)
+
+
+def test_no_private_names_between_analysis_modules():
+    modules = _modules()
+    offences = []
+    for importer, imported, name in _imports(modules):
+        a, b = _analysis_module(importer), _analysis_module(imported)
+        if a and b and a != b and name is not None and name.startswith("_"):
+            offences.append(f"{importer} imports {name} from {imported}")
+    assert not offences, "\n".join(offences)
