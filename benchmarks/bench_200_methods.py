@@ -28,8 +28,8 @@ STAGES = {
     "bayesian_sign_comparison (sampling, no draws kept)": "mcda.bayesian_sign_comparison(scores, "
                                         "'higher_is_better', rope=0.01, method='sampling', n_samples=50_000, "
                                         "keep_draws=False, method_names=names, rng=0)",
-    "plot_critical_difference": "plt.close(mcda.plots.plot_critical_difference(mcda.compare_over_datasets("
-                                "scores, 'higher_is_better', method_names=names)).figure)",
+    "plot_critical_difference": "(mcda.plots.plot_critical_difference(mcda.compare_over_datasets("
+                                "scores, 'higher_is_better', method_names=names)), plt.close('all'))",
 }
 
 _CHILD = """
@@ -58,6 +58,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--methods", type=int, default=200)
     parser.add_argument("--datasets", type=int, default=30)
+    parser.add_argument("--only", help="run only the stages whose name contains this text")
     args = parser.parse_args()
     import mcda
 
@@ -65,6 +66,8 @@ def main() -> None:
           f"({args.methods * (args.methods - 1) // 2} pairs); each stage in a fresh process, warm")
     print(f"{'stage':<54} {'seconds':>9} {'peak RSS MiB':>13}")
     for name, expr in STAGES.items():
+        if args.only and args.only not in name:
+            continue
         code = _CHILD.format(k=args.methods, n=args.datasets, expr=expr)
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         if done.returncode != 0:
