@@ -59,6 +59,9 @@ class PosthocResult(Result):
         The canonical name of the p-value adjustment applied, when ``test`` does not name it
         itself (the Conover, Siegel, aligned-ranks and Quade post-hocs take ``adjust=``);
         None for raw or simultaneous p-values and for the procedures named by ``test``.
+    exact : bool
+        Whether ``pvalues`` are the exact p-values of the rank-sum differences (Eisinga et al.
+        2017) rather than the normal approximation 2Φ(−|z|); see :func:`mcda.nemenyi`.
     """
 
     test: str
@@ -76,6 +79,7 @@ class PosthocResult(Result):
     distribution: str = "normal"
     df: float | None = None
     adjust: str | None = None
+    exact: bool = False
 
     def _pairs(self) -> tuple[list, list]:
         methods = list(self.mean_ranks.index)

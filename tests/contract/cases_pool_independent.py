@@ -33,7 +33,21 @@ def _pairwise(cube, **kwargs):
         return mcda.pairwise_over_datasets(cube, **kwargs)
 
 
+POSTHOC = {"pair_columns": ("method_a", "method_b"), "method_columns": ("method_a", "method_b"),
+           "swap_columns": {"mean_rank_a": "mean_rank_b"}, "negate_columns": ("rank_diff", "z"),
+           "pvalue_columns": ("p_raw", "p_adjusted")}
+POSTHOC_FIELDS = ("test", "control", "alpha", "mean_ranks", "z", "pvalues", "pvalues_adjusted", "significant",
+                  "critical_difference", "n_datasets", "n_methods", "standard_error", "exact")
+
 CASES = [
+    # the exact p-values of rank-sum differences (Eisinga et al. 2017) on the mean-rank post-hocs
+    Case(name="nemenyi_exact", call=lambda cube, **kw: mcda.nemenyi(cube, **({"exact": True} | kw)), fields=POSTHOC_FIELDS,
+         n_methods=5, **POSTHOC, bad_inputs=[({"exact": "yes"}, TypeError, "`exact`")]),
+    Case(name="all_pairs_test_exact_shaffer", fields=POSTHOC_FIELDS, n_methods=5, **POSTHOC,
+         call=lambda cube, **kw: mcda.all_pairs_test(cube, **({"test": "shaffer", "exact": True} | kw))),
+    Case(name="control_test_exact", fields=POSTHOC_FIELDS, n_methods=5, **POSTHOC,
+         call=lambda cube, **kw: mcda.control_test(cube, **({"control": _control(cube), "exact": True} | kw)),
+         bad_inputs=[({"exact": 1}, TypeError, "`exact`")]),
     Case(name="pairwise_over_datasets_wilcoxon_holm", call=_pairwise, fields=FIELDS, n_methods=5, **PAIRS,
          bad_inputs=BAD),
     Case(name="pairwise_over_datasets_wilcoxon_zsplit_small", n_datasets=8, n_methods=4, fields=FIELDS, **PAIRS,

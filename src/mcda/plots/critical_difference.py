@@ -279,17 +279,28 @@ def _inputs(result):
         notes.append(f"Friedman (Iman–Davenport) p = {f.f_pvalue:.3g} > α = {result.alpha:g}:\n"
                      "no difference may be claimed")
         return result.mean_ranks, [], None, result.test, result.alpha, result.control, notes, False
+    test = result.test + ("+exact" if getattr(result.posthoc, "exact", False) else "")
     if result.critical_difference is None:
-        name = _TEST_NAMES.get(result.test, result.test)
+        name = _display_name(test)
         against = f"against {result.control}" if result.control is not None else "all pairs"
         notes.append(f"{name} ({against}, α = {result.alpha:g}): bars join methods not separated")
-    return (result.mean_ranks, list(result.groups), result.critical_difference, result.test, result.alpha,
+    return (result.mean_ranks, list(result.groups), result.critical_difference, test, result.alpha,
             result.control, notes, False)
 
 
 _TEST_NAMES = {"nemenyi": "Nemenyi", "bonferroni-dunn": "Bonferroni–Dunn", "holm": "Holm", "hochberg": "Hochberg",
                "hommel": "Hommel", "shaffer": "Shaffer", "bergmann-hommel": "Bergmann–Hommel"}
 _TICK_STEPS = (1, 2, 5, 10, 20, 25, 50, 100)
+
+
+def _display_name(test: str) -> str:
+    """The test's name in a figure; "+exact": the exact rank-sum p-values (single-step tests: Bonferroni on them)."""
+    base, _, exact = test.partition("+")
+    if not exact:
+        return _TEST_NAMES.get(base, base)
+    if base in ("nemenyi", "bonferroni-dunn"):
+        return "exact " + ("Bonferroni" if base == "nemenyi" else "Bonferroni–Dunn")
+    return f"{_TEST_NAMES.get(base, base)}, exact p"
 _LABEL_OFFSET_PT = 2.0         # from a label line's end to its text
 _MIN_CORE_SHARE = 0.35         # the rank axis keeps at least this share of the width
 
@@ -522,7 +533,7 @@ def _draw(layout: CDLayout, *, mean_ranks, cd, test, alpha, control, notes, diag
     y_head = -1.4
     if show_cd:
         y_cd = -2.0
-        name = _TEST_NAMES.get(test, test)
+        name = _display_name(test)
         start, end = ends
         ax.plot([start, end], [y_cd, y_cd], color=black, lw=1.0, gid="cd_bar")
         for x in (start, end):
