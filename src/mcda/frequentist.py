@@ -55,10 +55,13 @@ __all__ = [
 ]
 
 _Q_TESTS = ("nemenyi", "bonferroni-dunn")
-_CONTROL_TESTS = ("bonferroni-dunn", "holm", "hochberg", "hommel")
-_ALL_PAIRS_TESTS = ("nemenyi", "holm", "shaffer", "bergmann-hommel")
+_CONTROL_TESTS = ("bonferroni-dunn", "holm", "hochberg", "hommel", "holland", "finner", "li", "rom")
+_ALL_PAIRS_TESTS = ("nemenyi", "holm", "shaffer", "bergmann-hommel", "holland", "finner")
 _OTHER_POSTHOCS = ("conover", "siegel", "miller")  # Friedman-rank post-hocs of mcda.omnibus
-_COMPARISON_TESTS = ("nemenyi", "bonferroni-dunn", "holm", "hochberg", "hommel", "shaffer", "bergmann-hommel")
+_COMPARISON_TESTS = ("nemenyi", "bonferroni-dunn", "holm", "hochberg", "hommel", "holland", "finner", "li", "rom",
+                     "shaffer", "bergmann-hommel")
+#: post-hoc test name -> the p-value adjustment it applies (mcda.multitest)
+_ADJUSTMENT_OF_TEST = {"bonferroni-dunn": "bonferroni", "holland": "holm-sidak"}
 _ATTAINABLE_ADJUSTMENTS = ("bonferroni", "holm", "shaffer", "bergmann-hommel")
 _SHOWN = 8
 
@@ -566,7 +569,7 @@ def _posthoc(stats: _RankStatistics, test: str, control: str | None, alpha: floa
         others = [j for j in range(k) if j != c]
         z = (mean[c] - mean[others]) / se
         p = _exact_pvalues(stats, [c] * len(others), others) if exact else _two_sided_normal_p(z)
-        adjusted = adjust_finite(p, "bonferroni" if test == "bonferroni-dunn" else test)
+        adjusted = adjust_finite(p, _ADJUSTMENT_OF_TEST.get(test, test), alpha=alpha)
         index = pd.Index([methods[j] for j in others], name="method")
         series = lambda values, name: pd.Series(values, index=index, name=name)  # noqa: E731
         return PosthocResult(test=test, control=control, alpha=alpha, mean_ranks=ranks, z=series(z, "z"),
@@ -580,7 +583,7 @@ def _posthoc(stats: _RankStatistics, test: str, control: str | None, alpha: floa
         adjusted_pairs = (adjust_finite(p_pairs, "bonferroni") if exact
                           else _studentized_range_sf(math.sqrt(2.0) * z_pairs, k))
     else:
-        adjusted_pairs = adjust_finite(p_pairs, test, k)
+        adjusted_pairs = adjust_finite(p_pairs, _ADJUSTMENT_OF_TEST.get(test, test), k, alpha=alpha)
     index = pd.Index(methods, name="method")
     columns = index.rename("versus")
 
@@ -723,10 +726,12 @@ def control_test(scores, direction=None, *, control: str, test: str = "holm", al
     direction : str, optional
     control : str
         The control method, chosen before looking at the results.
-    test : {"holm", "hochberg", "hommel", "bonferroni-dunn", "conover", "siegel"}
-        The multiplicity procedure over the k − 1 comparisons of the Friedman z; or
-        "conover" (Conover's t on rank sums) / "siegel" (the Friedman z), adjusted by
-        ``adjust`` (:mod:`mcda.omnibus`).
+    test : {"holm", "hochberg", "hommel", "holland", "finner", "li", "rom", "bonferroni-dunn", "conover", "siegel"}
+        The multiplicity procedure over the k − 1 comparisons of the Friedman z; Holland
+        (step-down Šidák), Finner, Li and Rom as García, Fernández, Luengo & Herrera (2010)
+        use them against a control (formulas and assumptions: :func:`mcda.adjust_pvalues`;
+        Rom's adjusted p-values are computed at ``alpha``); or "conover" (Conover's t on rank
+        sums) / "siegel" (the Friedman z), adjusted by ``adjust`` (:mod:`mcda.omnibus`).
     alpha : float
     exact : bool
         False (default): the normal approximation 2Φ(−|z|) of each pair's p-value. True: the
@@ -780,12 +785,13 @@ def all_pairs_test(scores, direction=None, *, test: str = "holm", alpha: float =
     ----------
     scores : any input of :func:`mcda.score_cube`, or a uniform, complete MeanRanks
     direction : str, optional
-    test : {"holm", "shaffer", "bergmann-hommel", "nemenyi"}
+    test : {"holm", "shaffer", "bergmann-hommel", "nemenyi", "holland", "finner"}
         Holm's step-down over the m = k(k − 1)/2 pairs; Shaffer's static procedure (Holm with
         t_i, the most hypotheses that can still be true, in place of m − i + 1; any k);
         Bergmann–Hommel (rejects every hypothesis outside all exhaustive sets that would be
-        accepted; k ≤ :data:`BERGMANN_HOMMEL_MAX_METHODS`); or Nemenyi. The other post-hocs
-        of the Friedman ranks, as scikit-posthocs has them (:mod:`mcda.omnibus`):
+        accepted; k ≤ :data:`BERGMANN_HOMMEL_MAX_METHODS`); Nemenyi; or the step-down
+        Holland (Šidák) and Finner procedures over the m pairs (see :func:`mcda.adjust_pvalues`).
+        The other post-hocs of the Friedman ranks, as scikit-posthocs has them (:mod:`mcda.omnibus`):
         "conover" (Conover's t on rank sums, (N − 1)(k − 1) df, adjusted by ``adjust``;
         ``adjust="single-step"`` for the studentized range), "siegel" (Siegel & Castellan's z,
         the Friedman z of the procedures above, adjusted by ``adjust``) and "miller" (Miller's
@@ -973,9 +979,10 @@ def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", cont
         (``excluded``), never imputed; reduce a ``seed`` dim first (:func:`mcda.reduce_seeds`).
     direction : str, optional
         Needed only when ``scores`` carries no card.
-    test : {"nemenyi", "bonferroni-dunn", "holm", "hochberg", "hommel", "shaffer", "bergmann-hommel"}
-        Without ``control``: "nemenyi", "holm", "shaffer" or "bergmann-hommel" over all pairs.
-        With ``control``: "bonferroni-dunn", "holm", "hochberg" or "hommel" against it.
+    test : {"nemenyi", "bonferroni-dunn", "holm", "hochberg", "hommel", "holland", "finner", "li", "rom", "shaffer", "bergmann-hommel"}
+        Without ``control``: "nemenyi", "holm", "shaffer", "bergmann-hommel", "holland" or
+        "finner" over all pairs. With ``control``: "bonferroni-dunn", "holm", "hochberg",
+        "hommel", "holland", "finner", "li" or "rom" against it.
     control : str, optional
         A method chosen before looking at the results.
     alpha : float

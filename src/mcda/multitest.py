@@ -36,9 +36,12 @@ PVALUE_ADJUSTMENTS: dict[str, tuple[str, ...]] = {
     "bonferroni": ("b", "bonf"),
     "sidak": ("s",),
     "holm": ("h", "holm-bonferroni"),
-    "holm-sidak": ("hs",),
+    "holm-sidak": ("hs", "holland", "holland-copenhaver"),
     "hochberg": ("sh", "simes-hochberg"),
     "hommel": ("ho",),
+    "finner": ("f",),
+    "li": ("li-2008",),
+    "rom": ("r",),
     "fdr-bh": ("bh", "benjamini-hochberg", "fdr-i", "fdr-p", "fdri", "fdrp"),
     "fdr-by": ("by", "benjamini-yekutieli", "fdr-n", "fdr-c", "fdrn", "fdrcorr"),
     "shaffer": ("shaffer-static",),
@@ -177,9 +180,29 @@ def _hommel(p_sorted: np.ndarray) -> np.ndarray:
     return np.minimum(np.maximum(adjusted, p_sorted), 1.0)
 
 
-def adjust_finite(p: np.ndarray, method: str, n_methods: int | None = None) -> np.ndarray:
+@functools.lru_cache(maxsize=64)
+def rom_critical_values(m: int, alpha: float) -> np.ndarray:
+    """Rom's (1990) critical values α_1 ≤ … ≤ α_m for the sorted p-values p_(1) ≤ … ≤ p_(m).
+
+    α_m = α, α_{m−1} = α/2 and, for i = 3..m (García et al. 2010, eq. for Rom's procedure),
+    α_{m−i+1} = [Σ_{j=1}^{i−1} α^j − Σ_{j=1}^{i−2} C(i, j) α_{m−j}^{i−j}] / i.
+    """
+    crit = np.empty(m)
+    crit[m - 1] = alpha
+    if m >= 2:
+        crit[m - 2] = alpha / 2.0
+    for i in range(3, m + 1):
+        first = sum(alpha ** j for j in range(1, i))
+        second = sum(math.comb(i, j) * crit[m - 1 - j] ** (i - j) for j in range(1, i - 1))
+        crit[m - i] = (first - second) / i
+    crit.setflags(write=False)
+    return crit
+
+
+def adjust_finite(p: np.ndarray, method: str, n_methods: int | None = None, alpha: float = 0.05) -> np.ndarray:
     """Adjusted p-values of a 1-D array without NaN; ``method`` canonical (``n_methods`` for the
-    pair-structured ones). The one place the procedures are computed."""
+    pair-structured ones, ``alpha`` for Rom's critical values). The one place the procedures are
+    computed."""
     m = p.size
     if m == 0:
         return p.copy()
@@ -202,6 +225,15 @@ def adjust_finite(p: np.ndarray, method: str, n_methods: int | None = None) -> n
         out = _step_up(ps, steps)
     elif method == "hommel":
         out = _hommel(ps)
+    elif method == "finner":  # step-down: max_{j ≤ i} 1 − (1 − p_(j))^(m/j)
+        out = np.minimum(np.maximum.accumulate(-np.expm1((m / np.arange(1, m + 1)) * np.log1p(-ps))), 1.0)
+    elif method == "li":  # two-step: p_(i) / (p_(i) + 1 − p_(m)), the largest p unadjusted
+        largest = ps[-1]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = np.where(ps + 1.0 - largest > 0, ps / (ps + 1.0 - largest), 0.0)
+        out = np.minimum(out, largest)
+    elif method == "rom":  # step-up with Rom's critical values: min_{j ≥ i} (α / α_j) p_(j)
+        out = _step_up(ps, alpha / rom_critical_values(m, float(alpha)))
     elif method in ("fdr-bh", "fdr-by"):
         scale = m / np.arange(1, m + 1)
         if method == "fdr-by":
@@ -214,7 +246,7 @@ def adjust_finite(p: np.ndarray, method: str, n_methods: int | None = None) -> n
     return result
 
 
-def adjust_pvalues(pvalues, method: str = "holm"):
+def adjust_pvalues(pvalues, method: str = "holm", *, alpha: float = 0.05):
     """P-values adjusted for multiplicity (family-wise or false-discovery rate).
 
     Parameters
@@ -230,7 +262,11 @@ def adjust_pvalues(pvalues, method: str = "holm"):
         bonferroni     min(1, m p)
         sidak          1 − (1 − p)^m
         holm           step-down: max_{j ≤ i} (m − j + 1) p_(j)
-        holm-sidak     step-down Šidák
+        holm-sidak     step-down Šidák: max_{j ≤ i} 1 − (1 − p_(j))^(m − j + 1); alias
+                       "holland" (Holland & Copenhaver 1987 is this procedure)
+        finner         Finner (1993): max_{j ≤ i} 1 − (1 − p_(j))^(m / j)
+        li             Li (2008), two-step: p_(i) / (p_(i) + 1 − p_(m)), p_(m) unchanged
+        rom            Rom (1990), step-up: min_{j ≥ i} (α / α_j) p_(j), Rom's α_j at ``alpha``
         hochberg       step-up: min_{j ≥ i} (m − j + 1) p_(j)
         hommel         Hommel (1988), R's algorithm
         fdr-bh         Benjamini–Hochberg (false-discovery rate)
@@ -242,12 +278,38 @@ def adjust_pvalues(pvalues, method: str = "holm"):
         ``shaffer`` and ``bergmann-hommel`` need the m = k(k − 1)/2 p-values of all pairs of
         k methods, in the order of ``itertools.combinations(range(k), 2)`` (row by row of the
         upper triangle); they accept no NaN.
+    alpha : float
+        Only for ``rom``: the level its critical values are computed at. Rom's constants are
+        not proportional to α, so its adjusted p-values give Rom's decisions exactly at this
+        level (p_adjusted ≤ alpha) and are only approximate at any other.
 
     Returns
     -------
     numpy.ndarray or pandas.Series
         Adjusted p-values in the input's order (a Series keeps its index), each ≥ its raw p
         and ≤ 1.
+
+    Notes
+    -----
+    With p_(1) ≤ … ≤ p_(m) the sorted p-values (García, Fernández, Luengo & Herrera 2010, §4):
+
+    * **Finner** (1993) is a step-down procedure with critical values 1 − (1 − α)^(i/m); it
+      controls the family-wise error under independence and, like Holm–Šidák, under the
+      positive dependence of comparisons that share a control. It is more powerful than Holm.
+    * **Holland** (Holland & Copenhaver 1987) is the step-down Šidák procedure, the same as
+      ``holm-sidak`` (the name is an alias): critical values 1 − (1 − α)^(1/(m − i + 1)).
+    * **Li** (2008) is a two-step procedure: reject every hypothesis if p_(m) ≤ α; otherwise
+      reject those with p_(i) ≤ α (1 − p_(m)) / (1 − α). Its adjusted p-value is
+      p_(i) / (p_(i) + 1 − p_(m)). Very powerful when the largest p-value is small, useless
+      when it is large (a large p_(m) drags every threshold down). García et al. (2010) use it,
+      like Rom, for comparisons with a control.
+    * **Rom** (1990) is a step-up procedure (reject H_(1..j) for the largest j with
+      p_(j) ≤ α_j) with critical values from a recursion that makes the family-wise error
+      exactly α under independence; uniformly more powerful than Hochberg. For m = 2 it is
+      Hochberg.
+
+    Hochberg, Hommel, Rom, Li and Finner rest on independence or positive dependence of the
+    tests (Simes' inequality); Holm and Bonferroni hold under any dependence.
 
     Raises
     ------
@@ -264,6 +326,18 @@ def adjust_pvalues(pvalues, method: str = "holm"):
     Bergmann, B., Hommel, G. (1988). Improvements of general multiple test procedures for
     redundant systems of hypotheses. In Multiple Hypothesenprüfung, 100–115.
     doi:10.1007/978-3-642-52307-6_8
+    Finner, H. (1993). On a monotonicity problem in step-down multiple test procedures. JASA
+    88(423):920–923. doi:10.1080/01621459.1993.10476358
+    Holland, B. S., Copenhaver, M. D. (1987). An improved sequentially rejective Bonferroni test
+    procedure. Biometrics 43(2):417–423. doi:10.2307/2531823
+    Li, J. D. (2008). A two-step rejection procedure for testing multiple hypotheses. Journal of
+    Statistical Planning and Inference 138(6):1521–1527. doi:10.1016/j.jspi.2007.04.032
+    Rom, D. M. (1990). A sequentially rejective test procedure based on a modified Bonferroni
+    inequality. Biometrika 77(3):663–665. doi:10.1093/biomet/77.3.663
+    García, S., Fernández, A., Luengo, J., Herrera, F. (2010). Advanced nonparametric tests for
+    multiple comparisons in the design of experiments in computational intelligence and data
+    mining: experimental analysis of power. Information Sciences 180(10):2044–2064.
+    doi:10.1016/j.ins.2009.12.010
 
     Examples
     --------
@@ -272,6 +346,10 @@ def adjust_pvalues(pvalues, method: str = "holm"):
     [0.03, 0.06, 0.06]
     """
     method = canonical_adjustment(method)
+    if method == "rom":
+        from ._validation import check_alpha
+
+        alpha = check_alpha(alpha)
     index = pvalues.index if isinstance(pvalues, pd.Series) else None
     p = np.array(pvalues, dtype=np.float64)
     if p.ndim != 1:
@@ -288,7 +366,7 @@ def adjust_pvalues(pvalues, method: str = "holm"):
             raise ValueError(f"`pvalues` for {method!r} must have no NaN: the procedure needs every pair; "
                              f"NaN at positions {_listed(np.nonzero(~finite)[0].tolist())}.")
     out = np.full(p.shape, np.nan)
-    out[finite] = adjust_finite(p[finite], method, n_methods)
+    out[finite] = adjust_finite(p[finite], method, n_methods, alpha=alpha)
     return pd.Series(out, index=index, name=getattr(pvalues, "name", None)) if index is not None else out
 
 

@@ -387,7 +387,7 @@ def pairwise_over_datasets(scores, direction=None, *, test: str = "wilcoxon", ad
     reason = np.where(all_zero, f"the two methods score the same on all {n} datasets", "")
     p = np.where(all_zero, np.nan, p)
     how = np.where(np.isnan(p), "", how)
-    adjusted = adjust_pvalues(p, method=adjust)
+    adjusted = adjust_pvalues(p, method=adjust, alpha=alpha)
     ranks = rank_rows(values).mean(axis=0)
     mean_ranks = pd.Series(ranks, index=pd.Index(methods, name="method"), name="mean_rank")
     significant = np.where(np.isnan(adjusted), False, adjusted <= alpha)

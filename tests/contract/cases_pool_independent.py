@@ -45,6 +45,13 @@ CASES = [
          n_methods=5, **POSTHOC, bad_inputs=[({"exact": "yes"}, TypeError, "`exact`")]),
     Case(name="all_pairs_test_exact_shaffer", fields=POSTHOC_FIELDS, n_methods=5, **POSTHOC,
          call=lambda cube, **kw: mcda.all_pairs_test(cube, **({"test": "shaffer", "exact": True} | kw))),
+    *[Case(name=f"control_test[{test}]", fields=POSTHOC_FIELDS, n_methods=5, **POSTHOC,
+           call=(lambda t: lambda cube, **kw: mcda.control_test(cube, **({"control": _control(cube), "test": t}
+                                                                          | kw)))(test))
+      for test in ("holland", "finner", "li", "rom")],
+    *[Case(name=f"all_pairs_test[{test}]", fields=POSTHOC_FIELDS, n_methods=5, **POSTHOC,
+           call=(lambda t: lambda cube, **kw: mcda.all_pairs_test(cube, **({"test": t} | kw)))(test))
+      for test in ("holland", "finner")],
     Case(name="control_test_exact", fields=POSTHOC_FIELDS, n_methods=5, **POSTHOC,
          call=lambda cube, **kw: mcda.control_test(cube, **({"control": _control(cube), "exact": True} | kw)),
          bad_inputs=[({"exact": 1}, TypeError, "`exact`")]),

@@ -289,6 +289,7 @@ def _inputs(result):
 
 
 _TEST_NAMES = {"nemenyi": "Nemenyi", "bonferroni-dunn": "Bonferroni–Dunn", "holm": "Holm", "hochberg": "Hochberg",
+               "holland": "Holland", "finner": "Finner", "li": "Li", "rom": "Rom",
                "hommel": "Hommel", "shaffer": "Shaffer", "bergmann-hommel": "Bergmann–Hommel"}
 _TICK_STEPS = (1, 2, 5, 10, 20, 25, 50, 100)
 

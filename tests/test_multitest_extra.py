@@ -1,0 +1,103 @@
+"""Finner, Holland, Li and Rom in mcda.adjust_pvalues and in the control / all-pairs procedures.
+
+Oracles: scmamp's adjustHolland / adjustFinner / adjustLi and Rom's constants
+(tests/data/multitest_scmamp, made by the R script there), statsmodels' multipletests
+('holm-sidak' is Holland's procedure; Rom with m = 2 is Hochberg).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import mcda
+from mcda.multitest import rom_critical_values
+
+DATA = Path(__file__).parent / "data" / "multitest_scmamp"
+multitest = pytest.importorskip("statsmodels.stats.multitest")
+REFERENCE = pd.read_csv(DATA / "r_reference.csv")
+
+
+@pytest.mark.parametrize("method", ["holland", "finner", "li"])
+def test_equal_to_scmamp(method):
+    for _, family in REFERENCE.groupby("family"):
+        ours = mcda.adjust_pvalues(family["p"].to_numpy(), method=method)
+        # rtol 1e-9: scmamp computes 1 - (1 - p)^x, which loses digits for tiny p; mcda uses
+        # -expm1(x log1p(-p)) (the digits scmamp loses are the only difference)
+        np.testing.assert_allclose(ours, family[method], rtol=1e-9, err_msg=f"m = {len(family)}")
+
+
+def test_rom_constants_equal_scmamp():
+    for m, family in REFERENCE[REFERENCE["m"] >= 3].groupby("m"):
+        r = family.drop_duplicates("position").sort_values("position")["rom_r"].to_numpy()
+        np.testing.assert_allclose(0.05 / rom_critical_values(int(m), 0.05), r, rtol=1e-12)
+
+
+def test_holland_is_holm_sidak_in_statsmodels():
+    rng = np.random.default_rng(1)
+    for m in (2, 5, 9):
+        p = rng.uniform(size=m) ** 3
+        np.testing.assert_allclose(mcda.adjust_pvalues(p, method="holland"),
+                                   multitest.multipletests(p, method="holm-sidak")[1], rtol=1e-12)
+
+
+def test_rom_is_hochberg_for_two_and_at_least_as_powerful_beyond():
+    rng = np.random.default_rng(2)
+    for _ in range(200):
+        m = int(rng.integers(2, 10))
+        p = rng.uniform(size=m) ** 4
+        rom = mcda.adjust_pvalues(p, method="rom")
+        hochberg = multitest.multipletests(p, method="simes-hochberg")[1]
+        if m == 2:
+            np.testing.assert_allclose(rom, hochberg, rtol=1e-12)
+        assert np.all(rom <= hochberg + 1e-12)
+        # the step-up decision at alpha: reject H_(1..j) for the largest j with p_(j) <= alpha_j
+        order = np.sort(p)
+        passing = np.nonzero(order <= rom_critical_values(m, 0.05))[0]
+        n_reject = passing[-1] + 1 if passing.size else 0
+        assert int(np.sum(rom <= 0.05)) == n_reject
+
+
+def test_li_two_step_decision():
+    # Li (2008): reject all if p_(m) <= alpha, else those with p_(i) <= alpha (1 - p_(m)) / (1 - alpha)
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        m = int(rng.integers(2, 8))
+        p = rng.uniform(size=m) ** 3
+        li = mcda.adjust_pvalues(p, method="li")
+        big = p.max()
+        expected = np.ones(m, dtype=bool) if big <= 0.05 else p <= 0.05 * (1 - big) / 0.95
+        np.testing.assert_array_equal(li <= 0.05, expected)
+
+
+def test_finner_is_between_holm_and_fdr():
+    rng = np.random.default_rng(4)
+    for _ in range(100):
+        p = rng.uniform(size=6) ** 3
+        finner = mcda.adjust_pvalues(p, method="finner")
+        assert np.all(finner <= multitest.multipletests(p, method="holm")[1] + 1e-12)
+
+
+def test_control_and_all_pairs_procedures_use_them():
+    cube = mcda.datasets.load("garcia_herrera2008")
+    for test in ("holland", "finner", "li", "rom"):
+        res = mcda.control_test(cube, control="C4.5", test=test)
+        expected = mcda.adjust_pvalues(res.pvalues.to_numpy(), method=test)
+        np.testing.assert_allclose(res.pvalues_adjusted, expected, rtol=1e-12)
+        comp = mcda.compare_over_datasets(cube, test=test, control="C4.5")
+        assert comp.posthoc.test == test
+    for test in ("holland", "finner"):
+        res = mcda.all_pairs_test(cube, test=test).to_frame()
+        np.testing.assert_allclose(res["p_adjusted"], mcda.adjust_pvalues(res["p_raw"].to_numpy(), method=test))
+    with pytest.raises(ValueError, match="`test`"):
+        mcda.all_pairs_test(cube, test="rom")  # Rom and Li: comparisons with a control (García et al. 2010)
+    res = mcda.pairwise_over_datasets(cube, adjust="finner")
+    assert res.adjust == "finner" and res.procedure == "Wilcoxon–Finner"
+
+
+def test_rom_alpha_is_checked():
+    with pytest.raises(ValueError, match="alpha"):
+        mcda.adjust_pvalues([0.01, 0.02, 0.5], method="rom", alpha=2.0)
