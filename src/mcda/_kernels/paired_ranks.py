@@ -166,7 +166,7 @@ def pair_signed_ranks(diff, order, zero_code, signflip_max, r_plus, r_minus, n_z
             signflip_p[p] = _signflip_p(ranks2, m, constant2, observed2)
 
 
-@numba.njit(cache=True)
+@jit()
 def rank_sum_difference_tail(k, n):
     """P(D ≥ e) for e = 0..n(k − 1), D the difference of two Friedman rank sums (k methods, n datasets, no ties).
 
