@@ -39,7 +39,6 @@ from mcda.plots import (  # noqa: E402
     plot_superiority,
 )
 from mcda.plots.forest import forest_positions  # noqa: E402
-from mcda.plots.learning_curves import curve_table  # noqa: E402
 from mcda.plots.pairwise import list_rows, pair_matrix  # noqa: E402
 from mcda.plots.posterior import TRIANGLE, pair_draws, pair_rows, ternary_xy  # noqa: E402
 from mcda.plots.superiority import circle_layout, relation_edges, superiority_matrix  # noqa: E402
@@ -120,7 +119,7 @@ def test_rank_stability_many_methods_uses_a_colour_bar_and_accepts_axes():
 
 def test_curve_table_band_is_the_t_interval():
     cube = _epoch_cube()
-    table = curve_table(cube)
+    table = mcda.learning_curves(cube).to_frame()
     raw = cube.sel({"dataset": "dataset_1", "method": "method_2", "epoch": 3}).values
     n = len(raw)
     # reference: scipy's Student t quantile, the textbook interval mean ± t s/√n
@@ -134,7 +133,7 @@ def test_curve_table_band_is_the_t_interval():
 
 def test_learning_curves_panels_lines_and_bands():
     cube = _epoch_cube(n_datasets=5)
-    fig, axes = plot_learning_curves(cube, methods=["method_2", "method_0"])
+    fig, axes = plot_learning_curves(mcda.learning_curves(cube), methods=["method_2", "method_0"])
     assert len(axes) == 5
     assert [a.get_title(loc="left") for a in axes] == [f"dataset_{i}" for i in range(5)]
     for panel in axes:
@@ -152,24 +151,27 @@ def test_learning_curves_panels_lines_and_bands():
 
 def test_learning_curves_without_seeds_draw_no_band_and_check_inputs():
     cube = _epoch_cube().isel(seed=0, drop=True)
-    fig, axes = plot_learning_curves(cube, datasets="dataset_0", width="column")
+    fig, axes = plot_learning_curves(mcda.learning_curves(cube), datasets="dataset_0", width="column")
     assert len(axes) == 1 and not _gid(axes[0].collections, "t_band")
     with pytest.raises(ValueError, match="'epoch'"):
-        plot_learning_curves(mcda.datasets.synthetic(n_seeds=3, rng=0))
+        mcda.learning_curves(mcda.datasets.synthetic(n_seeds=3, rng=0))
     with pytest.raises(ValueError, match="`datasets`"):
-        plot_learning_curves(_epoch_cube(), datasets=["nope"])
+        plot_learning_curves(mcda.learning_curves(_epoch_cube()), datasets=["nope"])
     with pytest.raises(ValueError, match="`split`"):
-        plot_learning_curves(_epoch_cube(), split="val")
+        mcda.learning_curves(_epoch_cube(), split="val")
+    with pytest.raises(TypeError, match="`result`"):  # plots compute nothing: a cube is refused
+        plot_learning_curves(_epoch_cube())
 
 
 def test_learning_curves_pick_the_test_split():
     cube = _epoch_cube(n_epochs=3, n_datasets=1, n_methods=2, n_seeds=3)
     two = xr.concat([cube, cube + 0.1], dim=xr.DataArray(["test", "val"], dims="split", name="split"))
     two.attrs = cube.attrs
-    table = curve_table(two)
-    np.testing.assert_allclose(table["mean"].to_numpy(), curve_table(cube)["mean"].to_numpy(), rtol=1e-12)
-    table_val = curve_table(two, split="val")
-    np.testing.assert_allclose(table_val["mean"].to_numpy(), curve_table(cube)["mean"].to_numpy() + 0.1,
+    table = mcda.learning_curves(two).to_frame()
+    single = mcda.learning_curves(cube).to_frame()
+    np.testing.assert_allclose(table["mean"].to_numpy(), single["mean"].to_numpy(), rtol=1e-12)
+    table_val = mcda.learning_curves(two, split="val").to_frame()
+    np.testing.assert_allclose(table_val["mean"].to_numpy(), single["mean"].to_numpy() + 0.1,
                                rtol=1e-12)
 
 

@@ -19,7 +19,7 @@ import importlib
 
 __version__ = "0.1.0.dev0"
 
-# public name -> module that defines it (one place; later issues add their names here)
+# public name -> module that defines it (the one place a public name is registered)
 _EXPORTS: dict[str, str] = {
     # cards
     "MetricCard": "cards",
@@ -94,6 +94,7 @@ _EXPORTS: dict[str, str] = {
     "select_epoch": "epochs",
     "selected_epochs": "epochs",
     "epoch_selection_support": "epochs",
+    "learning_curves": "epochs",
 }
 
 _SUBMODULES = ("cards", "cube", "datasets", "ranks", "multitest", "frequentist", "pool_independent", "omnibus",
@@ -106,10 +107,7 @@ __all__ = sorted(_EXPORTS) + ["datasets", "__version__"]
 def __getattr__(name: str):
     if name in _EXPORTS:
         module = importlib.import_module(f".{_EXPORTS[name]}", __name__)
-        try:
-            value = getattr(module, name)
-        except AttributeError:
-            raise AttributeError(f"mcda.{name} is planned in mcda.{_EXPORTS[name]} but not implemented yet") from None
+        value = getattr(module, name)
         globals()[name] = value
         return value
     if name in _SUBMODULES:

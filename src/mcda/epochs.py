@@ -31,6 +31,7 @@ Examples
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,9 +39,9 @@ import pandas as pd
 import xarray as xr
 
 from ._results import Result
-from ._validation import check_choice, shown
+from ._validation import check_choice, check_probability, shown, user_stacklevel
 from .cards import direction_sign
-from .cube import as_cube, score_cube
+from .cube import as_cube, cube_cards, score_cube
 
 __all__ = [
     "EPOCH_SELECTIONS",
@@ -49,6 +50,8 @@ __all__ = [
     "epoch_selection_support",
     "select_epoch",
     "selected_epochs",
+    "LearningCurves",
+    "learning_curves",
 ]
 
 EPOCH_SELECTIONS = ("final", "best_val")
@@ -414,3 +417,112 @@ def selected_epochs(scores, *, selection: str = "final", split: str | None = "te
         selected = selected.sel(metric=criterion)
     frame["score"] = selected.transpose(*run_dims).values.ravel()
     return frame
+
+
+# --------------------------------------------------------------------------- learning curves
+
+@dataclass(frozen=True, repr=False)
+class LearningCurves(Result):
+    """Each method's mean over seeds per epoch, with its t interval: what a learning-curve plot draws.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        ``dataset, method, epoch, n_seeds, mean, ci_low, ci_high`` (no interval without seeds).
+    confidence_level : float
+    split : str or None
+        The split the curves are on (None without a ``split`` dim).
+    has_seeds : bool
+        Whether the cube had a ``seed`` dim (else ``mean`` is the score and there is no band).
+    """
+
+    table: pd.DataFrame
+    confidence_level: float
+    split: str | None
+    has_seeds: bool
+
+    def summary(self) -> str:
+        t = self.table
+        band = f"{self.confidence_level:.0%} t interval over seeds" if self.has_seeds else "no seeds, no interval"
+        on = f" ({self.split} split)" if self.split is not None else ""
+        return (f"Learning curves{on}: {t['dataset'].nunique()} datasets, {t['method'].nunique()} methods, "
+                f"{t['epoch'].nunique()} epochs; {band}")
+
+
+def _epoch_cube(cube, split, metric):
+    cube = as_cube(cube)
+    if "epoch" not in cube.dims:
+        raise ValueError(f"`cube` must have an 'epoch' dim for learning curves; its dims are {tuple(cube.dims)}")
+    if "split" in cube.dims:
+        labels = [str(s) for s in cube.coords["split"].values]
+        if split is None:
+            split = "test" if "test" in labels else (labels[0] if len(labels) == 1 else None)
+        if split not in labels:
+            raise ValueError(f"`split` must be one of the cube's splits {labels}; got {split!r}")
+        cube = cube.sel(split=split, drop=True)
+    elif split is not None:
+        raise ValueError(f"`split` was given ({split!r}) but the cube has no 'split' dim")
+    if "metric" in cube.dims:
+        labels = [str(m) for m in cube.coords["metric"].values]
+        if metric not in labels:
+            raise ValueError(f"`metric` must be one of the cube's metrics {labels}; got {metric!r}")
+        card = cube_cards(cube).get(metric)
+        direction = str(cube.coords["direction"].sel(metric=metric).values) if "direction" in cube.coords else None
+        part = cube.sel(metric=metric, drop=True)
+        part = part.drop_vars([c for c in part.coords if c not in part.dims])
+        part.attrs = {}
+        cube = score_cube(part, metric=card, direction=None if card is not None else direction)
+    elif metric is not None:
+        raise ValueError(f"`metric` was given ({metric!r}) but the cube has a single metric")
+    return cube, split
+
+
+def learning_curves(scores, *, confidence_level: float = 0.95, split=None, metric=None) -> LearningCurves:
+    """Per (dataset, method, epoch): the mean over seeds and its t interval, from :func:`mcda.summary`.
+
+    Each epoch's slice goes through :func:`mcda.summary` (``ci_method="t"``), so the band is the
+    library's own interval; a cube without a ``seed`` dim gives the scores and no band. The
+    result is what :func:`mcda.plots.plot_learning_curves` draws.
+
+    Parameters
+    ----------
+    scores : score cube with an ``epoch`` dim
+        Usually also a ``seed`` dim.
+    confidence_level : float
+        Level of the t interval (default 0.95).
+    split : str, optional
+        With a ``split`` dim: the split (default ``"test"`` when present).
+    metric : str, optional
+        With a ``metric`` dim: the metric.
+
+    Returns
+    -------
+    LearningCurves
+        ``table`` (columns ``dataset, method, epoch, n_seeds, mean, ci_low, ci_high`` in the
+        metric's units), ``confidence_level``, ``split``, ``has_seeds``.
+    """
+    from .within import summary
+
+    confidence_level = check_probability("confidence_level", confidence_level, closed="neither")
+    cube, split = _epoch_cube(scores, split, metric)
+    frames = []
+    caught: dict = {}
+    for epoch in cube.coords["epoch"].values:
+        part = cube.sel(epoch=epoch, drop=True)
+        if "seed" in part.dims:
+            with warnings.catch_warnings(record=True) as seen:
+                warnings.simplefilter("always")
+                table = summary(part, ci_method="t", confidence_level=confidence_level).to_frame()
+            for w in seen:
+                caught.setdefault((w.category, str(w.message)), w)
+            table = table[["dataset", "method", "n_seeds", "mean", "ci_low", "ci_high"]]
+        else:
+            values = part.to_series().rename("mean").reset_index()
+            table = values.assign(n_seeds=1, ci_low=np.nan, ci_high=np.nan)[
+                ["dataset", "method", "n_seeds", "mean", "ci_low", "ci_high"]]
+        frames.append(table.assign(epoch=epoch))
+    for (category, message), _w in caught.items():  # each distinct warning once, not once per epoch
+        warnings.warn(message, category, stacklevel=user_stacklevel())
+    out = pd.concat(frames, ignore_index=True)
+    table = out[["dataset", "method", "epoch", "n_seeds", "mean", "ci_low", "ci_high"]]
+    return LearningCurves(table=table, confidence_level=confidence_level, split=split, has_seeds="seed" in cube.dims)

@@ -63,7 +63,7 @@ from .cube import from_json as _cube_from_json
 from .cube import from_netcdf as _cube_from_netcdf
 from .cube import to_json as _cube_to_json
 from .cube import to_netcdf as _cube_to_netcdf
-from .epochs import EPOCH_SELECTIONS, epoch_selection_support, select_epoch, selected_epochs
+from .epochs import EPOCH_SELECTIONS, epoch_selection_support, learning_curves, select_epoch, selected_epochs
 
 __all__ = ["Report", "REPORT_FORMAT", "REPORT_VERSION", "select_epoch", "selected_epochs",
            "epoch_selection_support"]
@@ -745,7 +745,8 @@ class Report:
         if "split" in self._raw.dims:
             rest.setdefault("split", self._resolve(settings, ("split",))["split"])  # the reported split
         rest.setdefault("confidence_level", self._resolve(settings, ("confidence_level",))["confidence_level"])
-        return self._plot("plot_learning_curves", self._raw, rest)
+        computed = {k: rest.pop(k) for k in ("confidence_level", "split", "metric") if k in rest}
+        return self._plot("plot_learning_curves", learning_curves(self._raw, **computed), rest)
 
     # ------------------------------------------------------------------ exports
 

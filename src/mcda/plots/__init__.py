@@ -17,7 +17,7 @@ The figures
 ``plot_posterior(result, pair)``          posterior simplex of one pair (BayesianComparison)
 ``plot_posterior_bars(result)``           the three posterior probabilities of every pair
 ``plot_rank_stability(result)``           P(position = r) and mean-rank intervals (RankStability)
-``plot_learning_curves(cube)``            mean and t band over seeds per epoch (a cube with ``epoch``)
+``plot_learning_curves(result)``          mean and t band over seeds per epoch (``mcda.learning_curves``)
 ``plot_tradeoffs``, ``plot_weight_stability``  several criteria (see :mod:`mcda.criteria`)
 ========================================  ================================================
 

@@ -2,102 +2,24 @@
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pandas as pd
 
-from .._validation import check_probability, user_stacklevel
 from . import _common, _style
 
-__all__ = ["curve_table", "plot_learning_curves"]
+__all__ = ["plot_learning_curves"]
 
 
-def _epoch_cube(cube, split, metric):
-    from ..cube import as_cube
-
-    cube = as_cube(cube)
-    if "epoch" not in cube.dims:
-        raise ValueError(f"`cube` must have an 'epoch' dim for learning curves; its dims are {tuple(cube.dims)}")
-    if "split" in cube.dims:
-        labels = [str(s) for s in cube.coords["split"].values]
-        if split is None:
-            split = "test" if "test" in labels else (labels[0] if len(labels) == 1 else None)
-        if split not in labels:
-            raise ValueError(f"`split` must be one of the cube's splits {labels}; got {split!r}")
-        cube = cube.sel(split=split, drop=True)
-    elif split is not None:
-        raise ValueError(f"`split` was given ({split!r}) but the cube has no 'split' dim")
-    if "metric" in cube.dims:
-        labels = [str(m) for m in cube.coords["metric"].values]
-        if metric not in labels:
-            raise ValueError(f"`metric` must be one of the cube's metrics {labels}; got {metric!r}")
-        from ..cube import cube_cards, score_cube
-
-        card = cube_cards(cube).get(metric)
-        direction = str(cube.coords["direction"].sel(metric=metric).values) if "direction" in cube.coords else None
-        part = cube.sel(metric=metric, drop=True)
-        part = part.drop_vars([c for c in part.coords if c not in part.dims])
-        part.attrs = {}
-        cube = score_cube(part, metric=card, direction=None if card is not None else direction)
-    elif metric is not None:
-        raise ValueError(f"`metric` was given ({metric!r}) but the cube has a single metric")
-    return cube, split
-
-
-def curve_table(cube, *, confidence_level: float = 0.95, split=None, metric=None) -> pd.DataFrame:
-    """Per (dataset, method, epoch): the mean over seeds and its t interval, from :func:`mcda.summary`.
-
-    Each epoch's slice goes through :func:`mcda.summary` (``ci_method="t"``), so the band is the
-    library's own interval; a cube without a ``seed`` dim gives the scores and no band.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``dataset, method, epoch, n_seeds, mean, ci_low, ci_high`` in the metric's units.
-    """
-    from ..within import summary
-
-    confidence_level = check_probability("confidence_level", confidence_level, closed="neither")
-    cube, _ = _epoch_cube(cube, split, metric)
-    frames = []
-    caught: dict = {}
-    for epoch in cube.coords["epoch"].values:
-        part = cube.sel(epoch=epoch, drop=True)
-        if "seed" in part.dims:
-            with warnings.catch_warnings(record=True) as seen:
-                warnings.simplefilter("always")
-                table = summary(part, ci_method="t", confidence_level=confidence_level).to_frame()
-            for w in seen:
-                caught.setdefault((w.category, str(w.message)), w)
-            table = table[["dataset", "method", "n_seeds", "mean", "ci_low", "ci_high"]]
-        else:
-            values = part.to_series().rename("mean").reset_index()
-            table = values.assign(n_seeds=1, ci_low=np.nan, ci_high=np.nan)[
-                ["dataset", "method", "n_seeds", "mean", "ci_low", "ci_high"]]
-        frames.append(table.assign(epoch=epoch))
-    for (category, message), _w in caught.items():  # each distinct warning once, not once per epoch
-        warnings.warn(message, category, stacklevel=user_stacklevel())
-    out = pd.concat(frames, ignore_index=True)
-    return out[["dataset", "method", "epoch", "n_seeds", "mean", "ci_low", "ci_high"]]
-
-
-def plot_learning_curves(cube, *, confidence_level: float = 0.95, datasets=None, methods=None, split=None,
-                         metric=None, max_cols: int | None = None, width="page", ax=None):
+def plot_learning_curves(result, *, datasets=None, methods=None, max_cols: int | None = None, width="page", ax=None):
     """One panel per dataset: each method's mean over seeds per epoch, with its t band.
 
     Parameters
     ----------
-    cube : score cube with an ``epoch`` dim
-        Usually also a ``seed`` dim (without one, the scores are drawn with no band).
-    confidence_level : float
-        Level of the t band (default 0.95).
+    result : LearningCurves
+        From :func:`mcda.learning_curves` (the means and t intervals per epoch; the level,
+        split and metric are chosen there). Without seeds the scores are drawn with no band.
     datasets, methods : label or sequence of labels, optional
         Which panels and lines to draw (default: all, in the cube's order).
-    split : str, optional
-        With a ``split`` dim: the split to draw (default ``"test"`` when present).
-    metric : str, optional
-        With a ``metric`` dim: the metric to draw.
     max_cols : int, optional
         Panels per row (default 4 on a page, 2 in a column).
     width : {"column", "page"} or float
@@ -114,9 +36,8 @@ def plot_learning_curves(cube, *, confidence_level: float = 0.95, datasets=None,
     Notes
     -----
     The band is the Student t interval of the mean over seeds, ``mean ± t_{(1+c)/2, n−1} ·
-    s/√n``, taken from :func:`mcda.summary` on each epoch (so it matches every other interval
-    the library reports); the plot itself computes nothing. Distinct warnings from the
-    summaries (e.g. a single seed in a cell) are shown once.
+    s/√n``, computed by :func:`mcda.learning_curves` from :func:`mcda.summary` on each epoch (so it
+    matches every other interval the library reports); the plot itself computes nothing.
 
     Examples
     --------
@@ -125,16 +46,19 @@ def plot_learning_curves(cube, *, confidence_level: float = 0.95, datasets=None,
     >>> epochs = [mcda.datasets.synthetic(n_datasets=2, n_methods=2, n_seeds=3, base=0.5 + 0.05 * e, rng=e)
     ...           for e in range(4)]
     >>> cube = xr.concat(epochs, dim=xr.DataArray([1, 2, 3, 4], dims="epoch", name="epoch"))
-    >>> fig, axes = plot_learning_curves(cube)
+    >>> fig, axes = plot_learning_curves(mcda.learning_curves(cube))
     >>> [a.get_title(loc="left") for a in axes]
     ['dataset_0', 'dataset_1']
     """
-    from ..cube import as_cube
+    from ..epochs import LearningCurves
 
+    if not isinstance(result, LearningCurves):
+        raise TypeError(f"`result` must be the LearningCurves of mcda.learning_curves(cube); got "
+                        f"{type(result).__name__}. For a cube call plot_learning_curves(mcda.learning_curves(cube)).")
     max_cols = (2 if width == "column" else 4) if max_cols is None else max_cols
     if not isinstance(max_cols, int) or isinstance(max_cols, bool) or max_cols < 1:
         raise ValueError(f"`max_cols` must be a positive integer; got {max_cols}")
-    table = curve_table(cube, confidence_level=confidence_level, split=split, metric=metric)
+    table = result.table
     datasets = _common.subset("datasets", datasets, list(pd.unique(table["dataset"])))
     methods = _common.subset("methods", methods, list(pd.unique(table["method"])))
     styles = _common.method_styles(methods)
@@ -161,6 +85,6 @@ def plot_learning_curves(cube, *, confidence_level: float = 0.95, datasets=None,
         if ax is None:
             fig.legend(handles=list(axes[0].get_lines()), loc="outside lower center", ncols=min(len(methods), 6),
                        fontsize=_style.FONT_SIZE - 1)
-            band = f", {confidence_level:.0%} t band" if "seed" in as_cube(cube).dims else ""
+            band = f", {result.confidence_level:.0%} t band" if result.has_seeds else ""
             fig.supylabel(f"mean over seeds{band}", fontsize=_style.FONT_SIZE)
     return fig, axes
