@@ -118,9 +118,14 @@ VIEWS = {
     "nemenyi": (lambda c: mcda.nemenyi(c), True),
     "bonferroni_dunn": (lambda c: mcda.bonferroni_dunn(c, control="m0"), True),
     **{f"control_test[{t}]": ((lambda t: lambda c: mcda.control_test(c, control="m0", test=t))(t), True)
-       for t in ("bonferroni-dunn", "holm", "hochberg", "hommel")},
+       for t in ("bonferroni-dunn", "holm", "hochberg", "hommel", "conover", "siegel")},
     **{f"all_pairs_test[{t}]": ((lambda t: lambda c: mcda.all_pairs_test(c, test=t))(t), True)
-       for t in ("nemenyi", "holm", "shaffer", "bergmann-hommel")},
+       for t in ("nemenyi", "holm", "shaffer", "bergmann-hommel", "conover", "siegel", "miller")},
+    "all_pairs_test[conover, single-step]": (lambda c: mcda.all_pairs_test(c, test="conover", adjust="single-step"),
+                                             True),
+    **{f"control_test[{t}, adjust]": ((lambda t: lambda c: mcda.control_test(c, control="m0", test=t,
+                                                                             adjust="hochberg"))(t), True)
+       for t in ("conover", "siegel")},
     **{f"compare_over_datasets[{t}]": ((lambda t: lambda c: mcda.compare_over_datasets(c, test=t))(t), True)
        for t in ("nemenyi", "holm", "shaffer", "bergmann-hommel")},
     **{f"compare_over_datasets[{t}, control]": (
@@ -241,6 +246,8 @@ def test_the_complete_case_flags_agree_with_complete_cases(data):
     (lambda c: mcda.rank_stability(c, aggregation="custom", weights={}), "mcda.rank_stability"),
     (lambda c: mcda.bayesian_signed_rank_comparison(c, rope=0.01), "mcda.bayesian_signed_rank_comparison"),
     (lambda c: mcda.pairwise_over_datasets(c), "mcda.pairwise_over_datasets"),
+    (lambda c: mcda.quade_test(c), "the Quade test"),
+    (lambda c: mcda.friedman_aligned_ranks_test(c), "the Friedman aligned ranks test"),
     (lambda c: ranks.prepare_across(c).values, "this across-dataset view"),
 ])
 def test_views_that_need_every_dataset_refuse_a_lazy_cube_by_name(data, call, name):

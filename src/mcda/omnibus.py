@@ -38,7 +38,8 @@ from ._validation import MissingDataWarning, check_alpha, check_choice, shown, w
 from ._numeric import score_tolerance
 from ._posthoc import PosthocResult
 from .multitest import PAIR_STRUCTURED, adjust_pvalues, canonical_adjustment
-from .ranks import prepare_across, rank_rows
+from ._chunks import require_in_memory
+from .ranks import prepare_across, rank_rows, rank_sums
 
 __all__ = [
     "OmnibusResult",
@@ -70,8 +71,8 @@ class _Design:
         return self.values.shape[1]
 
 
-def _design(scores, direction, method_names, what: str) -> _Design:
-    prep = prepare_across(scores, direction, method_names=method_names, missing="complete")
+def _checked(prep, what: str):
+    """Warn about the excluded methods and refuse a design too small for ``what``."""
     if prep.excluded:
         lacks = shown([f"{m} lacks [{shown(ds, 4, fmt=str)}]" for m, ds in prep.excluded.items()], fmt=str, sep="; ")
         warn(f"{len(prep.excluded)} method(s) lack results on some datasets and are excluded from {what} "
@@ -81,6 +82,13 @@ def _design(scores, direction, method_names, what: str) -> _Design:
                          f"({shown(prep.methods, fmt=str)}).")
     if prep.n_datasets < 2:
         raise ValueError(f"{what} needs at least 2 datasets with a result for every method; got {prep.n_datasets}.")
+    return prep
+
+
+def _design(scores, direction, method_names, what: str) -> _Design:
+    require_in_memory(scores, what, reason="it ranks values across datasets, which needs every dataset at once",
+                      instead="load the cube (cube.load()), or use the Friedman procedure (chunk-wise)")
+    prep = _checked(prepare_across(scores, direction, method_names=method_names, missing="complete"), what)
     return _Design(values=prep.values, methods=list(prep.methods), excluded=dict(prep.excluded))
 
 
@@ -502,8 +510,10 @@ def quade_test(scores, direction=None, *, control: str | None = None, adjust: st
 
 
 def _friedman_ranks(scores, direction, method_names, what):
-    design = _design(scores, direction, method_names, what)
-    return design, rank_rows(design.values)
+    """The rank-sum statistic of :mod:`mcda.ranks` (chunk-wise on a lazy cube): design, R_j, Σ r², N, k."""
+    prep = _checked(rank_sums(scores, direction, method_names=method_names, missing="complete"), what)
+    design = _Design(values=None, methods=list(prep.methods), excluded=dict(prep.excluded))
+    return design, prep.rank_sums, prep.sum_squared_ranks, prep.n_datasets, prep.n_methods
 
 
 def conover_posthoc(scores, direction=None, *, adjust: str = "holm", control: str | None = None,
@@ -525,12 +535,9 @@ def conover_posthoc(scores, direction=None, *, adjust: str = "holm", control: st
     is smaller than Nemenyi's whenever the omnibus is large: Conover's test is more
     powerful, and its p-values are not comparable with the normal-z procedures'.
     """
-    design, ranks = _friedman_ranks(scores, direction, method_names, "the Conover post-hoc")
+    design, sums, a1, n, k = _friedman_ranks(scores, direction, method_names, "the Conover post-hoc")
     control = _resolve_control(control, design.methods, design.excluded)
     adjust_name = _adjustment(adjust, control=control, allow_single_step=True)
-    n, k = ranks.shape
-    sums = ranks.sum(axis=0)
-    a1 = float(np.einsum("ij,ij->", ranks, ranks))
     s2 = (a1 - k * n * (k + 1) ** 2 / 4.0) / (k - 1)
     df = float((n - 1) * (k - 1))
     if s2 <= 0:
@@ -557,11 +564,10 @@ def siegel_posthoc(scores, direction=None, *, adjust: str = "holm", control: str
     ``scikit_posthocs.posthoc_siegel_friedman``, and with every adjustment of
     :data:`mcda.multitest.PVALUE_ADJUSTMENTS` (or None).
     """
-    design, ranks = _friedman_ranks(scores, direction, method_names, "the Siegel post-hoc")
+    design, sums, _, n, k = _friedman_ranks(scores, direction, method_names, "the Siegel post-hoc")
     control = _resolve_control(control, design.methods, design.excluded)
     adjust_name = _adjustment(adjust, control=control)
-    n, k = ranks.shape
-    mean = ranks.mean(axis=0)
+    mean = sums / n
     return _build_posthoc(test="siegel", methods=design.methods, mean_ranks=mean, scale=mean,
                           standard_error=math.sqrt(k * (k + 1) / (6.0 * n)), control=control, adjust=adjust_name,
                           alpha=alpha, n_datasets=n)
@@ -578,9 +584,8 @@ def miller_posthoc(scores, direction=None, *, alpha: float = 0.05, method_names=
     (``scikit_posthocs.posthoc_miller_friedman``). It is conservative for pairwise
     comparisons alone: prefer Nemenyi or a step-down when only pairs are of interest.
     """
-    design, ranks = _friedman_ranks(scores, direction, method_names, "the Miller post-hoc")
-    n, k = ranks.shape
-    mean = ranks.mean(axis=0)
+    design, sums, _, n, k = _friedman_ranks(scores, direction, method_names, "the Miller post-hoc")
+    mean = sums / n
     return _build_posthoc(test="miller", methods=design.methods, mean_ranks=mean, scale=mean,
                           standard_error=math.sqrt(k * (k + 1) / (6.0 * n)), control=None, adjust="miller",
                           alpha=alpha, n_datasets=n, simultaneous=lambda z: special.chdtrc(k - 1, z * z))
