@@ -60,8 +60,8 @@ class AcrossDatasets:
         The methods kept (the complete ones under ``missing="complete"``).
     columns : numpy.ndarray
         Their positions in ``cube``.
-    kept : numpy.ndarray
-        Positions in ``cube`` of the datasets kept (all but those without any result).
+    empty : numpy.ndarray
+        Positions in ``cube`` of the datasets without any result (dropped; ``kept`` are the others).
     excluded : dict
         Method -> datasets it lacks (dropped under ``missing="complete"``).
     empty_datasets : tuple
@@ -77,7 +77,7 @@ class AcrossDatasets:
     cube: xr.DataArray
     methods: list
     columns: np.ndarray
-    kept: np.ndarray
+    empty: np.ndarray
     excluded: dict = field(default_factory=dict)
     empty_datasets: tuple = ()
     missing: str = "complete"
@@ -89,7 +89,7 @@ class AcrossDatasets:
 
     @property
     def n_datasets(self) -> int:
-        return int(self.kept.size)
+        return int(self.cube.sizes["dataset"] - self.empty.size)
 
     @property
     def n_methods(self) -> int:
@@ -97,8 +97,14 @@ class AcrossDatasets:
 
     @property
     def labels(self) -> np.ndarray:
-        """The kept datasets' labels as stored (no per-label conversion)."""
-        return self.cube.coords["dataset"].values[self.kept]
+        """The kept datasets' labels as stored (no per-label conversion, no copy when none is dropped)."""
+        labels = self.cube.coords["dataset"].values
+        return labels[self.kept] if self.empty.size else labels
+
+    @property
+    def kept(self) -> np.ndarray:
+        """Positions in ``cube`` of the datasets kept."""
+        return np.setdiff1d(np.arange(self.cube.sizes["dataset"]), self.empty)
 
     @property
     def datasets(self) -> list:
@@ -112,7 +118,7 @@ class AcrossDatasets:
                           "rank_stability, friedman_test, compare_over_datasets, pairwise_counts, ...) accept it "
                           "directly")
         values = self.cube.values
-        if self.kept.size != values.shape[0]:
+        if self.empty.size:
             values = values[self.kept]
         if self.columns.size != values.shape[1]:
             values = values[:, self.columns]
@@ -124,7 +130,7 @@ class AcrossDatasets:
             return self.ranks
         columns = None if self.columns.size == self.cube.sizes["method"] else self.columns
         ranks = _chunks.map_rows(self.cube, _ranks_of, columns=columns)
-        return ranks if self.kept.size == ranks.shape[0] else ranks[self.kept]
+        return ranks[self.kept] if self.empty.size else ranks
 
     def rank_table(self):
         """:meth:`rank_matrix` labelled: a DataFrame, or a lazy DataArray for a lazy cube."""
@@ -139,8 +145,8 @@ def _ranks_of(values: np.ndarray) -> np.ndarray:
         return rank_rows(values)
 
 
-def _design(cube: xr.DataArray, missing: str, flags: tuple) -> tuple[np.ndarray, dict, np.ndarray, np.ndarray]:
-    """(kept columns, excluded, empty positions, kept positions) from the missing flags of every dataset."""
+def _design(cube: xr.DataArray, missing: str, flags: tuple) -> tuple[np.ndarray, dict, np.ndarray]:
+    """(kept columns, excluded, empty positions) from the missing flags of every dataset."""
     methods = [str(m) for m in cube.coords["method"].values]
     rows, mask = flags
     if missing == "complete":
@@ -151,14 +157,13 @@ def _design(cube: xr.DataArray, missing: str, flags: tuple) -> tuple[np.ndarray,
     n = cube.sizes["dataset"]
     if empty.size == n:
         raise ValueError("`data` is empty: no dataset has a result")
-    kept = np.arange(n) if not empty.size else np.setdiff1d(np.arange(n), empty)
-    return columns, excluded, empty, kept
+    return columns, excluded, empty
 
 
-def _prepared(cube, missing, columns, excluded, empty, kept, **sums) -> AcrossDatasets:
+def _prepared(cube, missing, columns, excluded, empty, **sums) -> AcrossDatasets:
     labels = cube.coords["dataset"].values
     return AcrossDatasets(cube=cube, methods=[str(cube.coords["method"].values[j]) for j in columns],
-                          columns=np.asarray(columns), kept=kept, excluded=excluded,
+                          columns=np.asarray(columns), empty=np.asarray(empty, dtype=np.int64), excluded=excluded,
                           empty_datasets=tuple(str(d) for d in labels[empty]), missing=missing, **sums)
 
 
@@ -214,8 +219,14 @@ def _combine_rank_sums(a: dict, b: dict) -> dict:
             "empty": np.concatenate([a["empty"], b["empty"]])}
 
 
+def _ranks_unless_missing(values: np.ndarray) -> np.ndarray:
+    """Map of the probing pass: a slab with a missing cell is only flagged, so it is not ranked."""
+    return values if np.isnan(values).any() else _ranks_of(values)
+
+
 def _rank_pass(cube, policy, columns, keep):
-    out = _chunks.reduce(cube, _rank_sums_block, _combine_rank_sums, policy, columns=columns, mapper=_ranks_of,
+    mapper = _ranks_unless_missing if policy == "probe" else _ranks_of
+    out = _chunks.reduce(cube, _rank_sums_block, _combine_rank_sums, policy, columns=columns, mapper=mapper,
                          keep=keep)
     return out if keep else (out, None)
 
@@ -235,16 +246,14 @@ def rank_sums(scores, direction=None, *, method_names=None, missing: str = "comp
     columns, excluded = np.arange(cube.sizes["method"]), {}
     part, ranks = _rank_pass(cube, policy, None, keep_ranks)
     if part["flags"] is not None:
-        columns, excluded, _, _ = _design(cube, missing, part["flags"])
+        columns, excluded, _ = _design(cube, missing, part["flags"])
         part, ranks = _rank_pass(cube, "drop", columns, keep_ranks)
     if part["n"] == 0:
         raise ValueError("`data` is empty: no dataset has a result")
     empty = part["empty"]
-    kept = np.arange(cube.sizes["dataset"]) if not empty.size else np.setdiff1d(np.arange(cube.sizes["dataset"]),
-                                                                                   empty)
     if ranks is not None and empty.size:
-        ranks = ranks[kept]
-    return _prepared(cube, missing, columns, excluded, empty, kept, rank_sums=part["sums"],
+        ranks = ranks[np.setdiff1d(np.arange(cube.sizes["dataset"]), empty)]
+    return _prepared(cube, missing, columns, excluded, empty, rank_sums=part["sums"],
                      rank_counts=np.asarray(part["counts"]), sum_squared_ranks=float(part["squares"]),
                      block_datasets=np.array(part["blocks"], dtype=np.int64), ranks=ranks)
 
