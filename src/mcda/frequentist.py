@@ -29,7 +29,7 @@ from ._cliques import groups_from_decisions, maximal_cliques as _maximal_cliques
 from ._numeric import TIE_TOLERANCE
 from ._posthoc import PosthocResult
 from ._results import Result
-from ._validation import MissingDataWarning, check_alpha, check_choice, check_positive_int, warn
+from ._validation import check_alpha, check_choice, check_positive_int
 from .multitest import BERGMANN_HOMMEL_MAX_METHODS, adjust_finite, canonical_adjustment, check_bergmann_hommel
 # re-exported from their home for code written against mcda.frequentist
 from .multitest import PVALUE_ADJUSTMENTS, adjust_pvalues  # noqa: F401
@@ -124,10 +124,7 @@ def _rank_statistics(scores, direction, method_names, *, what: str) -> _RankStat
                                sum_squared_ranks=squares, n_datasets=scores.n_datasets,
                                excluded=dict(scores.excluded))
     prep = rank_sums(scores, direction, method_names=method_names, missing="complete")
-    if prep.excluded:
-        shown = "; ".join(f"{m} lacks {_listed(ds, 4)}" for m, ds in list(prep.excluded.items())[:_SHOWN])
-        warn(f"{len(prep.excluded)} method(s) lack results on some datasets and are excluded from {what} "
-             f"(nothing is imputed): {shown}.", MissingDataWarning)
+    prep.warn_excluded(what)
     return _RankStatistics(methods=list(prep.methods), rank_sums=prep.rank_sums,
                            sum_squared_ranks=prep.sum_squared_ranks, n_datasets=prep.n_datasets,
                            excluded=dict(prep.excluded))

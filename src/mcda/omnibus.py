@@ -34,7 +34,7 @@ import pandas as pd
 from scipy import special, stats
 
 from ._results import Result
-from ._validation import MissingDataWarning, check_alpha, check_choice, shown, warn
+from ._validation import check_alpha, check_choice, shown
 from ._numeric import score_tolerance
 from ._posthoc import PosthocResult
 from .multitest import PAIR_STRUCTURED, adjust_pvalues, canonical_adjustment
@@ -73,10 +73,7 @@ class _Design:
 
 def _checked(prep, what: str):
     """Warn about the excluded methods and refuse a design too small for ``what``."""
-    if prep.excluded:
-        lacks = shown([f"{m} lacks [{shown(ds, 4, fmt=str)}]" for m, ds in prep.excluded.items()], fmt=str, sep="; ")
-        warn(f"{len(prep.excluded)} method(s) lack results on some datasets and are excluded from {what} "
-             f"(nothing is imputed): {lacks}.", MissingDataWarning)
+    prep.warn_excluded(what)
     if prep.n_methods < 2:
         raise ValueError(f"{what} needs at least 2 complete methods; got {prep.n_methods} "
                          f"({shown(prep.methods, fmt=str)}).")

@@ -124,6 +124,10 @@ class AcrossDatasets:
             values = values[:, self.columns]
         return np.ascontiguousarray(values, dtype=np.float64)
 
+    def warn_excluded(self, what: str) -> None:
+        """A :class:`~mcda.MissingDataWarning` naming the incomplete methods excluded from ``what``."""
+        _warn_excluded(self.excluded, what)
+
     def rank_matrix(self):
         """The ranks within datasets (kept datasets × kept methods): numpy, or lazy for a lazy cube."""
         if self.ranks is not None:
