@@ -660,6 +660,8 @@ def orient(cube: xr.DataArray) -> xr.DataArray:
     sign = _sign(cube)
     if isinstance(sign, float) and not hasattr(cube.data, "dask"):
         out = cube.copy(data=cube.values if sign > 0 else -cube.values)  # one numpy pass, no alignment
+    elif isinstance(sign, float) and sign > 0:
+        out = cube.copy(deep=False)  # lazy and higher is better: no extra array per chunk
     else:
         out = cube * sign
     out.attrs = dict(cube.attrs)
