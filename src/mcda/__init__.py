@@ -84,6 +84,8 @@ _EXPORTS: dict[str, str] = {
     "bayesian_signed_rank_comparison": "bayesian",
     "correlated_t_test": "bayesian",
     "two_on_multiple": "bayesian",
+    "hierarchical_comparison": "bayesian",
+    "plackett_luce": "bayesian",
     # several criteria
     "compare_criteria": "criteria",
     "practical_dominance": "criteria",

@@ -44,6 +44,11 @@ _DATA = {
     "benavoli2017_uci54": ("benavoli2017_uci54_mean.csv",
                            "Benavoli et al. (2017): mean accuracy over 10×10-fold CV of 5 classifiers on 54 UCI "
                            "datasets (fractions)."),
+    "benavoli2017_uci54_folds": ("benavoli2017_uci54_folds.csv.gz",
+                                 "Benavoli et al. (2017): accuracy (fraction) of 5 classifiers on 54 UCI datasets in "
+                                 "every fold of 10 runs of 10-fold cross-validation; `seed` = 10·(run − 1) + "
+                                 "(fold − 1) with coordinates `run` and `fold`, the design in attrs `cv_runs`, "
+                                 "`cv_folds` (the input of mcda.hierarchical_comparison)."),
 }
 
 
@@ -68,6 +73,9 @@ def _check_name(name):
 
 
 def _read(filename: str) -> pd.DataFrame:
+    if filename.endswith(".gz"):
+        with resources.files(__name__).joinpath("data", filename).open("rb") as fh:
+            return pd.read_csv(fh, compression="gzip")
     with resources.files(__name__).joinpath("data", filename).open("r", encoding="utf-8") as fh:
         return pd.read_csv(fh)
 
@@ -79,7 +87,10 @@ def load(name: str) -> xr.DataArray:
     ----------
     name : str
         One of :func:`available`: ``"demsar2006"``, ``"demsar2006_published_ranks"``,
-        ``"duo2018"``, ``"duo2018_all"``, ``"garcia_herrera2008"``, ``"benavoli2017_uci54"``.
+        ``"duo2018"``, ``"duo2018_all"``, ``"garcia_herrera2008"``, ``"benavoli2017_uci54"``,
+        ``"benavoli2017_uci54_folds"`` (the per-fold scores: a ``seed`` dim of 100 folds with
+        coordinates ``run`` and ``fold`` and the design in ``attrs["cv_runs"]``,
+        ``attrs["cv_folds"]``).
 
     Returns
     -------
@@ -103,6 +114,13 @@ def load(name: str) -> xr.DataArray:
         cube = score_cube(frame)
     elif name == "garcia_herrera2008":
         cube = score_cube(frame, metric="accuracy")
+    elif name == "benavoli2017_uci54_folds":
+        tidy = frame.assign(seed=10 * (frame["run"] - 1) + (frame["fold"] - 1))
+        cube = score_cube(tidy[["dataset", "method", "seed", "score"]], metric="accuracy")
+        seeds = cube.coords["seed"].values.astype(int)
+        cube = cube.assign_coords(run=("seed", seeds // 10 + 1), fold=("seed", seeds % 10 + 1))
+        cube.attrs["cv_runs"] = 10
+        cube.attrs["cv_folds"] = 10
     else:  # benavoli2017_uci54
         cube = score_cube(frame[["dataset", "method", "score"]], metric="accuracy")
     cube.attrs["source"] = text
