@@ -16,6 +16,8 @@ The figures
 ``plot_relation(result)``                 pairwise-majority graph, cycles highlighted (TransitivityResult)
 ``plot_posterior(result, pair)``          posterior simplex of one pair (BayesianComparison)
 ``plot_posterior_bars(result)``           the three posterior probabilities of every pair
+``plot_shrinkage(result, pair)``          raw vs shrunk per-dataset differences (HierarchicalComparison)
+``plot_rank_distribution(result)``        P(best) and the rank distribution (PlackettLuceResult)
 ``plot_rank_stability(result)``           P(position = r) and mean-rank intervals (RankStability)
 ``plot_learning_curves(result)``          mean and t band over seeds per epoch (``mcda.learning_curves``)
 ``plot_tradeoffs``, ``plot_weight_stability``  several criteria (see :mod:`mcda.criteria`)
@@ -42,6 +44,8 @@ _PLOTS: dict[str, str] = {
     "plot_relation": "superiority",
     "plot_posterior": "posterior",
     "plot_posterior_bars": "posterior",
+    "plot_shrinkage": "bayesian_models",
+    "plot_rank_distribution": "bayesian_models",
     "plot_forest": "forest",
     "plot_pairwise": "pairwise",
     # several criteria (src/mcda/plots/tradeoffs.py, written with the multi-criteria issue)
