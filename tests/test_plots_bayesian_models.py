@@ -23,7 +23,8 @@ def hierarchical():
 
 @pytest.fixture(scope="module")
 def plackett():
-    return mcda.plackett_luce(mcda.datasets.load("garcia_herrera2008"), n_samples=800, rng=0, progress=False)
+    with pytest.warns(mcda.TiesWarning):
+        return mcda.plackett_luce(mcda.datasets.load("garcia_herrera2008"), n_samples=800, rng=0, progress=False)
 
 
 def test_shrinkage_rows_orient_and_sort(hierarchical):
