@@ -45,13 +45,13 @@ def test_reproduces_baycomp_documented_hierarchical_figure():
     result = hierarchical_comparison(cube, rope=1.0, runs=1, rng=2017)
     row = result.to_frame().iloc[0]
     assert row["reason"] == ""
-    got = [row["p_a_better"], row["p_equivalent"], row["p_b_better"]]
+    got = [row["prob_a_better"], row["prob_equivalent"], row["prob_b_better"]]
     np.testing.assert_allclose(got, [0.0795, 0.0365, 0.884], atol=0.02)
     # the other design (10 runs of 10 folds on all 100 scores) is a different posterior: not the figure
     full = score_cube(np.stack([_baycomp_matrix(frame, "nbc", 100), _baycomp_matrix(frame, "j48", 100)], axis=1),
                       direction="higher_is_better", method_names=["nbc", "j48"])
     other = hierarchical_comparison(full, rope=1.0, runs=10, rng=1, n_samples=2000).to_frame().iloc[0]
-    assert abs(other["p_b_better"] - 0.884) > 0.05
+    assert abs(other["prob_b_better"] - 0.884) > 0.05
 
 
 def _simulate(rng, q, n, rho, delta0, sd0, nu, sigma):
@@ -124,14 +124,14 @@ def test_agrees_with_numpyro_nuts_on_the_same_model():
     se = lambda sd, ess: sd / np.sqrt(ess)  # noqa: E731
     pop_ref = -mu.reshape(-1) * scale  # a - b in score units
     tol_pop = 4 * np.hypot(se(pop_ref.std(), ess_ref), se(pop_ref.std(), ess_own))
-    assert abs(row["population_difference"] - pop_ref.mean()) < tol_pop
+    assert abs(row["population_diff"] - pop_ref.mean()) < tol_pop
     tol_share = 4 * np.hypot(se(right.std(), ess_ref), se(right.std(), ess_own))
     assert abs(row["mean_b_better"] - ref_mean_b) < tol_share
     tol_p = 4 * np.hypot(np.sqrt(ref_p_b * (1 - ref_p_b) / ess_ref), np.sqrt(ref_p_b * (1 - ref_p_b) / ess_own))
-    assert abs(row["p_b_better"] - ref_p_b) < max(tol_p, 0.02)
+    assert abs(row["prob_b_better"] - ref_p_b) < max(tol_p, 0.02)
     # the per-dataset shrunk differences
     delta_ref = -np.asarray(draws["delta"]).reshape(-1, q).mean(axis=0) * scale
-    shrunk = result.shrinkage["shrunk_difference"].to_numpy()
+    shrunk = result.shrinkage["shrunk_diff"].to_numpy()
     np.testing.assert_allclose(shrunk, delta_ref, atol=4 * np.hypot(se(0.01, ess_ref), se(0.01, ess_own)) + 1e-4)
 
 
@@ -144,12 +144,12 @@ def test_recovers_a_known_population_difference():
     # a - b = -delta0 in score units; the 95% interval covers it and the mean is within 3 posterior sd
     assert row["population_ci_low"] < -delta0 < row["population_ci_high"]
     sd = (row["population_ci_high"] - row["population_ci_low"]) / (2 * 1.96)
-    assert abs(row["population_difference"] + delta0) < 3 * sd
+    assert abs(row["population_diff"] + delta0) < 3 * sd
     assert row["label"] == "b_better"
     # shrinkage pulls every dataset's estimate towards the population (never past it)
     shrink = result.shrinkage
-    pulled = (shrink["shrunk_difference"] - row["population_difference"]).abs()
-    assert (pulled <= (shrink["raw_difference"] - row["population_difference"]).abs() + 1e-3).mean() > 0.9
+    pulled = (shrink["shrunk_diff"] - row["population_diff"]).abs()
+    assert (pulled <= (shrink["mean_diff"] - row["population_diff"]).abs() + 1e-3).mean() > 0.9
 
 
 def test_predictive_probability_is_calibrated_on_data_from_the_model():
@@ -180,7 +180,7 @@ def test_refuses_to_label_unconverged_chains():
     _, diff = _simulate(rng, 8, 10, 0.1, delta0=0.01, sd0=0.01, nu=5.0, sigma=0.02)
     result = hierarchical_comparison(_pair_cube(diff), rope=0.005, runs=1, rng=0, n_samples=50, n_warmup=0)
     row = result.to_frame().iloc[0]
-    assert np.isnan(row["p_a_better"]) and row["label"] == "not_applicable"
+    assert np.isnan(row["prob_a_better"]) and row["label"] == "not_applicable"
     assert "not converged" in row["reason"] and "ESS" in row["reason"]
     assert row["min_ess"] < _mcmc.ESS_FLOOR
 
@@ -204,9 +204,9 @@ def test_lower_is_better_and_swapped_methods():
                       method_names=["a", "b"])
     r_up = hierarchical_comparison(up, rope=0.005, runs=1, rng=3, n_samples=500).to_frame()
     r_down = hierarchical_comparison(down, rope=0.005, runs=1, rng=3, n_samples=500).to_frame()
-    np.testing.assert_allclose(r_up[["p_a_better", "p_equivalent", "p_b_better"]].to_numpy(),
-                               r_down[["p_a_better", "p_equivalent", "p_b_better"]].to_numpy())
-    np.testing.assert_allclose(r_up["population_difference"], -r_down["population_difference"])
+    np.testing.assert_allclose(r_up[["prob_a_better", "prob_equivalent", "prob_b_better"]].to_numpy(),
+                               r_down[["prob_a_better", "prob_equivalent", "prob_b_better"]].to_numpy())
+    np.testing.assert_allclose(r_up["population_diff"], -r_down["population_diff"])
 
 
 def test_missing_folds_leave_the_dataset_out_with_a_note():
@@ -229,7 +229,7 @@ def test_constant_differences_follow_baycomp_and_refuse_rope_zero():
     result = hierarchical_comparison(_pair_cube(diff), rope=0.005, runs=1, rng=0, n_samples=500)
     assert "baycomp" in result.shrinkage.iloc[0]["note"]
     zero = hierarchical_comparison(_pair_cube(diff), rope=0.0, runs=1, rng=0, n_samples=500).to_frame().iloc[0]
-    assert np.isnan(zero["p_b_better"]) and "rope = 0" in zero["reason"]
+    assert np.isnan(zero["prob_b_better"]) and "rope = 0" in zero["reason"]
 
 
 def test_design_from_the_bundled_folds_and_errors():

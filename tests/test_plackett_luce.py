@@ -90,7 +90,7 @@ def test_sampler_matches_the_exact_posterior_with_ties_and_missing_cells():
     frame = result.to_frame()
     ess = result.diagnostics[["ess_bulk"]].to_numpy().min()
     np.testing.assert_allclose(frame["worth"], exact_mean, atol=4 * exact_sd.max() / np.sqrt(ess) + 2e-3)
-    np.testing.assert_allclose(frame["p_best"], exact_best, atol=0.03)
+    np.testing.assert_allclose(frame["prob_best"], exact_best, atol=0.03)
 
 
 def test_recovers_known_worths():
@@ -124,9 +124,9 @@ def test_probabilities_are_coherent_and_follow_the_labels():
     ranks = result.rank_probabilities
     np.testing.assert_allclose(ranks.sum(axis=1), 1.0)
     np.testing.assert_allclose(ranks.sum(axis=0), 1.0)
-    np.testing.assert_allclose(result.to_frame()["p_best"], ranks[1])
+    np.testing.assert_allclose(result.to_frame()["prob_best"], ranks[1])
     pairs = result.pairs
-    assert ((pairs["ci_low"] <= pairs["p_a_above_b"]) & (pairs["p_a_above_b"] <= pairs["ci_high"])).all()
+    assert ((pairs["ci_low"] <= pairs["prob_a_above_b"]) & (pairs["prob_a_above_b"] <= pairs["ci_high"])).all()
     # relabelling the methods permutes the output (the same draws: one chain's seed per chain)
     renamed = cube.assign_coords(method=[f"x{j}" for j in range(4)])
     again = plackett_luce(renamed, rng=1).to_frame()
@@ -157,7 +157,7 @@ def test_refuses_unconverged_probabilities():
     cube = _cube_from_rankings(_pl_rankings(rng, np.array([0.5, 0.3, 0.2]), 10), 3)
     result = plackett_luce(cube, rng=0, n_samples=20, n_warmup=0)
     assert "not converged" in result.reason
-    assert result.to_frame()["p_best"].isna().all()
+    assert result.to_frame()["prob_best"].isna().all()
 
 
 def test_deterministic_given_rng():

@@ -30,12 +30,12 @@ def plackett():
 def test_shrinkage_rows_orient_and_sort(hierarchical):
     forward = bm.shrinkage_rows(hierarchical, ("nbc", "hnb"), sort="input")
     backward = bm.shrinkage_rows(hierarchical, ("hnb", "nbc"), sort="input")
-    np.testing.assert_allclose(forward["raw_difference"], -backward["raw_difference"])
+    np.testing.assert_allclose(forward["mean_diff"], -backward["mean_diff"])
     np.testing.assert_allclose(forward["shrunk_ci_low"], -backward["shrunk_ci_high"])
     assert list(forward["dataset"]) == list(hierarchical.shrinkage.query("method_b == 'hnb' and method_a == 'nbc'")
                                             ["dataset"])
     by_raw = bm.shrinkage_rows(hierarchical, ("nbc", "hnb"))
-    assert (np.diff(by_raw["raw_difference"]) <= 0).all() and list(by_raw["y"]) == list(range(len(by_raw)))
+    assert (np.diff(by_raw["mean_diff"]) <= 0).all() and list(by_raw["y"]) == list(range(len(by_raw)))
     with pytest.raises(ValueError, match="`sort`"):
         bm.shrinkage_rows(hierarchical, ("nbc", "hnb"), sort="size")
     with pytest.raises(ValueError, match="`pair`"):
@@ -46,17 +46,17 @@ def test_shrinkage_figure_shows_every_dataset_and_the_population(hierarchical):
     fig, ax = plot_shrinkage(hierarchical, ("aode", "nbc"))
     assert len(ax.get_yticklabels()) == 7
     gids = {artist.get_gid() for artist in ax.get_children()}
-    assert {"raw", "shrunk", "raw_interval", "shrunk_interval", "population_difference", "rope"} <= gids
+    assert {"raw", "shrunk", "raw_interval", "shrunk_interval", "population_diff", "rope"} <= gids
     # the simplex of a hierarchical pair is plot_posterior's
     fig, ax = plot_posterior(hierarchical, ("nbc", "aode"))
     assert sorted(t.get_gid() for t in ax.texts) == ["corner_label"] * 3
 
 
 def test_rank_strip_and_heights(plackett):
-    order, p_best, matrix = bm.rank_strip(plackett)
+    order, prob_best, matrix = bm.rank_strip(plackett)
     assert order == plackett.order
     np.testing.assert_allclose(matrix.sum(axis=1), 1.0)
-    np.testing.assert_allclose(p_best, matrix[:, 0])
+    np.testing.assert_allclose(prob_best, matrix[:, 0])
     assert bm.strip_height(50) < 8.0 and bm.strip_height(5) < bm.strip_height(20) < bm.strip_height(50)
 
 

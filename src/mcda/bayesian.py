@@ -1231,11 +1231,11 @@ def _student_regions(mean: float, var: float, df: int, rope: float):
 
 # --------------------------------------------------------------------------- hierarchical model
 
-_HIER_COLUMNS = ["method_a", "method_b", "n_datasets", "p_a_better", "p_equivalent", "p_b_better", "label",
-                 "mean_a_better", "mean_equivalent", "mean_b_better", "population_difference",
+_HIER_COLUMNS = ["method_a", "method_b", "n_datasets", "prob_a_better", "prob_equivalent", "prob_b_better", "label",
+                 "mean_a_better", "mean_equivalent", "mean_b_better", "population_diff",
                  "population_ci_low", "population_ci_high", "population_sd", "df", "max_rhat", "min_ess", "reason"]
-_SHRINK_COLUMNS = ["method_a", "method_b", "dataset", "n_scores", "raw_difference", "raw_ci_low", "raw_ci_high",
-                   "shrunk_difference", "shrunk_ci_low", "shrunk_ci_high", "note"]
+_SHRINK_COLUMNS = ["method_a", "method_b", "dataset", "n_scores", "mean_diff", "ci_low", "ci_high",
+                   "shrunk_diff", "shrunk_ci_low", "shrunk_ci_high", "note"]
 # the Gamma prior of ν − 1 and its hyperprior bounds, and the width of the uniform scale priors
 # (baycomp's defaults: lower_alpha=1, upper_alpha=2, lower_beta=0.01, upper_beta=0.1, upper_sigma=1000)
 _ALPHA_BOUNDS = (1.0, 2.0)
@@ -1256,8 +1256,8 @@ class HierarchicalComparison:
         One row per pair (see :meth:`to_frame`).
     shrinkage : pandas.DataFrame
         One row per (pair, dataset): ``method_a, method_b, dataset, n_scores``,
-        ``raw_difference, raw_ci_low, raw_ci_high`` (the mean fold difference a − b and its
-        Nadeau–Bengio-corrected t interval: the dataset alone), ``shrunk_difference,
+        ``mean_diff, ci_low, ci_high`` (the mean fold difference a − b and its
+        Nadeau–Bengio-corrected t interval: the dataset alone), ``shrunk_diff,
         shrunk_ci_low, shrunk_ci_high`` (posterior mean and equal-tailed credible interval
         of the dataset's δ_i under the model: pulled towards the population), ``note`` (why a
         dataset is left out of a pair, or that its constant differences were replaced as
@@ -1312,13 +1312,13 @@ class HierarchicalComparison:
     def to_frame(self) -> pd.DataFrame:
         """One row per pair.
 
-        Columns: ``method_a, method_b, n_datasets``; ``p_a_better, p_equivalent,
-        p_b_better``: for the **next dataset** (the posterior predictive t(ν, δ_0, s_0)),
+        Columns: ``method_a, method_b, n_datasets``; ``prob_a_better, prob_equivalent,
+        prob_b_better``: for the **next dataset** (the posterior predictive t(ν, δ_0, s_0)),
         the posterior probability that each region has the largest share (baycomp's
         convention; they sum to 1); ``label`` (``"a_better"``, ``"equivalent"``,
         ``"b_better"`` when that probability reaches ``threshold``, else
         ``"inconclusive"``; ``"not_applicable"`` for a NaN row); ``mean_a_better,
-        mean_equivalent, mean_b_better`` (posterior mean shares); ``population_difference``
+        mean_equivalent, mean_b_better`` (posterior mean shares); ``population_diff``
         (posterior mean of δ_0, a − b in the metric's units), ``population_ci_low,
         population_ci_high`` (its equal-tailed credible interval), ``population_sd``
         (posterior mean of s_0, the spread of the datasets' differences), ``df`` (posterior
@@ -1328,9 +1328,9 @@ class HierarchicalComparison:
         return self.table.copy()
 
     def summary(self) -> str:
-        shown = self.table[["method_a", "method_b", "n_datasets", "p_a_better", "p_equivalent", "p_b_better",
-                            "label", "population_difference", "max_rhat", "min_ess"]].copy()
-        for col in ("p_a_better", "p_equivalent", "p_b_better", "population_difference"):
+        shown = self.table[["method_a", "method_b", "n_datasets", "prob_a_better", "prob_equivalent", "prob_b_better",
+                            "label", "population_diff", "max_rhat", "min_ess"]].copy()
+        for col in ("prob_a_better", "prob_equivalent", "prob_b_better", "population_diff"):
             shown[col] = shown[col].round(4)
         shown["max_rhat"] = shown["max_rhat"].round(4)
         shown["min_ess"] = shown["min_ess"].round(0)
@@ -1555,6 +1555,8 @@ def hierarchical_comparison(scores, direction=None, *, rope=None, runs=None, rho
     methods = [str(m) for m in cube.coords["method"].values]
     datasets = [str(d) for d in cube.coords["dataset"].values]
     pairs = _pairs(len(methods))
+    dataset_labels = np.array(datasets, dtype=object)
+    base_seed = int(gen.integers(0, 2**63 - 1))
     low_q, high_q = 0.5 - confidence_level / 2.0, 0.5 + confidence_level / 2.0
     t_quantile = stats.t.ppf(high_q, n_scores - 1) if n_scores > 1 else np.nan
     rows, shrink_rows, diag_rows = [], [], []
@@ -1572,7 +1574,12 @@ def hierarchical_comparison(scores, direction=None, *, rope=None, runs=None, rho
             shrink_rows.append((a, b, datasets[d], n_scores, np.nan, np.nan, np.nan, np.nan, np.nan, np.nan,
                                 f"left out: {missing} of {n_scores} fold scores missing"))
         kept = np.nonzero(complete)[0]
+        # the sampler sees the datasets in label order, every pair the same seed and its differences
+        # in the orientation with a positive total: the draws depend on the pair's data only, so
+        # relabelling or reordering methods or datasets changes nothing but the labels
+        kept = kept[np.argsort(dataset_labels[kept], kind="stable")]
         z = np.array(z_all[kept], dtype=np.float64)
+        flip = -1.0 if z.sum() < 0 else 1.0
         nan3 = (np.nan, np.nan, np.nan)
         if kept.size < 2:
             reason = (f"the model needs at least 2 datasets with every fold score of both methods; {kept.size} "
@@ -1583,7 +1590,9 @@ def hierarchical_comparison(scores, direction=None, *, rope=None, runs=None, rho
         # the raw per-dataset view: the mean difference and its Nadeau-Bengio t interval (a - b, metric units)
         raw = -sign * z.mean(axis=1)
         half_width = t_quantile * np.sqrt(z.var(axis=1, ddof=1) * (1.0 / n_scores + rho / (1.0 - rho)))
-        fit = _pair_sampler(z, rope, rho, n_chains, n_samples, n_warmup, gen)
+        fit = _pair_sampler(flip * z, rope, rho, n_chains, n_samples, n_warmup, np.random.default_rng(base_seed))
+        if flip < 0 and not isinstance(fit, str):
+            fit["mu"], fit["delta"], fit["shares"] = -fit["mu"], -fit["delta"], fit["shares"][..., ::-1]
         done += n_chains * (n_samples + n_warmup) * len(datasets)
         bar.update(done)
         if isinstance(fit, str):
@@ -1640,14 +1649,14 @@ def hierarchical_comparison(scores, direction=None, *, rope=None, runs=None, rho
         "method_a": [r[0] for r in rows],
         "method_b": [r[1] for r in rows],
         "n_datasets": np.array([r[2] for r in rows], dtype=np.int64),
-        "p_a_better": prob[:, 0],
-        "p_equivalent": prob[:, 1],
-        "p_b_better": prob[:, 2],
+        "prob_a_better": prob[:, 0],
+        "prob_equivalent": prob[:, 1],
+        "prob_b_better": prob[:, 2],
         "label": _labels(prob, threshold, nan_rows),
         "mean_a_better": means[:, 0],
         "mean_equivalent": means[:, 1],
         "mean_b_better": means[:, 2],
-        "population_difference": np.array([r[5] for r in rows], dtype=np.float64),
+        "population_diff": np.array([r[5] for r in rows], dtype=np.float64),
         "population_ci_low": np.array([r[6] for r in rows], dtype=np.float64),
         "population_ci_high": np.array([r[7] for r in rows], dtype=np.float64),
         "population_sd": np.array([r[8] for r in rows], dtype=np.float64),
@@ -1690,9 +1699,9 @@ class PlackettLuceResult:
         Methods × ranks 1..k: the posterior probability that the method's worth is the r-th
         largest (rank 1 = best; rows and columns sum to 1).
     pairs : pandas.DataFrame
-        One row per pair: ``method_a, method_b``, ``p_a_above_b`` (posterior mean of
+        One row per pair: ``method_a, method_b``, ``prob_a_above_b`` (posterior mean of
         θ_a / (θ_a + θ_b), the probability that a ranks above b on a new dataset),
-        ``ci_low, ci_high`` (its credible interval), ``p_a_worth_higher`` (posterior
+        ``ci_low, ci_high`` (its credible interval), ``prob_a_worth_higher`` (posterior
         probability that θ_a > θ_b).
     diagnostics : pandas.DataFrame
         Per method: ``rhat, ess_bulk, ess_tail`` of its worth.
@@ -1741,14 +1750,14 @@ class PlackettLuceResult:
         ``worth_ci_low, worth_ci_high`` (equal-tailed credible interval), ``worth_mode``
         (the posterior mode; with ``prior_strength=1`` the maximum-likelihood worths; NaN
         when tied rankings are treated as latent orders),
-        ``p_best`` (posterior probability that its worth is the largest), ``expected_rank``
+        ``prob_best`` (posterior probability that its worth is the largest), ``expected_rank``
         (posterior mean of the rank of its worth, 1 = best).
         """
         return self.table.copy()
 
     def summary(self) -> str:
         shown = self.table.set_index("method").loc[self.order,
-                                                   ["worth", "worth_ci_low", "worth_ci_high", "p_best",
+                                                   ["worth", "worth_ci_low", "worth_ci_high", "prob_best",
                                                     "expected_rank"]].round(4)
         head = (f"Bayesian Plackett-Luce model (Calvo et al. 2018; {self.n_chains} chains x {self.n_samples} "
                 f"Gibbs draws); {self.n_rankings} rankings ({self.n_tied_rankings} with ties, "
@@ -1844,7 +1853,7 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
     Returns
     -------
     PlackettLuceResult
-        ``to_frame()`` per method (``worth``, its interval and mode, ``p_best``,
+        ``to_frame()`` per method (``worth``, its interval and mode, ``prob_best``,
         ``expected_rank``), ``rank_probabilities``, ``pairs`` (P(a ranks above b) with
         intervals), ``diagnostics``, ``order``.
 
@@ -1910,7 +1919,16 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
     datasets = [str(d) for d in cube.coords["dataset"].values]
     k = len(methods)
     values = orient(cube).transpose("dataset", "method").values
-    rankings = _rankings(values, datasets)
+    # the sampler sees the methods in an order fixed by the data (mean within-dataset rank, then mean
+    # score) and the datasets in label order, so relabelling or reordering changes only the labels
+    ranks_within = np.where(np.isnan(values), np.nan,
+                            stats.rankdata(np.where(np.isnan(values), -np.inf, -values), axis=1))
+    with np.errstate(invalid="ignore"):
+        canon = np.lexsort((np.nanmean(values, axis=0), np.nanmean(ranks_within, axis=0)))
+    back = np.argsort(canon)
+    by_label = np.argsort(np.array(datasets, dtype=object), kind="stable")
+    rankings = [(name, canon_order, groups) for name, canon_order, groups in
+                _rankings(values[by_label][:, canon], [datasets[d] for d in by_label])]
     if len(rankings) < 2:
         raise ValueError(f"the Plackett-Luce model needs at least 2 datasets with two or more results; got "
                          f"{len(rankings)}.")
@@ -1927,6 +1945,7 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
     n_datasets = np.zeros(k, dtype=np.int64)
     for _, order, _ in rankings:
         n_datasets[order] += 1
+    n_datasets = n_datasets[back]
     from ._kernels.plackett_luce import mode, sample_chain
 
     order, offsets, tie_start, tie_stop, tie_owner = _flatten(rankings, gen if (tied and ties == "random") else None)
@@ -1944,6 +1963,8 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
                      np.ascontiguousarray(start, dtype=np.float64), tie_start, tie_stop, tie_owner, draws[c])
         bar.update((c + 1) * work * max(int(offsets[-1]), 1))
     bar.close()
+    draws = draws[:, :, back]            # back to the input's method order
+    worth_mode = worth_mode[back]
     diag = [(m, split_rhat(draws[:, :, j]), ess_bulk(draws[:, :, j]), ess_tail(draws[:, :, j]))
             for j, m in enumerate(methods)]
     diagnostics = pd.DataFrame(diag, columns=["method", "rhat", "ess_bulk", "ess_tail"])
@@ -1968,7 +1989,7 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
         "worth_ci_low": low,
         "worth_ci_high": high,
         "worth_mode": worth_mode,
-        "p_best": rank_prob[:, 0],
+        "prob_best": rank_prob[:, 0],
         "expected_rank": rank_prob @ np.arange(1, k + 1) if not reason else np.full(k, np.nan),
     })
     rank_frame = pd.DataFrame(rank_prob, index=pd.Index(methods, name="method"),
@@ -1980,8 +2001,8 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
         higher = float((flat[:, i] > flat[:, j]).mean()) if not reason else np.nan
         pair_rows.append((methods[i], methods[j], float(above.mean()) if not reason else np.nan, float(lo),
                           float(hi), higher))
-    pairs = pd.DataFrame(pair_rows, columns=["method_a", "method_b", "p_a_above_b", "ci_low", "ci_high",
-                                             "p_a_worth_higher"])
+    pairs = pd.DataFrame(pair_rows, columns=["method_a", "method_b", "prob_a_above_b", "ci_low", "ci_high",
+                                             "prob_a_worth_higher"])
     mean_worth = flat.mean(axis=0)
     order_idx = np.argsort(-mean_worth, kind="stable")
     return PlackettLuceResult(methods=methods, table=table, rank_probabilities=rank_frame, pairs=pairs,

@@ -59,3 +59,52 @@ CASES = [
                      ({"rope": -1.0}, ValueError, "`rope` must be a finite number >= 0"),
                      ({"threshold": 1.5}, ValueError, "`threshold` must lie in")]),
 ]
+
+
+# The hierarchical model and Plackett-Luce sample, but their draws depend only on the data they
+# see: every pair of the hierarchical model uses the same seed, its differences in the orientation
+# with a positive total and its datasets in label order; Plackett-Luce sees the methods in an
+# order fixed by the data and the datasets in label order. So relabelling, reordering and the
+# direction flip change nothing, bit for bit.
+_HIER_FLIP = ("population_diff", "population_ci_low", "population_ci_high")
+
+
+def _hierarchical(cube, **kwargs):
+    return mcda.hierarchical_comparison(cube, **({"runs": 1, "rng": 0, "n_samples": 400, "n_warmup": 100,
+                                                  "progress": False} | kwargs))
+
+
+def _plackett_luce(cube, **kwargs):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mcda.TiesWarning)  # the harness's rounded scores tie
+        return mcda.plackett_luce(cube, **({"rng": 0, "n_samples": 300, "n_warmup": 50, "progress": False}
+                                           | kwargs))
+
+
+CASES += [
+    Case(name="hierarchical_comparison", call=_hierarchical, seeds=10, n_methods=5, n_datasets=8,
+         fields=("methods", "table", "shrinkage", "diagnostics", "rope", "rho", "runs", "n_chains", "n_samples",
+                 "n_warmup", "confidence_level", "threshold", "rhat_max", "ess_floor", "direction", "draws",
+                 "population_draws"),
+         method_columns=("method_a", "method_b"), pair_columns=("method_a", "method_b"),
+         swap_columns={"prob_a_better": "prob_b_better", "mean_a_better": "mean_b_better",
+                       "population_ci_low": "population_ci_high"},
+         negate_columns=_HIER_FLIP, flip_columns=_HIER_FLIP, flip_swap={"population_ci_low": "population_ci_high"},
+         pvalue_columns=("prob_a_better", "prob_equivalent", "prob_b_better"), ignore_columns=("label", "reason"),
+         rtol=1e-7,
+         bad_inputs=[({"runs": 3}, ValueError, "`runs` must divide"),
+                     ({"rope": -1.0}, ValueError, "`rope` must be a finite number >= 0"),
+                     ({"threshold": 1.5}, ValueError, "`threshold` must lie in"),
+                     ({"n_chains": 1}, ValueError, "`n_chains`"),
+                     ({"rho": 0.1}, ValueError, "`runs` or `rho`")]),
+    Case(name="plackett_luce", call=_plackett_luce, n_methods=5, missing=0.05,
+         fields=("methods", "table", "rank_probabilities", "pairs", "diagnostics", "order", "n_rankings",
+                 "n_tied_rankings", "ties", "prior_strength", "n_chains", "n_samples", "n_warmup",
+                 "confidence_level", "direction", "reason", "draws"),
+         method_columns=("method",), pvalue_columns=("prob_best",), rtol=1e-7,
+         bad_inputs=[({"ties": "split"}, ValueError, "`ties` must be one of"),
+                     ({"prior_strength": 0.0}, ValueError, "`prior_strength` must be a finite number > 0"),
+                     ({"n_samples": 2}, ValueError, "`n_samples`")]),
+]

@@ -23,7 +23,7 @@ _PL_FIELDS = ("table", "rank_probabilities", "order", "methods", "n_rankings")
 def shrinkage_rows(result, pair, *, sort: str = "raw") -> pd.DataFrame:
     """The datasets of ``pair`` oriented as asked (differences ``pair[0] − pair[1]``), in drawing order.
 
-    Columns ``dataset, raw_difference, raw_ci_low, raw_ci_high, shrunk_difference, shrunk_ci_low,
+    Columns ``dataset, mean_diff, ci_low, ci_high, shrunk_diff, shrunk_ci_low,
     shrunk_ci_high, note, y`` (row position, 0 at the top); datasets left out of the pair (NaN)
     are dropped. ``sort``: ``"raw"`` (by raw difference, largest at the top), ``"shrunk"`` or
     ``"input"`` (the result's dataset order).
@@ -33,11 +33,11 @@ def shrinkage_rows(result, pair, *, sort: str = "raw") -> pd.DataFrame:
     >>> import pandas as pd
     >>> from types import SimpleNamespace
     >>> shrink = pd.DataFrame({"method_a": ["a"] * 2, "method_b": ["b"] * 2, "dataset": ["d1", "d2"],
-    ...     "raw_difference": [0.1, -0.2], "raw_ci_low": [0.0, -0.3], "raw_ci_high": [0.2, -0.1],
-    ...     "shrunk_difference": [0.05, -0.1], "shrunk_ci_low": [0.0, -0.2], "shrunk_ci_high": [0.1, 0.0],
+    ...     "mean_diff": [0.1, -0.2], "ci_low": [0.0, -0.3], "ci_high": [0.2, -0.1],
+    ...     "shrunk_diff": [0.05, -0.1], "shrunk_ci_low": [0.0, -0.2], "shrunk_ci_high": [0.1, 0.0],
     ...     "note": ["", ""]})
     >>> rows = shrinkage_rows(SimpleNamespace(shrinkage=shrink, methods=["a", "b"]), ("b", "a"))
-    >>> rows[["dataset", "raw_difference", "raw_ci_low", "y"]].values.tolist()
+    >>> rows[["dataset", "mean_diff", "ci_low", "y"]].values.tolist()
     [['d2', 0.2, 0.1, 0], ['d1', -0.1, -0.2, 1]]
     """
     if not isinstance(pair, (tuple, list)) or len(pair) != 2:
@@ -50,7 +50,7 @@ def shrinkage_rows(result, pair, *, sort: str = "raw") -> pd.DataFrame:
         raise ValueError(f"`sort` must be one of {{'raw', 'shrunk', 'input'}}; got {sort!r}")
     shrink = result.shrinkage
     forward = shrink[(shrink["method_a"] == a) & (shrink["method_b"] == b)]
-    cols = ["dataset", "raw_difference", "raw_ci_low", "raw_ci_high", "shrunk_difference", "shrunk_ci_low",
+    cols = ["dataset", "mean_diff", "ci_low", "ci_high", "shrunk_diff", "shrunk_ci_low",
             "shrunk_ci_high", "note"]
     if len(forward):
         rows = forward[cols].copy()
@@ -58,17 +58,17 @@ def shrinkage_rows(result, pair, *, sort: str = "raw") -> pd.DataFrame:
         back = shrink[(shrink["method_a"] == b) & (shrink["method_b"] == a)]
         rows = pd.DataFrame({
             "dataset": back["dataset"].to_numpy(),
-            "raw_difference": -back["raw_difference"].to_numpy(),
-            "raw_ci_low": -back["raw_ci_high"].to_numpy(),
-            "raw_ci_high": -back["raw_ci_low"].to_numpy(),
-            "shrunk_difference": -back["shrunk_difference"].to_numpy(),
+            "mean_diff": -back["mean_diff"].to_numpy(),
+            "ci_low": -back["ci_high"].to_numpy(),
+            "ci_high": -back["ci_low"].to_numpy(),
+            "shrunk_diff": -back["shrunk_diff"].to_numpy(),
             "shrunk_ci_low": -back["shrunk_ci_high"].to_numpy(),
             "shrunk_ci_high": -back["shrunk_ci_low"].to_numpy(),
             "note": back["note"].to_numpy(),
         })
-    rows = rows[np.isfinite(rows["shrunk_difference"].to_numpy(dtype=float))]
+    rows = rows[np.isfinite(rows["shrunk_diff"].to_numpy(dtype=float))]
     if sort != "input":
-        key = "raw_difference" if sort == "raw" else "shrunk_difference"
+        key = "mean_diff" if sort == "raw" else "shrunk_diff"
         rows = rows.iloc[np.argsort(-rows[key].to_numpy(dtype=float), kind="stable")]
     rows = rows.reset_index(drop=True)
     rows["y"] = np.arange(len(rows))
@@ -80,9 +80,9 @@ def _population(result, a, b):
     row = table[(table["method_a"] == a) & (table["method_b"] == b)]
     if len(row):
         r = row.iloc[0]
-        return r["population_difference"], r["population_ci_low"], r["population_ci_high"], r
+        return r["population_diff"], r["population_ci_low"], r["population_ci_high"], r
     r = table[(table["method_a"] == b) & (table["method_b"] == a)].iloc[0]
-    return -r["population_difference"], -r["population_ci_high"], -r["population_ci_low"], r
+    return -r["population_diff"], -r["population_ci_high"], -r["population_ci_low"], r
 
 
 def plot_shrinkage(result, pair, *, sort: str = "raw", width="column", ax=None):
@@ -136,16 +136,16 @@ def plot_shrinkage(result, pair, *, sort: str = "raw", width="column", ax=None):
         ax.axvline(0.0, color=_style.NEUTRAL, lw=0.5, zorder=0.5)
         if np.isfinite(mean):
             ax.axvspan(low, high, color=_style.PALETTE[1], alpha=0.15, lw=0, zorder=0.6, gid="population_interval")
-            ax.axvline(mean, color=_style.PALETTE[1], lw=1.0, zorder=0.7, gid="population_difference",
+            ax.axvline(mean, color=_style.PALETTE[1], lw=1.0, zorder=0.7, gid="population_diff",
                        label="population (model)")
-        ax.hlines(y - 0.17, rows["raw_ci_low"], rows["raw_ci_high"], color=_style.NEUTRAL, lw=0.8,
+        ax.hlines(y - 0.17, rows["ci_low"], rows["ci_high"], color=_style.NEUTRAL, lw=0.8,
                   gid="raw_interval")
-        ax.plot(rows["raw_difference"], y - 0.17, linestyle="none", marker="o", markersize=3.2,
+        ax.plot(rows["mean_diff"], y - 0.17, linestyle="none", marker="o", markersize=3.2,
                 markerfacecolor="white", markeredgecolor=_style.NEUTRAL, markeredgewidth=0.7, gid="raw",
                 label="raw (dataset alone)")
         ax.hlines(y + 0.17, rows["shrunk_ci_low"], rows["shrunk_ci_high"], color=_style.PALETTE[0], lw=1.2,
                   gid="shrunk_interval")
-        ax.plot(rows["shrunk_difference"], y + 0.17, linestyle="none", marker="o", markersize=3.2,
+        ax.plot(rows["shrunk_diff"], y + 0.17, linestyle="none", marker="o", markersize=3.2,
                 color=_style.PALETTE[0], gid="shrunk", label="shrunk (model)")
         ax.set_yticks(y, rows["dataset"].tolist(), fontsize=_style.FONT_SIZE - (2 if n > 25 else 1))
         ax.set_ylim(n - 0.5, -0.5)
@@ -180,9 +180,9 @@ def strip_height(n_methods: int) -> float:
 def rank_strip(result):
     """(order, P(best) in that order, the rank-probability matrix in that order) of a Plackett–Luce result."""
     order = list(result.order)
-    p_best = result.table.set_index("method").loc[order, "p_best"].to_numpy(dtype=float)
+    prob_best = result.table.set_index("method").loc[order, "prob_best"].to_numpy(dtype=float)
     matrix = result.rank_probabilities.loc[order].to_numpy(dtype=float)
-    return order, p_best, matrix
+    return order, prob_best, matrix
 
 
 def plot_rank_distribution(result, *, annotate: bool | None = None, width="column", ax=None):
@@ -226,15 +226,15 @@ def plot_rank_distribution(result, *, annotate: bool | None = None, width="colum
     from matplotlib.colors import Normalize
 
     _common.require(result, _PL_FIELDS, what="PlackettLuceResult", maker="mcda.plackett_luce")
-    order, p_best, matrix = rank_strip(result)
+    order, prob_best, matrix = rank_strip(result)
     k = len(order)
     annotate = k <= 10 if annotate is None else bool(annotate)
     label_size = _style.FONT_SIZE - (2 if k > 20 else 1)
     with _style.style():
         fig, (bars, heat) = _common.axes_pair(ax, width, height=strip_height(k), width_ratios=(2, 5))
         y = np.arange(k)
-        ok = np.isfinite(p_best)
-        bars.barh(y[ok], p_best[ok], height=0.7, color=_style.PALETTE[0], gid="p_best")
+        ok = np.isfinite(prob_best)
+        bars.barh(y[ok], prob_best[ok], height=0.7, color=_style.PALETTE[0], gid="prob_best")
         bars.set_xlim(0.0, 1.0)
         bars.set_ylim(k - 0.5, -0.5)
         bars.set_yticks(y, order, fontsize=label_size)
