@@ -265,3 +265,30 @@ def test_diagnostics_agree_with_arviz(shift):
     assert _mcmc.split_rhat(chains) == pytest.approx(float(az.rhat(chains, method="rank")), rel=1e-10)
     assert _mcmc.ess_bulk(chains) == pytest.approx(float(az.ess(chains, method="bulk")), rel=1e-8)
     assert _mcmc.ess_tail(chains) == pytest.approx(float(az.ess(chains, method="tail")), rel=1e-8)
+
+
+def test_report_and_cli_show_the_models(tmp_path):
+    import io
+
+    from mcda.cli import main
+
+    folds = mcda.datasets.load("benavoli2017_uci54_folds").isel(dataset=slice(0, 6), seed=slice(0, 10))
+    folds = folds.sel({"method": ["nbc", "aode", "hnb"]})
+    tidy = folds.to_dataframe(name="score").reset_index()[["dataset", "method", "seed", "score"]]
+    path = tmp_path / "folds.csv"
+    tidy.to_csv(path, index=False)
+    out = io.StringIO()
+    code = main(["compare", str(path), "--metric", "accuracy", "--cv-runs", "1", "--no-figures", "--rng", "1",
+                 "--out", str(tmp_path / "out")], stdout=out, stderr=io.StringIO())
+    text = out.getvalue()
+    assert code == 0
+    assert "== Hierarchical model on the cross-validation folds" in text and "rho 0.1 (1 run(s)" in text
+    assert "== Bayesian Plackett-Luce ranking" in text
+    out = io.StringIO()
+    main(["compare", str(path), "--metric", "accuracy", "--no-figures", "--out", str(tmp_path / "o2")],
+         stdout=out, stderr=io.StringIO())
+    assert "Hierarchical model" not in out.getvalue()  # seeds are not folds unless the design is given
+    report = mcda.Report(folds.assign_attrs(cv_runs=1), rng=0)
+    direct = hierarchical_comparison(folds, runs=1, rng=np.random.default_rng(0), n_samples=1000)
+    via = report.hierarchical(n_samples=1000)
+    pd.testing.assert_frame_equal(via.to_frame(), direct.to_frame())

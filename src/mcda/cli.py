@@ -42,7 +42,7 @@ from .cube import check_csv_fields
 
 __all__ = ["main", "read_scores", "CliError", "build_parser"]
 
-EXAMPLES = ("demsar2006", "duo2018")
+EXAMPLES = ("demsar2006", "duo2018", "benavoli2017_uci54_folds")
 _ROLES = ("dataset", "method", "score", "seed", "epoch", "split", "metric")
 _SHOWN = 5
 _DEMSAR_NOTE = (
@@ -311,6 +311,9 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--fallback-final", action="store_true",
                          help="with --epoch-selection best_val: use the final epoch on datasets without a validation "
                               "series instead of stopping (they are named in the report)")
+    compare.add_argument("--cv-runs", type=int, metavar="N",
+                         help="the seeds are the folds of N runs of k-fold cross-validation (the same folds for "
+                              "every method): adds the hierarchical model of Corani et al. (2017)")
     compare.add_argument("--rng", type=int, help="seed of the random views (default: drawn and stored in the bundle)")
     for role in ("dataset", "method", "score", "seed"):
         compare.add_argument(f"--{role}-column", metavar="NAME", help=f"the {role} column of a tidy file "
@@ -415,6 +418,18 @@ def _figures(report, out_dir: Path, stdout) -> list[str]:
         wanted += [("forest", lambda: report.plot_forest()), ("pairwise", lambda: report.plot_pairwise())]
     if report.has_epochs:
         wanted += [("learning_curves", lambda: report.plot_learning_curves())]
+    if len(report.methods) >= 3:
+        wanted += [("rank_distribution", lambda: report.plot_rank_distribution())]
+    if report.has_seeds and report.raw.attrs.get("cv_runs") is not None:
+        def top_pair():
+            table = report.hierarchical().to_frame()
+            row = table.iloc[int(np.nanargmax(np.abs(table["population_diff"].to_numpy(dtype=float))))]
+            return row["method_a"], row["method_b"]
+
+        from .plots import plot_posterior
+
+        wanted += [("shrinkage_top_pair", lambda: report.plot_shrinkage(top_pair())),
+                   ("hierarchical_top_pair", lambda: plot_posterior(report.hierarchical(), top_pair()))]
     written = []
     for name, draw in wanted:
         try:
@@ -550,6 +565,12 @@ def _compare(args, stdout) -> int:
                                "the rope; give --rope (0 for none)" if args.metric else
                                "without a metric card there is no noise floor to use as the rope; give --rope "
                                "(0 for none) or --metric naming a card (see `mcda cards list`)")
+        if args.cv_runs is not None:
+            if args.cv_runs < 1:
+                raise CliError(f"--cv-runs must be a positive integer; got {args.cv_runs}")
+            if not report.has_seeds:
+                raise CliError("--cv-runs describes the folds along the seed column, and these scores have no seeds")
+            report.raw.attrs["cv_runs"] = int(args.cv_runs)  # the design, read by the hierarchical view
         if args.control is not None and args.control not in report.methods:
             raise CliError(f"--control {args.control!r} is not one of the methods ({shown(report.methods)})")
         text = report.overview()

@@ -665,6 +665,70 @@ class Report:
             self._across(s), rope=s["rope"], threshold=threshold, method=method, n_samples=n_samples,
             rng=self._rng(s["rng"]) if method == "sampling" else None))
 
+    def hierarchical(self, *, runs=None, rho=None, threshold: float = 0.95, n_samples: int = 10_000,
+                     **overrides):
+        """The hierarchical model on the folds (seeds) for every pair (:func:`mcda.hierarchical_comparison`).
+
+        Needs per-fold scores along ``seed`` and the cross-validation design: ``runs`` (or
+        ``rho``), or the cube's ``attrs["cv_runs"]``. Sampled from the report's ``rng``.
+        """
+        from .bayesian import hierarchical_comparison
+
+        if "seed" not in self._selected().dims:
+            raise ValueError("report.hierarchical() models the per-fold scores of cross-validation (a `seed` dim "
+                             "of folds), and these scores have one score per (dataset, method): it does not "
+                             "apply. report.bayesian() (the sign test) does.")
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("rope", "confidence_level", "rng"))
+        return self._cached(("hierarchical", s, runs, rho, threshold, n_samples), lambda: hierarchical_comparison(
+            self._selected(s), rope=s["rope"], runs=runs, rho=rho, threshold=threshold,
+            confidence_level=s["confidence_level"], n_samples=n_samples, rng=self._rng(s["rng"])))
+
+    def plackett_luce(self, *, ties: str = "latent", n_samples: int = 2000, **overrides):
+        """The Bayesian Plackett–Luce model of the per-dataset rankings (:func:`mcda.plackett_luce`).
+
+        Seeds are reduced first (the report's ``seed_reduction``); sampled from its ``rng``.
+        """
+        from .bayesian import plackett_luce
+
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "confidence_level", "rng"))
+        return self._cached(("plackett_luce", s, ties, n_samples), lambda: plackett_luce(
+            self._across(s), ties=ties, confidence_level=s["confidence_level"], n_samples=n_samples,
+            rng=self._rng(s["rng"])))
+
+    def _plackett_luce_text(self) -> str:
+        try:
+            result = self.plackett_luce()
+        except ValueError as exc:
+            return f"not applicable: {exc}"
+        frame = result.to_frame().set_index("method").loc[result.order]
+        lines = [f"{result.n_rankings} rankings ({result.n_tied_rankings} with ties, order inside a tie sampled as "
+                 "unknown); worth = P(ranked first on a new dataset)"]
+        for m, r in frame.iterrows():
+            lines.append(f"{m}: worth {r['worth']:.3f} [{r['worth_ci_low']:.3f}, {r['worth_ci_high']:.3f}], "
+                         f"P(best) {r['prob_best']:.3f}, expected rank {r['expected_rank']:.2f}")
+        if result.reason:
+            lines.append(f"note: {result.reason}")
+        return "\n".join(lines)
+
+    def _hierarchical_text(self, max_pairs: int) -> str:
+        try:
+            result = self.hierarchical()
+        except ValueError as exc:
+            return f"not applicable: {exc}"
+        table = result.to_frame()
+        lines = [f"rho {result.rho:g} ({result.runs} run(s) of cross-validation), rope {result.rope:g}, decision "
+                 f"for the next dataset at P >= {result.threshold:g}"]
+        for r in table.head(max_pairs).itertuples(index=False):
+            verdict = {"a_better": f"{r.method_a} better", "b_better": f"{r.method_b} better",
+                       "equivalent": "equivalent", "inconclusive": "inconclusive"}.get(r.label, "not labelled")
+            lines.append(f"{r.method_a} vs {r.method_b}: P = {r.prob_a_better:.3f} / {r.prob_equivalent:.3f} / "
+                         f"{r.prob_b_better:.3f} -> {verdict}; population a - b {r.population_diff:+.4f} "
+                         f"[{r.population_ci_low:+.4f}, {r.population_ci_high:+.4f}]")
+        if len(table) > max_pairs:
+            lines.append(f"… and {len(table) - max_pairs} more pairs")
+        lines += [f"note: {r.method_a} vs {r.method_b}: {r.reason}" for r in table.itertuples() if r.reason]
+        return "\n".join(lines)
+
     # ------------------------------------------------------------------ figures
 
     def _split(self, kwargs: dict) -> tuple[dict, dict]:
@@ -732,6 +796,20 @@ class Report:
         settings, rest = self._split(kwargs)
         threshold = rest.pop("threshold", 0.95)
         return self._plot("plot_posterior_bars", self.bayesian(threshold=threshold, **settings), rest)
+
+    def plot_shrinkage(self, pair, **kwargs):
+        """Raw vs shrunk per-dataset differences of one pair under :meth:`hierarchical`."""
+        settings, rest = self._split(kwargs)
+        model = {k: rest.pop(k) for k in ("runs", "rho", "threshold", "n_samples") if k in rest}
+        from . import plots
+
+        return plots.plot_shrinkage(self.hierarchical(**model, **settings), pair, **rest)
+
+    def plot_rank_distribution(self, **kwargs):
+        """P(best) and the rank distribution per method of :meth:`plackett_luce`."""
+        settings, rest = self._split(kwargs)
+        model = {k: rest.pop(k) for k in ("ties", "n_samples") if k in rest}
+        return self._plot("plot_rank_distribution", self.plackett_luce(**model, **settings), rest)
 
     def plot_rank_stability(self, **kwargs):
         """P(position = r) and mean-rank intervals of :meth:`rank_stability`."""
@@ -915,6 +993,12 @@ class Report:
                      + (f"; {n_na} not applicable (no shared dataset)" if n_na else ""))
         lines.append("  standing (mean P(at least as good)): "
                      + ", ".join(f"{m} {bayes.standing[m]:.2f}" for m in bayes.order))
+        if len(self.methods) >= 3:
+            lines += ["", "== Bayesian Plackett-Luce ranking (Calvo et al. 2018)"]
+            lines += ["  " + line for line in self._plackett_luce_text().split("\n")]
+        if self.has_seeds and self._raw.attrs.get("cv_runs") is not None:
+            lines += ["", "== Hierarchical model on the cross-validation folds (Corani et al. 2017)"]
+            lines += ["  " + line for line in self._hierarchical_text(max_pairs).split("\n")]
 
         lines += ["", "== Within datasets (over seeds)"]
         lines += ["  " + line for line in self._within_text(max_pairs).split("\n")]
