@@ -1403,6 +1403,7 @@ def _pair_sampler(z, rope, rho, n_chains, n_samples, n_warmup, rng):
     counts = np.full(q, float(n))
     glob = np.empty((n_chains, n_samples, 5))
     delta = np.empty((n_chains, n_samples, q))
+    # the chains run one after another: numba's parallel threads lose badly on a shared, busy machine
     for c in range(n_chains):
         sample_chain(int(rng.integers(0, 2**63 - 1)), n_warmup, n_samples, means, ssq, counts, float(rho), bound,
                      std_among * _UPPER_SIGMA, std_within * _UPPER_SIGMA, _ALPHA_BOUNDS[0], _ALPHA_BOUNDS[1],

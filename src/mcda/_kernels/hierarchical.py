@@ -230,7 +230,10 @@ def sample_chain(seed, n_warmup, n_draws, means, ssq, n_scores, rho, delta_bound
     beta = 0.5 * (beta_low + beta_high)
     min_prec = 1.0 / (sd_upper * sd_upper)
     min_prec0 = 1.0 / (sd0_upper * sd0_upper)
-    width = 2.0
+    width = 2.0        # slice widths on log(ν − 1) and log s_0, tuned during warm-up only
+    width_sd0 = 1.0
+    moved_nu = 0.0
+    moved_sd0 = 0.0
     total = n_warmup + n_draws
     for it in range(total):
         nu = math.exp(u) + 1.0
@@ -281,9 +284,20 @@ def sample_chain(seed, n_warmup, n_draws, means, ssq, n_scores, rho, delta_bound
             delta[i] = delta0 + s0 * eta[i]
         # 5c: s_0 again with λ integrated out (the t likelihood; slice sampling on log s_0): s_0 and
         # the λ_i are confounded (only s_0²/λ_i matters), so s_0 | λ alone moves slowly
-        s0 = math.exp(_slice_sd0(math.log(s0), 1.0, sd0_upper, nu, delta, delta0))
+        v_old = math.log(s0)
+        v_new = _slice_sd0(v_old, width_sd0, sd0_upper, nu, delta, delta0)
+        s0 = math.exp(v_new)
         # 6: ν with λ integrated out (λ is redrawn from it at the next sweep's step 2)
+        u_old = u
         u = _slice_nu(u, width, alpha, beta, delta, delta0, s0)
+        if it < n_warmup:
+            # during warm-up only (the kept draws use fixed widths, so the chain stays valid): widths
+            # of about three times the mean move, which keeps stepping out and shrinking short
+            moved_nu += abs(u - u_old)
+            moved_sd0 += abs(v_new - v_old)
+            if it >= 49 and (it + 1) % 50 == 0:
+                width = min(max(3.0 * moved_nu / (it + 1), 0.05), 10.0)
+                width_sd0 = min(max(3.0 * moved_sd0 / (it + 1), 0.02), 5.0)
         m = math.exp(u)
         # 7: the Gamma prior's parameters
         for _ in range(n_inner):
@@ -298,3 +312,4 @@ def sample_chain(seed, n_warmup, n_draws, means, ssq, n_scores, rho, delta_bound
             out_global[k, 4] = beta
             for i in range(q):
                 out_delta[k, i] = delta[i]
+
