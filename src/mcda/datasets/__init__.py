@@ -6,8 +6,8 @@ Examples
 >>> cube = datasets.load("demsar2006")
 >>> cube.sizes["dataset"], cube.sizes["method"]
 (14, 4)
->>> datasets.available()[:2]
-['benavoli2017_uci54', 'demsar2006']
+>>> datasets.available()[:3]
+['benavoli2017_uci54', 'benavoli2017_uci54_folds', 'demsar2006']
 
 The provenance of every file is ``PROVENANCE.md`` beside the data
 (``mcda/datasets/data/PROVENANCE.md``).

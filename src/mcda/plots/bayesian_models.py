@@ -219,7 +219,7 @@ def plot_rank_distribution(result, *, annotate: bool | None = None, width="colum
     >>> from mcda.plots import plot_rank_distribution
     >>> res = mcda.plackett_luce(mcda.datasets.load("garcia_herrera2008"), n_samples=500, rng=0)
     >>> fig, (bars, heat) = plot_rank_distribution(res)
-    >>> [t.get_text() for t in heat.get_yticklabels()] == res.order
+    >>> [t.get_text() for t in bars.get_yticklabels()] == res.order
     True
     """
     import matplotlib
