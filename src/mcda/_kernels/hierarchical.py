@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 
-import numba
+from ._jit import jit
 import numpy as np
 
 __all__ = ["sample_chain"]
@@ -49,7 +49,7 @@ __all__ = ["sample_chain"]
 _LOG_2PI = math.log(2.0 * math.pi)
 
 
-@numba.njit(cache=True)
+@jit()
 def _t_loglik(nu, delta, delta0, s0):
     """Σ_i log t_ν(δ_i; δ_0, s_0)."""
     q = delta.shape[0]
@@ -62,7 +62,7 @@ def _t_loglik(nu, delta, delta0, s0):
     return total
 
 
-@numba.njit(cache=True)
+@jit()
 def _log_nu_target(u, alpha, beta, delta, delta0, s0):
     """log p(u = log(ν − 1) | ...): the Gamma(α, β) prior of ν − 1, the t likelihood, the Jacobian."""
     m = math.exp(u)
@@ -71,7 +71,7 @@ def _log_nu_target(u, alpha, beta, delta, delta0, s0):
             + _t_loglik(nu, delta, delta0, s0))
 
 
-@numba.njit(cache=True)
+@jit()
 def _log_sd0_target(v, upper, nu, delta, delta0):
     """log p(v = log s_0 | δ, δ_0, ν) with the mixture integrated out: flat prior on (0, upper), Jacobian."""
     if v >= math.log(upper):
@@ -79,7 +79,7 @@ def _log_sd0_target(v, upper, nu, delta, delta0):
     return v + _t_loglik(nu, delta, delta0, math.exp(v))
 
 
-@numba.njit(cache=True)
+@jit()
 def _slice_sd0(v, width, upper, nu, delta, delta0):
     """One slice update (stepping out, shrinkage) of v = log s_0."""
     level = _log_sd0_target(v, upper, nu, delta, delta0) + math.log(1.0 - np.random.random())
@@ -103,17 +103,17 @@ def _slice_sd0(v, width, upper, nu, delta, delta0):
             right = new
 
 
-@numba.njit(cache=True)
+@jit()
 def _log_alpha_target(alpha, beta, m):
     return alpha * math.log(beta) + (alpha - 1.0) * math.log(m) - math.lgamma(alpha)
 
 
-@numba.njit(cache=True)
+@jit()
 def _log_beta_target(beta, alpha, m):
     return alpha * math.log(beta) - beta * m
 
 
-@numba.njit(cache=True)
+@jit()
 def _slice_nu(u, width, alpha, beta, delta, delta0, s0):
     """One slice-sampling update (stepping out, shrinkage; Neal 2003) of u = log(ν − 1)."""
     level = _log_nu_target(u, alpha, beta, delta, delta0, s0) + math.log(1.0 - np.random.random())
@@ -137,7 +137,7 @@ def _slice_nu(u, width, alpha, beta, delta, delta0, s0):
             right = new
 
 
-@numba.njit(cache=True)
+@jit()
 def _slice_bounded(x, low, high, which, other, m):
     """One slice update on [low, high] (the whole interval as the initial bracket, then shrinkage).
 
@@ -164,7 +164,7 @@ def _slice_bounded(x, low, high, which, other, m):
             right = new
 
 
-@numba.njit(cache=True)
+@jit()
 def _truncated_gamma_precision(shape, rate, min_precision):
     """A Gamma(shape, rate) draw conditioned on exceeding ``min_precision`` (rejection)."""
     for _ in range(10000):
@@ -174,7 +174,7 @@ def _truncated_gamma_precision(shape, rate, min_precision):
     return min_precision * (1.0 + 1e-12)
 
 
-@numba.njit(cache=True)
+@jit()
 def _truncated_normal(mean, sd, low, high):
     """N(mean, sd²) conditioned on (low, high): rejection, then inverse-free slice fallback."""
     for _ in range(1000):
@@ -198,7 +198,7 @@ def _truncated_normal(mean, sd, low, high):
     return x
 
 
-@numba.njit(cache=True)
+@jit()
 def sample_chain(seed, n_warmup, n_draws, means, ssq, n_scores, rho, delta_bound, sd0_upper, sd_upper,
                  alpha_low, alpha_high, beta_low, beta_high, n_inner, out_global, out_delta):
     """Run one chain; fill ``out_global`` (n_draws, 5: δ_0, s_0, ν, α, β) and ``out_delta`` (n_draws, q).

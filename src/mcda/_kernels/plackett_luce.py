@@ -29,13 +29,13 @@ from __future__ import annotations
 
 import math
 
-import numba
+from ._jit import jit
 import numpy as np
 
 __all__ = ["sample_chain", "mode"]
 
 
-@numba.njit(cache=True)
+@jit()
 def _chosen_counts(order, offsets, n_items):
     counts = np.zeros(n_items)
     for r in range(offsets.shape[0] - 1):
@@ -44,7 +44,7 @@ def _chosen_counts(order, offsets, n_items):
     return counts
 
 
-@numba.njit(cache=True)
+@jit()
 def _group_loglik(order, lo, hi, g_lo, g_hi, w):
     """The terms of a ranking's log-likelihood at positions g_lo..g_hi-1 (the others do not change
     when the items inside that block are reordered)."""
@@ -60,7 +60,7 @@ def _group_loglik(order, lo, hi, g_lo, g_hi, w):
     return total
 
 
-@numba.njit(cache=True)
+@jit()
 def _update_tied_orders(order, offsets, tie_start, tie_stop, tie_ranking, w, scratch):
     """Metropolis step per tie group: a uniformly shuffled order of the group, accepted with the
     likelihood ratio (the order inside a tie is a latent variable with p(σ | w) ∝ PL(σ | w))."""
@@ -82,7 +82,7 @@ def _update_tied_orders(order, offsets, tie_start, tie_stop, tie_ranking, w, scr
                 order[p] = scratch[p - a]
 
 
-@numba.njit(cache=True)
+@jit()
 def sample_chain(seed, n_warmup, n_draws, order, offsets, n_items, alpha, start, tie_start, tie_stop, tie_ranking,
                  out):
     """One chain of normalised worths: fills ``out`` (n_draws, n_items) with θ = w / Σw.
@@ -132,7 +132,7 @@ def sample_chain(seed, n_warmup, n_draws, order, offsets, n_items, alpha, start,
                 out[row, k] = w[k] / new_total
 
 
-@numba.njit(cache=True)
+@jit()
 def mode(order, offsets, n_items, alpha, max_iter, tol):
     """The posterior mode of θ under Dirichlet(α) by MM; returns (θ, iterations, converged)."""
     n_rank = offsets.shape[0] - 1
