@@ -1246,7 +1246,7 @@ _MONITORED = ("delta0", "sd0", "share_a_better", "share_equivalent", "share_b_be
 
 
 @dataclass(frozen=True, repr=False)
-class HierarchicalComparison:
+class HierarchicalComparison(Result):
     """The hierarchical model of Corani et al. (2017) for every pair of methods.
 
     Attributes
@@ -1341,10 +1341,6 @@ class HierarchicalComparison:
         notes = self.table.loc[self.table["reason"] != "", ["method_a", "method_b", "reason"]]
         lines += [f"note: {r.method_a} vs {r.method_b}: {r.reason}" for r in notes.itertuples()]
         return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return (f"HierarchicalComparison({len(self.methods)} methods, {len(self.table)} pairs, rope={self.rope!r}, "
-                f"rho={self.rho!r})\n" + self.summary())
 
 
 def _design_rho(cube, n_scores: int, runs, rho):
@@ -1688,7 +1684,7 @@ TIES_PL = ("latent", "random", "refuse")
 
 
 @dataclass(frozen=True, repr=False)
-class PlackettLuceResult:
+class PlackettLuceResult(Result):
     """The Bayesian Plackett–Luce model of the per-dataset rankings (Calvo et al. 2018).
 
     Attributes
@@ -1767,9 +1763,6 @@ class PlackettLuceResult:
         if self.reason:
             lines.append(f"note: {self.reason}")
         return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return f"PlackettLuceResult({len(self.methods)} methods, {self.n_rankings} rankings)\n" + self.summary()
 
 
 def _rankings(values: np.ndarray, datasets):
