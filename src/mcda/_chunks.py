@@ -105,7 +105,9 @@ def reduce(cube: xr.DataArray, block, combine, *args, columns=None, mapper=None,
     if not lazy:
         return (_tree(parts, step), mapped) if keep else _tree(parts, step)
     try:
-        part = dask.compute(_tree(parts, step))[0]
+        from ._progress import compute  # dask.compute, with a progress bar when asked for
+
+        part = compute(_tree(parts, step))[0]
     except _InfiniteScore as exc:
         raise ValueError("scores must be finite (NaN marks a missing result); infinite value at dataset "
                          f"{cube.coords['dataset'].values[exc.args[0]]!r}, method "

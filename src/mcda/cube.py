@@ -1068,6 +1068,40 @@ def require_dask() -> None:
         raise ImportError("lazy cubes need dask: pip install 'mcda[dask]'") from exc
 
 
+def _open_zarr_makes_indexes_optional() -> bool:
+    import inspect
+
+    return "create_default_indexes" in inspect.signature(xr.open_zarr).parameters
+
+
+_LABEL_STEP = 1 << 20
+
+
+def _local(variable) -> np.ndarray:
+    """A (small) variable's values read here, in this process, even when a dask cluster is active."""
+    data = variable.data
+    if hasattr(data, "dask"):
+        return np.asarray(data.compute(scheduler="synchronous"))
+    return np.asarray(variable.values)
+
+
+def _labels_as_objects(coord: xr.DataArray) -> np.ndarray:
+    """A label coordinate as an object array (text as ``str``), read a million labels at a time
+    by this process (the labels are metadata: they never go through a cluster's workers)."""
+    variable = coord.variable
+    n = variable.shape[0] if variable.ndim == 1 else None
+    if n is None or n <= _LABEL_STEP:
+        values = _local(variable)
+        return values.astype(object) if values.dtype.kind in "UST" or values.dtype == object else values
+    first = _local(variable[:1])
+    if first.dtype.kind not in "UST" and first.dtype != object:
+        return _local(variable)  # numeric labels stay numeric
+    out = np.empty(n, dtype=object)
+    for start in range(0, n, _LABEL_STEP):
+        out[start:start + _LABEL_STEP] = _local(variable[start:start + _LABEL_STEP]).astype(object)
+    return out
+
+
 def open_cube(path, *, chunks: int | None = None) -> xr.DataArray:
     """Open a cube from a Zarr store or a netCDF file lazily, chunked along ``dataset``.
 
@@ -1090,16 +1124,28 @@ def open_cube(path, *, chunks: int | None = None) -> xr.DataArray:
         raise FileNotFoundError(f"`path` {str(path)!r} does not exist")
     spec = {"dataset": chunks} if chunks is not None else None
     if path.is_dir():
-        ds = xr.open_zarr(str(path), chunks=spec if spec else {}, consolidated=False)
+        # the labels are loaded once, below, as text objects chunk by chunk: xarray's default index
+        # would first hold them as fixed-width text too (twice the memory at millions of datasets)
+        lazy_labels = {"create_default_indexes": False} if _open_zarr_makes_indexes_optional() else {}
+        ds = xr.open_zarr(str(path), chunks=spec if spec else {}, consolidated=False, **lazy_labels)
         if "score" not in ds:
             raise ValueError(f"`path` {str(path)!r} is a Zarr store without a 'score' array; it has {list(ds)}")
         da = ds["score"]
     else:
         da = xr.open_dataarray(str(path), chunks=spec or {"dataset": 100_000})
-    da = da.chunk({d: -1 for d in da.dims if d != "dataset"})
+    axes = [i for i, d in enumerate(da.dims) if d != "dataset" and da.data.numblocks[i] > 1]
+    if axes:  # one chunk along every dim but dataset (on the dask array: no hashing of the labels)
+        da = da.copy(data=da.data.rechunk({i: -1 for i in axes}))
     for name in list(da.coords):
-        if da.coords[name].dtype.kind in "UST" or str(da.coords[name].dtype).startswith("StringDType"):
-            da = da.assign_coords({name: (da.coords[name].dims, np.asarray(da.coords[name].values, dtype=object))})
+        coord = da.coords[name]
+        if coord.dtype.kind in "UST" or str(coord.dtype).startswith("StringDType") or name in da.dims:
+            labels = _labels_as_objects(coord)
+            if name in da.dims and labels.dtype == object:
+                # as a pandas Index, which xarray keeps as it is (an array would be copied, string by string)
+                labels = pd.Index(labels, dtype=object, copy=False, name=name)
+            else:
+                labels = (coord.dims, labels)
+            da = da.assign_coords({name: labels})
     unknown = [d for d in da.dims if d not in DIMS]
     if unknown:
         raise ValueError(f"the store's dims must be among {DIMS}; got unknown dims {unknown}")

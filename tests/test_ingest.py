@@ -1,0 +1,365 @@
+"""Streaming ingestion (mcda.ingest): tidy Parquet / CSV files into Zarr, rows in any order.
+
+References: the tidy table itself (each stored cell is looked up in the pandas frame it came
+from), pandas' own parsing of the same CSV text, plain Python references for the kernels
+(FNV-1a 64 as specified by Fowler, Noll & Vo, the splitmix64 finaliser of Steele, Lea & Flood
+2014, ``str`` decoding), and a store written by the previous writer (tests/data/zarr_store_v0).
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("dask")
+pa = pytest.importorskip("pyarrow")
+pytest.importorskip("zarr")
+import pyarrow.parquet as pq  # noqa: E402
+
+import mcda  # noqa: E402
+from mcda import ingest, store  # noqa: E402
+from mcda._kernels import ingest as kernels  # noqa: E402
+
+DATA = Path(__file__).parent / "data" / "zarr_store_v0"
+
+
+def _tidy(n=300, k=5, seed=3) -> pd.DataFrame:
+    """A tidy table with missing cells, a NaN score, unicode and look-alike labels."""
+    rng = np.random.default_rng(seed)
+    labels = [f"d{i}" for i in range(n - 3)] + ["café", "数据集", "d1 "]  # 'd1 ' is not 'd1'
+    methods = [f"method_{j}" for j in range(k)]
+    frame = pd.DataFrame({"dataset": np.repeat(labels, k), "method": np.tile(methods, n),
+                          "score": np.round(rng.random(n * k), 2)})
+    frame = frame.drop(index=[7, 8, 3 * k + 1]).reset_index(drop=True)  # missing cells
+    frame.loc[11, "score"] = np.nan  # a row with no score: a missing result, not a missing row
+    return frame
+
+
+def _check_matches(cube, frame: pd.DataFrame):
+    """Every cell of the cube is the frame's score for its (dataset, method), NaN where there is no row."""
+    table = frame.pivot(index="dataset", columns="method", values="score")
+    assert sorted(cube.coords["dataset"].values) == sorted(table.index)
+    assert list(cube.coords["method"].values) == sorted(table.columns)
+    expected = table.loc[list(cube.coords["dataset"].values), list(cube.coords["method"].values)].to_numpy()
+    np.testing.assert_array_equal(cube.values, expected)
+
+
+def _orders(frame: pd.DataFrame) -> dict:
+    return {
+        "grouped": frame,
+        "shuffled": frame.sample(frac=1.0, random_state=7),
+        "reversed": frame.iloc[::-1],
+        "interleaved": frame.sort_values(["method", "dataset"], kind="stable"),  # method by method
+    }
+
+
+def _same_store(a, b):
+    assert a.identical(b)
+    np.testing.assert_array_equal(a.values, b.values)
+    assert list(a.coords["dataset"].values) == list(b.coords["dataset"].values)
+
+
+# --------------------------------------------------------------------------- any row order
+
+
+@pytest.mark.parametrize("rows_in_memory", [200, 2_000_000])  # 200: eight partitions; the default: one
+def test_any_row_order_gives_the_same_store_from_parquet_and_csv(tmp_path, rows_in_memory):
+    frame = _tidy()
+    cubes = {}
+    for name, rows in _orders(frame).items():
+        rows.to_parquet(tmp_path / f"{name}.parquet", row_group_size=97, index=False)
+        rows.to_csv(tmp_path / f"{name}.csv", index=False)
+        cubes[name, "parquet"] = store.parquet_to_zarr(tmp_path / f"{name}.parquet", tmp_path / f"{name}.p.zarr",
+                                                       metric="accuracy", chunk_datasets=64,
+                                                       rows_in_memory=rows_in_memory)
+        cubes[name, "csv"] = store.csv_to_zarr(tmp_path / f"{name}.csv", tmp_path / f"{name}.c.zarr",
+                                               metric="accuracy", chunk_datasets=64, rows_in_memory=rows_in_memory)
+    first = cubes["grouped", "parquet"]
+    assert store.is_lazy(first) and first.chunks[0][:2] == (64, 64) and first.sizes["dataset"] == 300
+    _check_matches(first.compute(), frame)
+    for key, cube in cubes.items():
+        _same_store(cube, first)
+    assert first.attrs["metric"] == "accuracy"
+
+
+def test_the_store_order_depends_on_the_labels_only(tmp_path):
+    frame = _tidy(n=50)
+    frame.to_parquet(tmp_path / "all.parquet")
+    whole = store.parquet_to_zarr(tmp_path / "all.parquet", tmp_path / "all.zarr", metric="accuracy")
+    # fewer datasets: the ones left keep their relative order (datasets are ordered by their label's hash)
+    part = frame[frame["dataset"].isin(["d3", "d17", "café", "d40", "d1 "])]
+    part.to_parquet(tmp_path / "part.parquet")
+    some = store.parquet_to_zarr(tmp_path / "part.parquet", tmp_path / "part.zarr", metric="accuracy")
+    order = [d for d in whole.coords["dataset"].values if d in set(part["dataset"])]
+    assert list(some.coords["dataset"].values) == order
+
+
+def test_an_oversized_partition_is_split_again_with_the_same_result(tmp_path, monkeypatch):
+    frame = _tidy(n=400)
+    path = tmp_path / "shuffled.parquet"
+    frame.sample(frac=1.0, random_state=1).to_parquet(path, row_group_size=150)
+    expected = store.parquet_to_zarr(path, tmp_path / "a.zarr", metric="accuracy", chunk_datasets=50)
+    # as if the row count had been badly underestimated: one partition, split on later hash bits
+    monkeypatch.setattr(ingest, "_bits_for", lambda n_rows, budget: 0)
+    split = store.parquet_to_zarr(path, tmp_path / "b.zarr", metric="accuracy", chunk_datasets=50,
+                                  rows_in_memory=100)
+    _same_store(split, expected)
+
+
+def test_labels_sharing_a_hash_stay_apart_and_are_ordered_by_text(tmp_path, monkeypatch):
+    # every label gets the same hash: the grouping must compare the labels themselves
+    real = kernels.label_hashes
+    monkeypatch.setattr(kernels, "label_hashes", lambda offsets, data: real(offsets, data) * np.uint64(0))
+    frame = _tidy(n=60)
+    frame.sample(frac=1.0, random_state=2).to_parquet(tmp_path / "s.parquet", row_group_size=50)
+    cube = store.parquet_to_zarr(tmp_path / "s.parquet", tmp_path / "s.zarr", metric="accuracy", chunk_datasets=16)
+    _check_matches(cube.compute(), frame)
+    labels = list(cube.coords["dataset"].values)
+    assert labels == sorted(labels)  # all hashes tie: the order is the labels' (code point) order
+
+
+def test_statistics_from_an_ingested_store_equal_the_in_memory_ones(tmp_path):
+    frame = _tidy()
+    frame.sample(frac=1.0, random_state=4).to_parquet(tmp_path / "s.parquet", row_group_size=120)
+    lazy = store.parquet_to_zarr(tmp_path / "s.parquet", tmp_path / "s.zarr", metric="accuracy", chunk_datasets=40)
+    in_memory = mcda.score_cube(frame, metric="accuracy")
+    for function in (mcda.friedman_test, mcda.pairwise_counts):
+        with pytest.warns(mcda.MissingDataWarning) if function is mcda.friedman_test else _nothing():
+            here = function(in_memory).to_frame()
+        with pytest.warns(mcda.MissingDataWarning) if function is mcda.friedman_test else _nothing():
+            there = function(lazy).to_frame()
+        pd.testing.assert_frame_equal(here.reset_index(drop=True), there.reset_index(drop=True))
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def test_integer_and_dictionary_labels_and_integer_scores(tmp_path):
+    table = pa.table({"item": pa.array([3, 1, 3, 1, 2], pa.int64()),
+                      "model": pa.array(["b", "a", "a", "b", "a"]).dictionary_encode(),
+                      "value": pa.array([1, 0, 1, 1, 0], pa.int32())})
+    pq.write_table(table, tmp_path / "t.parquet")
+    cube = store.parquet_to_zarr(tmp_path / "t.parquet", tmp_path / "t.zarr", metric="accuracy",
+                                 columns={"dataset": "item", "method": "model", "score": "value"})
+    frame = pd.DataFrame({"dataset": ["3", "1", "3", "1", "2"], "method": ["b", "a", "a", "b", "a"],
+                          "score": [1.0, 0.0, 1.0, 1.0, 0.0]})
+    _check_matches(cube.compute(), frame)
+
+
+# --------------------------------------------------------------------------- refused files
+
+
+def _duplicated_far_apart(n=200, k=4) -> pd.DataFrame:
+    frame = pd.DataFrame({"dataset": np.repeat([f"d{i}" for i in range(n)], k), "method": np.tile(list("wxyz"), n),
+                          "score": np.linspace(0, 1, n * k)})
+    extra = pd.DataFrame({"dataset": ["d3"], "method": ["y"], "score": [0.5]})
+    return pd.concat([frame, extra], ignore_index=True)  # row 800 repeats row 14, hundreds of rows (and chunks) later
+
+
+@pytest.mark.parametrize("rows_in_memory", [64, 2_000_000])
+def test_a_duplicate_across_row_groups_and_chunks_is_refused_with_its_rows(tmp_path, rows_in_memory):
+    frame = _duplicated_far_apart()
+    frame.to_parquet(tmp_path / "dup.parquet", row_group_size=100, index=False)
+    frame.to_csv(tmp_path / "dup.csv", index=False)
+    message = r"duplicate rows: dataset 'd3', method 'y' appears 2 times \(rows 14, 800\)"
+    with pytest.raises(ValueError, match=message):
+        store.parquet_to_zarr(tmp_path / "dup.parquet", tmp_path / "dup.zarr", metric="accuracy", chunk_datasets=16,
+                              rows_in_memory=rows_in_memory)
+    assert not (tmp_path / "dup.zarr").exists()  # no half-written store is left behind
+    with pytest.raises(ValueError, match=message):
+        store.csv_to_zarr(tmp_path / "dup.csv", tmp_path / "dup.zarr", metric="accuracy", chunk_datasets=16,
+                          rows_in_memory=rows_in_memory)
+
+
+@pytest.mark.parametrize("first", [np.nan, 0.4])
+def test_a_duplicate_is_refused_even_after_a_missing_score(tmp_path, first):
+    tidy = pd.DataFrame({"dataset": ["a", "b", "a", "a", "b"], "method": ["x", "x", "y", "x", "y"],
+                         "score": [first, 0.7, 0.6, 0.5, 0.8]})
+    tidy.to_parquet(tmp_path / "dup.parquet", row_group_size=2)
+    with pytest.raises(ValueError, match=r"duplicate rows: dataset 'a', method 'x' appears 2 times \(rows 0, 3\)"):
+        store.parquet_to_zarr(tmp_path / "dup.parquet", tmp_path / "dup.zarr", metric="accuracy", chunk_datasets=1)
+
+
+def test_non_numeric_scores_are_refused_with_their_rows(tmp_path):
+    frame = pd.DataFrame({"dataset": [f"d{i // 2}" for i in range(300)], "method": ["x", "y"] * 150,
+                          "score": [str(0.5)] * 300})
+    frame.loc[257, "score"] = "n/a?"
+    frame.loc[3, "score"] = "abc"
+    frame.loc[10, "score"] = ""  # blank: a missing result, as in memory
+    frame.to_parquet(tmp_path / "text.parquet", row_group_size=64)
+    message = r"scores must be numeric; non-numeric values at row 3 \(dataset 'd1', method 'y'\): 'abc'"
+    with pytest.raises(ValueError, match=message):
+        store.parquet_to_zarr(tmp_path / "text.parquet", tmp_path / "t.zarr", metric="accuracy")
+    # the same text in a CSV: pandas' reader flags the same cells as non-numeric
+    frame.to_csv(tmp_path / "text.csv", index=False)
+    parsed = pd.to_numeric(pd.read_csv(tmp_path / "text.csv")["score"], errors="coerce")
+    assert list(np.flatnonzero(parsed.isna())) == [3, 10, 257]  # 10 is the blank field
+    with pytest.raises(ValueError, match=message + r".*row 257 \(dataset 'd128', method 'y'\): 'n/a\?'"):
+        store.csv_to_zarr(tmp_path / "text.csv", tmp_path / "t.zarr", metric="accuracy", rows_in_memory=100)
+    assert not (tmp_path / "t.zarr").exists()
+
+
+def test_csv_missing_markers_are_missing_results(tmp_path):
+    text = "dataset,method,score\na,x,0.5\na,y,NA\nb,x,\nb,y,0.25\nNA,x,0.1\n"
+    (tmp_path / "m.csv").write_text(text)
+    cube = store.csv_to_zarr(tmp_path / "m.csv", tmp_path / "m.zarr", metric="accuracy").compute()
+    # pandas reads the same text with the same missing markers (labels aside: a dataset may be called "NA")
+    expected = pd.read_csv(io.StringIO(text), keep_default_na=False, na_values={"score": ["", "NA"]})
+    _check_matches(cube, expected)
+
+
+def test_infinite_and_boolean_scores_and_empty_labels_are_refused(tmp_path):
+    frame = pd.DataFrame({"dataset": ["a", "a", "b"], "method": ["x", "y", "x"], "score": [0.1, np.inf, 0.3]})
+    frame.to_parquet(tmp_path / "inf.parquet")
+    with pytest.raises(ValueError, match=r"infinite values at row 1 \(dataset 'a', method 'y'\): inf"):
+        store.parquet_to_zarr(tmp_path / "inf.parquet", tmp_path / "x.zarr", metric="accuracy")
+    frame.assign(score=[True, False, True]).to_parquet(tmp_path / "bool.parquet")
+    with pytest.raises(ValueError, match="scores must be numeric; the score column 'score' holds bool"):
+        store.parquet_to_zarr(tmp_path / "bool.parquet", tmp_path / "x.zarr", metric="accuracy")
+    frame.assign(dataset=["a", None, ""], score=0.5).to_parquet(tmp_path / "empty.parquet")
+    with pytest.raises(ValueError, match=r"the dataset column 'dataset' is empty in rows 1, 2"):
+        store.parquet_to_zarr(tmp_path / "empty.parquet", tmp_path / "x.zarr", metric="accuracy")
+    (tmp_path / "e.csv").write_text("dataset,method,score\na,x,0.5\n,x,0.5\n")
+    with pytest.raises(ValueError, match=r"the dataset column 'dataset' is empty in rows 1"):
+        store.csv_to_zarr(tmp_path / "e.csv", tmp_path / "x.zarr", metric="accuracy")
+
+
+def test_bad_arguments_name_themselves(tmp_path):
+    frame = pd.DataFrame({"dataset": ["a"], "method": ["x"], "score": [0.5]})
+    frame.to_parquet(tmp_path / "f.parquet")
+    with pytest.raises(ValueError, match=r"no column\(s\) 'acc'; its columns are 'dataset', 'method', 'score'"):
+        store.parquet_to_zarr(tmp_path / "f.parquet", tmp_path / "x.zarr", columns={"score": "acc"})
+    with pytest.raises(ValueError, match="`columns` keys must be among"):
+        store.parquet_to_zarr(tmp_path / "f.parquet", tmp_path / "x.zarr", columns={"seed": "s"})
+    with pytest.raises(ValueError, match="`rows_in_memory` must be an integer >= 2; got 1"):
+        store.parquet_to_zarr(tmp_path / "f.parquet", tmp_path / "x.zarr", rows_in_memory=1)
+    with pytest.raises(FileNotFoundError, match="`csv`"):
+        store.csv_to_zarr(tmp_path / "nope.csv", tmp_path / "x.zarr")
+    store.parquet_to_zarr(tmp_path / "f.parquet", tmp_path / "y.zarr")
+    with pytest.raises(FileExistsError, match="pass overwrite=True"):
+        store.parquet_to_zarr(tmp_path / "f.parquet", tmp_path / "y.zarr")
+    frame.assign(score="x").to_parquet(tmp_path / "bad.parquet")
+    with pytest.raises(ValueError, match="non-numeric"):
+        store.parquet_to_zarr(tmp_path / "bad.parquet", tmp_path / "y.zarr", overwrite=True)
+    assert store.open_cube(tmp_path / "y.zarr").sizes["dataset"] == 1  # a refused file leaves the old store alone
+    with pytest.raises(ValueError, match="`work_dir`"):
+        store.parquet_to_zarr(tmp_path / "f.parquet", tmp_path / "x.zarr", work_dir=tmp_path / "nope")
+
+
+# --------------------------------------------------------------------------- compatibility and progress
+
+
+def test_a_store_written_by_the_previous_writer_still_opens(tmp_path):
+    copy = tmp_path / "old.zarr"
+    shutil.copytree(DATA / "scores.zarr", copy)
+    cube = store.open_cube(copy)
+    assert store.is_lazy(cube) and cube.attrs["metric"] == "accuracy"
+    # the table in tests/data/zarr_store_v0/PROVENANCE.md
+    frame = pd.DataFrame({"dataset": ["b-2", "b-2", "b-2", "a1", "a1", "a1", "café", "café", "zz", "zz", "zz"],
+                          "method": ["x", "y", "z", "x", "y", "z", "x", "z", "x", "y", "z"],
+                          "score": [0.5, 0.6, 0.7, 0.9, 0.8, 0.7, 0.1, 0.3, 0.4, 0.4, 0.2]})
+    assert list(cube.coords["dataset"].values) == ["b-2", "a1", "café", "zz"]  # its own (file) order
+    _check_matches(cube.compute(), frame)
+    # and the new writer stores the same cube (in its own order)
+    frame.to_parquet(tmp_path / "f.parquet")
+    new = store.parquet_to_zarr(tmp_path / "f.parquet", tmp_path / "new.zarr", metric="accuracy")
+    import xarray as xr
+
+    xr.testing.assert_equal(new.sortby("dataset").compute(), cube.sortby("dataset").compute())  # attrs aside:
+    assert new.attrs["metric"] == cube.attrs["metric"]  # the card's text has grown fields since
+
+
+def test_progress_lines_for_ingestion_and_lazy_statistics(tmp_path, capsys):
+    frame = _tidy(n=100)
+    frame.to_parquet(tmp_path / "f.parquet", row_group_size=50)
+    sink = io.StringIO()
+    with store.progress(out=sink):
+        cube = store.parquet_to_zarr(tmp_path / "f.parquet", tmp_path / "f.zarr", metric="accuracy",
+                                     chunk_datasets=20, rows_in_memory=100)
+        with pytest.warns(mcda.MissingDataWarning):
+            mcda.friedman_test(cube)
+    text = sink.getvalue()
+    assert f"mcda: reading Parquet (pass 1 of 2): {len(frame):,} / {len(frame):,} rows (100%)" in text
+    assert f"mcda: writing the store (pass 2 of 2): {len(frame):,} / {len(frame):,} rows (100%)" in text
+    assert "[########################################] | 100% Completed" in text  # dask's bar
+    quiet = io.StringIO()
+    with store.progress(False, out=quiet):
+        store.parquet_to_zarr(tmp_path / "f.parquet", tmp_path / "g.zarr", metric="accuracy")
+    assert quiet.getvalue() == ""
+    capsys.readouterr()
+    store.parquet_to_zarr(tmp_path / "f.parquet", tmp_path / "h.zarr", metric="accuracy")  # default: automatic,
+    assert capsys.readouterr().err == ""  # and standard error is not a terminal here
+    with pytest.raises(ValueError, match="`minimum` must be a number of seconds >= 0; got -1"):
+        with store.progress(minimum=-1):
+            pass
+
+
+# --------------------------------------------------------------------------- kernels against plain Python
+
+
+def _fnv_mix(text: str) -> int:
+    mask = (1 << 64) - 1
+    h = 0xCBF29CE484222325
+    for b in text.encode("utf-8"):
+        h = ((h ^ b) * 0x100000001B3) & mask
+    h = ((h ^ (h >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    h = ((h ^ (h >> 27)) * 0x94D049BB133111EB) & mask
+    return h ^ (h >> 31)
+
+
+LABELS = ["", "a", "d1", "d1 ", "café", "数据集", "😀x", "d1"]
+
+
+def _buffers(labels):
+    return ingest._string_buffers(pa.array(labels))
+
+
+def test_label_hashes_are_fnv1a_then_splitmix():
+    offsets, data = _buffers(LABELS)
+    assert kernels.label_hashes(offsets, data).tolist() == [_fnv_mix(s) for s in LABELS]
+    # a sliced Arrow array (an offset into its buffers) reads the right labels
+    offsets, data = ingest._string_buffers(pa.array(LABELS).slice(2, 3))
+    assert kernels.label_hashes(offsets, data).tolist() == [_fnv_mix(s) for s in LABELS[2:5]]
+
+
+def test_code_points_and_utf8_decoding_match_python():
+    offsets, data = _buffers(LABELS)
+    width = kernels.max_code_points(offsets, data)
+    assert width == max(len(s) for s in LABELS)
+    rows = np.array([5, 0, 6, 4], dtype=np.int64)
+    decoded = kernels.utf8_to_ucs4(offsets, data, rows, width).view(f"<U{width}").reshape(-1)
+    assert decoded.tolist() == [LABELS[i] for i in rows]
+
+
+def test_partitioning_grouping_and_scattering_match_plain_python():
+    labels = ["b", "a", "bb", "c", "a", "b", "数"]
+    offsets, data = _buffers(labels)
+    hashes = np.array([1, 0, 2, 1, 0, 1, 2], dtype=np.uint64) << np.uint64(62)  # partitions 1 0 2 1 0 1 2
+    codes, scores = np.arange(7, dtype=np.int32), np.arange(7.0)
+    new_offsets, new_data, new_codes, new_scores, new_hashes, counts = kernels.partition_rows(
+        offsets, data, hashes, codes, scores, 62, 4)
+    order = sorted(range(len(labels)), key=lambda i: int(hashes[i] >> np.uint64(62)))  # stable by partition
+    rebuilt = pa.Array.from_buffers(pa.string(), len(labels), [None, pa.py_buffer(new_offsets),
+                                                                 pa.py_buffer(new_data)])
+    assert rebuilt.to_pylist() == [labels[i] for i in order] and counts.tolist() == [2, 3, 2, 0]
+    assert new_codes.tolist() == order and new_scores.tolist() == order and new_hashes.tolist() == hashes[order].tolist()
+    for hashes in (kernels.label_hashes(offsets, data), np.zeros(len(labels), dtype=np.uint64)):
+        group, first = ingest._groups(hashes, pa.array(labels), offsets, data)
+        distinct = sorted(set(labels), key=lambda s: (int(hashes[labels.index(s)]), s))  # (hash, label) order
+        assert [labels[i] for i in first] == distinct
+        assert [distinct[g] for g in group] == labels
+    rows = np.array([0, 1, 0, 2, 1, 0])
+    columns = np.array([0, 0, 1, 1, 1, 0])
+    block, repeated = kernels.scatter_scores(rows, columns, np.arange(6.0), 3, 2)
+    np.testing.assert_array_equal(block, [[0.0, 2.0], [1.0, 4.0], [np.nan, 3.0]])
+    assert repeated.tolist() == [False, False, False, False, False, True]
