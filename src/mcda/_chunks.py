@@ -133,5 +133,8 @@ def as_table(matrix, datasets, methods, name: str):
     if not hasattr(matrix, "dask"):
         return pd.DataFrame(matrix, index=pd.Index([str(d) for d in datasets], name="dataset"),
                             columns=pd.Index(list(methods), name="method"))
+    labels = np.asarray(datasets)
+    if labels.dtype == object:  # as a pandas Index, which xarray keeps (an array is copied string by string)
+        labels = pd.Index(labels, dtype=object, copy=False, name="dataset")
     return xr.DataArray(matrix, dims=("dataset", "method"), name=name,
-                        coords={"dataset": np.asarray(datasets), "method": np.array(list(methods), dtype=object)})
+                        coords={"dataset": labels, "method": np.array(list(methods), dtype=object)})
