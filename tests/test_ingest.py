@@ -245,12 +245,14 @@ def test_bad_arguments_name_themselves(tmp_path):
         store.parquet_to_zarr(tmp_path / "f.parquet", tmp_path / "x.zarr", rows_in_memory=1)
     with pytest.raises(FileNotFoundError, match="`csv`"):
         store.csv_to_zarr(tmp_path / "nope.csv", tmp_path / "x.zarr")
-    store.parquet_to_zarr(tmp_path / "f.parquet", tmp_path / "y.zarr")
+    two = pd.DataFrame({"dataset": ["a", "a"], "method": ["x", "y"], "score": [0.5, 0.6]})
+    two.to_parquet(tmp_path / "two.parquet")
+    store.parquet_to_zarr(tmp_path / "two.parquet", tmp_path / "y.zarr", metric="accuracy")
     with pytest.raises(FileExistsError, match="pass overwrite=True"):
-        store.parquet_to_zarr(tmp_path / "f.parquet", tmp_path / "y.zarr")
-    frame.assign(score="x").to_parquet(tmp_path / "bad.parquet")
+        store.parquet_to_zarr(tmp_path / "two.parquet", tmp_path / "y.zarr", metric="accuracy")
+    two.assign(score="x").to_parquet(tmp_path / "bad.parquet")
     with pytest.raises(ValueError, match="non-numeric"):
-        store.parquet_to_zarr(tmp_path / "bad.parquet", tmp_path / "y.zarr", overwrite=True)
+        store.parquet_to_zarr(tmp_path / "bad.parquet", tmp_path / "y.zarr", metric="accuracy", overwrite=True)
     assert store.open_cube(tmp_path / "y.zarr").sizes["dataset"] == 1  # a refused file leaves the old store alone
     with pytest.raises(ValueError, match="`work_dir`"):
         store.parquet_to_zarr(tmp_path / "f.parquet", tmp_path / "x.zarr", work_dir=tmp_path / "nope")
