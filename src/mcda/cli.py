@@ -290,6 +290,9 @@ def build_parser() -> argparse.ArgumentParser:
                                           "the metric to analyse")
     compare.add_argument("--direction", choices=("higher_is_better", "lower_is_better"),
                          help="which way is better (needed when the metric has no card)")
+    compare.add_argument("--scale", choices=("fraction", "percent"),
+                         help="the unit of the scores when it is not the card's: percent divides them by 100 (accuracy "
+                              "97.8 -> 0.978) so the card's range and noise floor apply; recorded in the report")
     compare.add_argument("--rope", type=_nonnegative, help="region of practical equivalence in the metric's units "
                                                     "(default: the card's noise floor)")
     compare.add_argument("--alpha", type=_level, default=0.05, help="level of every test")
@@ -352,7 +355,10 @@ _OPTION_WORDS = (("`selection`='best_val'", "--epoch-selection best_val"),
                  ("`epoch_selection`='best_val'", "--epoch-selection best_val"),
                  ("Pass strict=False", "Give --fallback-final"), ("selected_epochs()", "the report"),
                  ("selection='final'", "--epoch-selection final"), ("`control`", "--control"),
-                 ("`test`", "--test"), ("`metric`", "--metric"), ("pass `metric=`", "give --metric"))
+                 ("`test`", "--test"), ("`metric`", "--metric"), ("pass `metric=`", "give --metric"),
+                 ("pass `scale='percent'` (CLI: --scale percent)", "give --scale percent"),
+                 ("with `metric=` (see mcda.list_cards())", "with --metric (see `mcda cards list`)"),
+                 ("`missing`", "--missing"), ("`scale`", "--scale"))
 
 
 def _option_words(message: str) -> str:
@@ -547,7 +553,7 @@ def _compare(args, stdout) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         if args.example:
-            report = Report(data, **settings)
+            report = Report(data, scale=args.scale, **settings)
         else:
             has_metric_column = isinstance(data, pd.DataFrame) and "metric" in data.columns
             if has_metric_column and args.metric is None and data["metric"].nunique() > 1:
@@ -557,7 +563,7 @@ def _compare(args, stdout) -> int:
                 raise CliError("name the metric with --metric (a card such as accuracy or ari; see `mcda cards list`) "
                                "or give --direction higher_is_better|lower_is_better")
             try:
-                report = Report(data, metric=args.metric, direction=args.direction, **settings)
+                report = Report(data, metric=args.metric, direction=args.direction, scale=args.scale, **settings)
             except UnknownMetricError:
                 raise CliError(_unknown_metric(args.metric)) from None
             if args.rope is None and report.card is None:

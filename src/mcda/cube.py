@@ -396,7 +396,8 @@ def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
 
 def score_cube(data, *, metric=None, direction=None, method_names: Sequence | None = None,
                dataset_names: Sequence | None = None, seed_names: Sequence | None = None,
-               columns: Mapping[str, str] | None = None, chunks: int | None = None) -> xr.DataArray:
+               columns: Mapping[str, str] | None = None, chunks: int | None = None,
+               scale=None) -> xr.DataArray:
     """Turn any accepted input into the score cube.
 
     Parameters
@@ -428,6 +429,13 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
         Datasets per chunk when opening a Zarr store or a netCDF file: the cube stays lazy
         (dask-backed) and every chunk-wise function reads it a chunk at a time. A netCDF file
         without ``chunks`` is loaded into memory.
+    scale : {"percent", "fraction"}, optional
+        The unit the scores are written in, when it is not the card's. ``"percent"`` divides
+        every score by 100 (accuracy 97.8 becomes 0.978), so the card's range and noise floor
+        (the default rope) apply; ``"fraction"`` states that the scores are already in the
+        card's units. With a ``metric`` dim, a mapping label -> scale. The conversion is
+        recorded in ``attrs["scale"]`` (e.g. ``"percent -> fraction (divided by 100)"``) and
+        shown in the report, its summaries and its exports.
 
     Returns
     -------
@@ -435,11 +443,19 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
         Dims ``dataset``, ``method`` and, when present, ``seed``, ``metric``, ``epoch``,
         ``split``; float64 values with NaN for missing results.
 
+    Notes
+    -----
+    A card with a range (accuracy: [0, 1]) is checked against every score of its metric (every
+    metric of a multi-metric cube): a score outside it is refused with one error naming the
+    metric, the range, how many cells and the first few, and the way on (``scale="percent"``,
+    or another card). Nothing is clipped. A lazy (dask-backed) cube is not scanned here.
+
     Raises
     ------
     ValueError
         Empty input, fewer than 2 methods, duplicate rows (named), non-numeric or infinite
-        scores (named by cell), a direction that contradicts the card, unknown columns.
+        scores (named by cell), a direction that contradicts the card, unknown columns,
+        scores outside the card's range (see Notes), an unknown ``scale``.
     UnknownMetricError
         A metric with no card and no ``direction`` (the nearest names are suggested).
 
@@ -491,10 +507,112 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
             da = da.assign_coords(method=np.array(names, dtype=object))
     if "metric" in da.dims and isinstance(metric, (str, MetricCard)):
         da, metric, direction = _select_metric(da, metric, direction)
+    da = _apply_scale(da, scale, keep_attrs)
     da = attach_metric(da, metric, direction)
     for k, v in keep_attrs.items():
         da.attrs.setdefault(k, v)
+    check_card_ranges(da)
     return _check_shape(da)
+
+
+SCALES = {"percent": 100.0, "fraction": 1.0}
+
+
+def _scale_note(name: str) -> str:
+    return "percent -> fraction (divided by 100)" if name == "percent" else "fraction (as given)"
+
+
+def _apply_scale(da: xr.DataArray, scale, keep_attrs: dict) -> xr.DataArray:
+    """Divide the scores by the factor of ``scale`` (one per metric label with a ``metric`` dim)."""
+    if scale is None:
+        return da
+    if "scale" in keep_attrs and isinstance(scale, str) and scale != "fraction":
+        raise ValueError(f"`scale`={scale!r}: these scores were already converted ({keep_attrs['scale']}); "
+                         "converting twice would divide them again")
+    if isinstance(scale, Mapping):
+        if "metric" not in da.dims:
+            raise TypeError("`scale` is a mapping (label -> scale) only for scores with a `metric` dim; "
+                            f"got {dict(scale)!r}")
+        labels = [str(m) for m in da.coords["metric"].values]
+        unknown = [k for k in scale if str(k) not in labels]
+        if unknown:
+            raise ValueError(f"`scale` names metrics that are not in the cube: {shown(unknown)}; the cube has "
+                             f"{shown(labels)}")
+        factors = []
+        for label in labels:
+            name = scale.get(label)
+            if name is not None:
+                check_choice("scale", name, tuple(SCALES))
+            factors.append(SCALES[name] if name is not None else 1.0)
+        out = da / xr.DataArray(np.array(factors), dims="metric", coords={"metric": da.coords["metric"].values})
+        out.attrs = dict(da.attrs)
+        out.attrs["scale"] = "; ".join(f"{lab}: {_scale_note(scale[lab])}" for lab in labels if lab in scale)
+        out.name = da.name
+        return out.transpose(*da.dims)
+    check_choice("scale", scale, tuple(SCALES))
+    out = da if scale == "fraction" else da / SCALES[scale]
+    out.attrs = dict(da.attrs)
+    out.attrs["scale"] = _scale_note(scale)
+    out.name = da.name
+    return out
+
+
+def check_card_ranges(cube: xr.DataArray) -> None:
+    """Refuse scores outside their card's range (every metric of a cube), naming the cells and the way on."""
+    if hasattr(cube.data, "dask"):
+        return
+    if "metric" in cube.dims:
+        cards = cube_cards(cube)
+        for label in [str(m) for m in cube.coords["metric"].values]:
+            card = cards.get(label)
+            if card is not None:
+                _check_range(cube.sel(metric=label), card, label)
+        return
+    card = cube_card(cube)
+    if card is not None:
+        _check_range(cube, card, cube_metric(cube) or card.name)
+
+
+def _plain(label):
+    return label.item() if isinstance(label, np.generic) else label
+
+
+def _range_text(card: MetricCard) -> str:
+    low = "-inf" if card.lower is None else f"{card.lower:g}"
+    high = "inf" if card.upper is None else f"{card.upper:g}"
+    return f"[{low}, {high}]"
+
+
+def _check_range(cube: xr.DataArray, card: MetricCard, label: str) -> None:
+    if card.lower is None and card.upper is None:
+        return
+    values = np.asarray(cube.values, dtype=np.float64)
+    tol = 1e-9 * max(1.0, abs(card.upper or 0.0), abs(card.lower or 0.0))
+    with np.errstate(invalid="ignore"):
+        bad = np.zeros(values.shape, dtype=bool)
+        if card.lower is not None:
+            bad |= values < card.lower - tol
+        if card.upper is not None:
+            bad |= values > card.upper + tol
+    if not bad.any():
+        return
+    idx = list(zip(*np.nonzero(bad)))
+    dims = cube.dims
+    coords = [cube.coords[d].values for d in dims]
+    where = [", ".join(f"{d} {_plain(c[i])!r}" for d, c, i in zip(dims, coords, cell)) + f": {values[cell]:g}"
+             for cell in idx[:5]]
+    more = f" (and {len(idx) - 5} more)" if len(idx) > 5 else ""
+    hint = ""
+    finite = values[np.isfinite(values)]
+    if card.upper == 1.0 and finite.size and finite.max() <= 100.0 and finite.min() >= 0.0:
+        hint = ("they look like percentages: pass `scale='percent'` (CLI: --scale percent) to divide them by 100, "
+                "which is recorded with the scores; ")
+    raise ValueError(
+        f"metric {label!r}: {len(idx)} of {values.size} scores lie outside the card's range {_range_text(card)} "
+        f"({'; '.join(where)}{more}). The card's noise floor ({card.noise_floor:g}, the default rope) is in the "
+        f"card's units, so these scores cannot be read with it. {(hint[0].upper() + hint[1:]) if hint else ''}"
+        f"{'or name' if hint else 'Name'} the metric the scores really are with `metric=` (see mcda.list_cards()), "
+        "or register a card with the right range. Nothing is clipped.")
 
 
 _META_ATTRS = ("metric", "direction", "noise_floor", "card", "cards", "oriented")

@@ -188,7 +188,8 @@ def best_in_rows(means: pd.DataFrame, direction: str, digits: int) -> pd.DataFra
 
 
 def scores_to_latex(source, path=None, *, bold_best: bool = True, digits: int = 3, caption: str | None = None,
-                    label: str | None = None, direction: str | None = None, metric: str | None = None) -> str:
+                    label: str | None = None, direction: str | None = None, metric: str | None = None,
+                    scale: str | None = None) -> str:
     r"""A booktabs table, datasets × methods: the mean and its interval per cell, the best per dataset in bold.
 
     Parameters
@@ -207,6 +208,9 @@ def scores_to_latex(source, path=None, *, bold_best: bool = True, digits: int = 
         Default caption: the metric, its direction, the interval and the bold rule.
     direction, metric : str, optional
         Override what ``source`` says (normally not needed).
+    scale : str, optional
+        The unit conversion applied to the scores (a cube's ``attrs["scale"]``, e.g.
+        ``"percent -> fraction (divided by 100)"``), named in the caption and a comment.
 
     Returns
     -------
@@ -251,11 +255,15 @@ def scores_to_latex(source, path=None, *, bold_best: bool = True, digits: int = 
         kind = "t interval" if ci_method == "t" else "percentile-bootstrap interval"
         what = f"mean and {level * 100:g}\\% {kind} over {seeds or 'seeds'}"
     default_caption = f"{latex_escape(metric)} ({better}): {what}."
+    if scale is None and not hasattr(source, "to_frame") and hasattr(source, "attrs"):
+        scale = source.attrs.get("scale") or None
+    if scale:
+        default_caption += f" Scores converted: {latex_escape(scale.replace('->', 'to'))}."
     if bold_best:
         default_caption += " Best per dataset in bold (ties in bold too)."
     if ci_method == "bootstrap":
         default_caption += r" Intervals as mean$^{+\mathrm{up}}_{-\mathrm{down}}$."
-    comments = [f"mcda: {metric}, {better}; {what.replace(chr(92), '')}",
+    comments = [f"mcda: {metric}, {better}; {what.replace(chr(92), '')}" + (f"; scale {scale}" if scale else ""),
                 "missing cells: --" if frame["mean"].isna().any() else "no missing cell"]
     header = ["Dataset"] + [latex_escape(m) for m in methods]
     return _float(path, caption, default_caption, label, header, rows, "l" + "c" * len(methods), comments,

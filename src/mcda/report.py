@@ -267,6 +267,10 @@ class Report:
         Needed when the metric has no card.
     method_names : sequence, optional
         Labels for array input.
+    scale : {"percent", "fraction"}, optional
+        The unit the scores are written in (:func:`mcda.score_cube`'s ``scale``): "percent"
+        divides them by 100 so the card's range and noise floor apply. Recorded with the
+        scores (``report.raw.attrs["scale"]``), shown in the overview and the exports.
     **settings
         The analyst's choices below (keyword only); each is also an attribute.
 
@@ -320,7 +324,7 @@ class Report:
     ('bootstrap', 't')
     """
 
-    def __init__(self, scores, *, metric=None, direction=None, method_names=None, **settings):
+    def __init__(self, scores, *, metric=None, direction=None, method_names=None, scale=None, **settings):
         unknown = [k for k in settings if k not in _DEFAULTS]
         if unknown:
             close = nearest(unknown[0], list(SETTINGS))
@@ -332,6 +336,9 @@ class Report:
                           "in-memory cube", instead="call the chunk-wise functions (compare_over_datasets, "
                           "pairwise_superiority, bayesian_sign_comparison, rank_stability, method_summary) on "
                           "the lazy cube directly")
+        if scale is not None:  # the unit conversion is made once, on the raw scores (recorded in attrs["scale"])
+            scores = score_cube(scores, metric=metric, direction=direction, method_names=method_names, scale=scale)
+            metric = direction = method_names = None
         raw = _one_metric(scores, metric, direction, method_names)
         object.__setattr__(self, "_raw", raw)
         object.__setattr__(self, "_cache", {})
@@ -841,7 +848,8 @@ class Report:
             overrides = overrides | {"confidence_level": confidence_level}
         source = self.summary(**overrides) if self.has_seeds else self._selected(overrides)
         return scores_to_latex(source, path, bold_best=bold_best, digits=digits, caption=caption, label=label,
-                               direction=self.direction, metric=self.metric_name(long=True))
+                               direction=self.direction, metric=self.metric_name(long=True),
+                               scale=self._raw.attrs.get("scale") or None)
 
     def pairwise_to_latex(self, path=None, *, method: str | None = None, digits: int = 3, caption: str | None = None,
                           label: str | None = None, **overrides) -> str:
@@ -943,7 +951,9 @@ class Report:
         n_missing = len(self.missing_cells())
         seeds = (f"{cube.sizes['seed']} seeds per cell (reduced by their {self._settings['seed_reduction']} "
                  "across datasets)" if "seed" in cube.dims else "one score per dataset and method (no seeds)")
-        lines = [f"mcda report: {name}{long}, {better}; rope {rope:g} ({rope_note})",
+        scale = self._raw.attrs.get("scale")
+        lines = [f"mcda report: {name}{long}, {better}; rope {rope:g} ({rope_note})"
+                 + (f"; scores converted {scale}" if scale else ""),
                  f"{cube.sizes['dataset']} datasets x {cube.sizes['method']} methods; {seeds}; "
                  f"{n_missing} missing cell{'s' if n_missing != 1 else ''}",
                  f"settings: alpha {self.alpha:g}; across datasets {self.test}"
