@@ -67,6 +67,9 @@ _EXPORTS: dict[str, str] = {
     # effect sizes and choosing the procedure
     "effect_sizes": "effects",
     "recommend_procedure": "assumptions",
+    # across datasets, the incomplete design as it is
+    "skillings_mack_test": "incomplete",
+    "durbin_test": "incomplete",
     # within a dataset
     "summary": "within",
     "paired_tests": "within",
@@ -100,7 +103,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 _SUBMODULES = ("cards", "cube", "datasets", "ranks", "multitest", "frequentist", "pool_independent", "omnibus",
-               "effects", "assumptions", "within", "pairwise", "bayesian",
+               "effects", "assumptions", "within", "pairwise", "bayesian", "incomplete",
                "criteria", "report", "export", "plots", "cli")
 
 __all__ = sorted(_EXPORTS) + ["datasets", "__version__"]

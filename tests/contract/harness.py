@@ -99,7 +99,9 @@ def flip_direction(cube: xr.DataArray) -> xr.DataArray:
     """Scores negated and the card's direction flipped: the same information."""
     card = get_card(cube.attrs["metric"])
     flipped = replace(card, name=card.name + "_negated", aliases=(),
-                      direction="lower_is_better" if card.higher_is_better else "higher_is_better")
+                      direction="lower_is_better" if card.higher_is_better else "higher_is_better",
+                      lower=None if card.upper is None else -card.upper,  # negated scores: the range negated too
+                      upper=None if card.lower is None else -card.lower)
     data = cube.copy(data=-cube.values)
     data.attrs = {}
     return mcda.score_cube(data, metric=flipped)

@@ -1,0 +1,102 @@
+"""Skillings–Mack and Durbin: the published worked examples, the oracles, and Friedman on a complete design."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+import mcda
+
+DATA = Path(__file__).parent / "data"
+
+
+def _assembly():
+    frame = pd.read_csv(DATA / "skillings_mack1981" / "assembly.csv", index_col="block")
+    frame.index = frame.index.astype(str)
+    return mcda.score_cube(frame, direction="lower_is_better")
+
+
+def _icecream():
+    frame = pd.read_csv(DATA / "conover1999_icecream" / "icecream.csv", index_col="judge")
+    frame.index = frame.index.astype(str)
+    return frame
+
+
+def _skillings_mack_by_hand(table: np.ndarray) -> float:
+    """Skillings & Mack (1981) eq. 2.1–2.3 written out with loops (blocks x treatments, NaN = missing)."""
+    n, k = table.shape
+    adjusted = np.zeros(k)
+    for i in range(n):
+        cols = [j for j in range(k) if not np.isnan(table[i, j])]
+        size = len(cols)
+        ranks = stats.rankdata([table[i, j] for j in cols])
+        for j, rank in zip(cols, ranks):
+            adjusted[j] += np.sqrt(12.0 / (size + 1)) * (rank - (size + 1) / 2)
+    cov = np.zeros((k, k))
+    for j in range(k):
+        for m in range(k):
+            if j != m:
+                shared = sum(1 for i in range(n) if not np.isnan(table[i, j]) and not np.isnan(table[i, m]))
+                cov[j, m] = -shared
+                cov[j, j] += shared
+    return float(adjusted @ np.linalg.pinv(cov) @ adjusted)
+
+
+def test_skillings_mack_reproduces_the_published_example():
+    # Skillings & Mack (1981) Table 1; Chatfield & Mander (2009): SM = 15.493, df 3, p = 0.0014
+    result = mcda.skillings_mack_test(_assembly())
+    assert result.statistic == pytest.approx(15.493, abs=5e-4)
+    assert result.df == 3
+    assert result.pvalue == pytest.approx(0.0014, abs=5e-5)
+    assert result.statistic == pytest.approx(_skillings_mack_by_hand(_assembly().values), rel=1e-12)
+    assert result.design.kind == "unbalanced incomplete"
+    assert result.design.n_datasets_per_method.to_dict() == {"A": 8, "B": 8, "C": 9, "D": 7}
+    assert "datasets per method: A 8, B 8, C 9, D 7" in result.summary()
+
+
+def test_skillings_mack_equals_friedman_on_a_complete_design():
+    rng = np.random.default_rng(5)
+    scores = rng.normal(size=(12, 5))  # continuous: no ties
+    cube = mcda.score_cube(scores, direction="higher_is_better")
+    sm = mcda.skillings_mack_test(cube)
+    reference = stats.friedmanchisquare(*scores.T)  # scipy, no ties: untied = tie-corrected
+    assert sm.statistic == pytest.approx(reference.statistic, rel=1e-10)
+    assert sm.pvalue == pytest.approx(reference.pvalue, rel=1e-8)
+    assert sm.df == 4 and sm.design.kind == "complete"
+    assert sm.statistic == pytest.approx(mcda.friedman_test(cube).statistic, rel=1e-10)
+
+
+def test_durbin_reproduces_conover_and_scikit_posthocs():
+    sp = pytest.importorskip("scikit_posthocs")
+    frame = _icecream()
+    result = mcda.durbin_test(frame, direction="higher_is_better", adjust=None)
+    assert result.statistic == pytest.approx(12.0, abs=1e-12)  # Conover (1999) p. 391: T1 = 12.00
+    p, statistic, df = sp.test_durbin(frame.to_numpy(dtype=float))
+    assert (result.statistic, result.df) == (pytest.approx(statistic), df)
+    assert result.pvalue == pytest.approx(p, rel=1e-10)
+    assert (result.methods_per_dataset, result.datasets_per_method, result.pair_count) == (3, 3, 1)
+    # post-hoc: Conover's t on rank sums, against scikit-posthocs (unadjusted and Holm)
+    for adjust, sp_adjust in ((None, None), ("holm", "holm")):
+        ours = mcda.durbin_test(frame, direction="higher_is_better", adjust=adjust).pairwise
+        ref = sp.posthoc_durbin(frame.to_numpy(dtype=float), p_adjust=sp_adjust)
+        methods = list(frame.columns)
+        expected = [ref.iloc[methods.index(a), methods.index(b)] for a, b in zip(ours["method_a"], ours["method_b"])]
+        np.testing.assert_allclose(ours["p_adjusted"].to_numpy(dtype=float), expected, rtol=1e-10)
+    # on a balanced incomplete design without ties Skillings-Mack is Durbin's statistic (Skillings & Mack 1981)
+    sm = mcda.skillings_mack_test(frame, direction="higher_is_better")
+    assert sm.statistic == pytest.approx(result.statistic, rel=1e-10)
+    assert sm.design.kind == "balanced incomplete"
+
+
+def test_durbin_refuses_an_unbalanced_design_and_points_to_skillings_mack():
+    with pytest.raises(ValueError, match="skillings_mack_test"):
+        mcda.durbin_test(_assembly())
+
+
+def test_durbin_without_rejection_claims_no_pair():
+    frame = _icecream()
+    result = mcda.durbin_test(frame, direction="higher_is_better", alpha=0.001)
+    assert not result.rejected and result.pairwise.empty
+    assert "no pair may be claimed" in result.summary()
