@@ -75,7 +75,8 @@ def test_flipping_direction_with_card_selects_the_same_epochs(rng):
     frame = _tidy(rng=rng, n_datasets=2, n_methods=2, n_seeds=2, n_epochs=4)
     cube = mcda.score_cube(frame, metric="accuracy")
     card = get_card("accuracy")
-    flipped_card = replace(card, name="neg_accuracy", aliases=(), direction="lower_is_better")
+    flipped_card = replace(card, name="neg_accuracy", aliases=(), direction="lower_is_better", lower=-1.0,
+                           upper=0.0)  # negated scores lie in [-1, 0]
     negated = frame.assign(score=-frame["score"])
     flipped = mcda.score_cube(negated, metric=flipped_card)
     a = selected_epochs(cube, selection="best_val")

@@ -100,3 +100,94 @@ def test_durbin_without_rejection_claims_no_pair():
     result = mcda.durbin_test(frame, direction="higher_is_better", alpha=0.001)
     assert not result.rejected and result.pairwise.empty
     assert "no pair may be claimed" in result.summary()
+
+
+# --------------------------------------------------------------------------- missing= on the across-dataset views
+
+
+def _one_hole():
+    """Four methods over eight datasets, method 'C' lacking one dataset."""
+    rng = np.random.default_rng(11)
+    values = rng.uniform(0.6, 0.9, size=(8, 4)) + np.array([0.0, 0.05, 0.1, 0.02])
+    values[3, 2] = np.nan
+    return mcda.score_cube(values, metric="accuracy", method_names=list("ABCD"),
+                           dataset_names=[f"d{i}" for i in range(8)])
+
+
+def test_missing_policies_on_friedman_and_the_ranks():
+    cube = _one_hole()
+    with pytest.warns(mcda.MissingDataWarning, match="C lacks"):
+        by_methods = mcda.friedman_test(cube)
+    assert list(by_methods.mean_ranks.index) == ["A", "B", "D"] and by_methods.excluded == {"C": ("d3",)}
+    with pytest.warns(mcda.MissingDataWarning, match="d3 lacks"):
+        by_datasets = mcda.friedman_test(cube, missing="datasets")
+    assert by_datasets.n_datasets == 7 and by_datasets.excluded_datasets == {"d3": ("C",)}
+    complete = cube.drop_sel(dataset="d3")
+    reference = stats.friedmanchisquare(*complete.values.T)  # scipy on the 7 complete datasets, no ties
+    assert by_datasets.statistic == pytest.approx(reference.statistic, rel=1e-10)
+    available = mcda.friedman_test(cube, missing="available")
+    assert isinstance(available, mcda.incomplete.SkillingsMackResult)
+    assert available.statistic == pytest.approx(_skillings_mack_by_hand(-cube.values), rel=1e-10)
+    with pytest.warns(mcda.MissingDataWarning):
+        ranks = mcda.average_ranks(cube, missing="datasets")
+    assert ranks.n_datasets == 7 and ranks.supports_critical_difference
+    assert mcda.rank_table(cube, missing="methods").shape == (8, 3)
+    with pytest.raises(ValueError, match="`missing`"):
+        mcda.friedman_test(cube, missing="impute")
+
+
+def test_compare_over_datasets_missing_each_way():
+    cube = _one_hole()
+    with pytest.warns(mcda.MissingDataWarning):
+        assert mcda.compare_over_datasets(cube, control="B", test="holm", missing="datasets").control == "B"
+    with pytest.raises(ValueError, match="excluded as incomplete"):
+        with pytest.warns(mcda.MissingDataWarning):
+            mcda.compare_over_datasets(cube, control="C", test="holm")
+    res = mcda.compare_over_datasets(cube, missing="available")
+    assert res.design == "unbalanced incomplete" and res.posthoc is None
+    assert res.datasets_per_method.to_dict() == {"A": 8, "B": 8, "C": 7, "D": 8}
+    assert "unbalanced incomplete design tested as it is" in res.summary()
+
+
+def test_balanced_incomplete_compare_uses_durbin_and_conover():
+    sp = pytest.importorskip("scikit_posthocs")
+    frame = _icecream()
+    res = mcda.compare_over_datasets(frame, "higher_is_better", missing="available", test="holm")
+    assert res.design == "balanced incomplete" and res.posthoc is not None
+    ref = sp.posthoc_durbin(frame.to_numpy(dtype=float), p_adjust="holm")
+    ref.index = ref.columns = list(frame.columns)
+    ours = res.posthoc.pvalues_adjusted
+    for a in frame.columns:
+        for b in frame.columns:
+            if a != b:
+                assert ours.at[a, b] == pytest.approx(ref.at[a, b], rel=1e-10)
+
+
+def test_report_and_cli_take_missing(tmp_path, capsys):
+    from mcda.cli import main
+
+    cube = _one_hole()
+    tidy = cube.to_dataframe(name="score").reset_index()[["dataset", "method", "score"]].dropna()
+    path = tmp_path / "hole.csv"
+    tidy.to_csv(path, index=False)
+    for missing in ("methods", "datasets", "available"):
+        report = mcda.Report(cube, missing=missing, rng=0)
+        text = report.overview()
+        assert "design tested:" in text and "datasets per method:" in text
+        with pytest.warns() if missing != "available" else _nothing():
+            library = mcda.compare_over_datasets(cube, missing=missing)
+        assert report.compare().friedman.statistic == pytest.approx(library.friedman.statistic, rel=1e-12)
+        out = tmp_path / missing
+        assert main(["compare", str(path), "--metric", "accuracy", "--missing", missing, "--no-figures",
+                     "--out", str(out), "--rng", "0"]) == 0
+        printed = capsys.readouterr().out
+        assert f"{library.friedman.statistic:.3f}" in printed
+    assert "C: lacks d3" in mcda.Report(cube, rng=0).overview()
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False

@@ -122,7 +122,9 @@ class PosthocResult(Result):
         lines = [f"{self.test} ({what}) at alpha = {self.alpha:g}{cd}: "
                  f"{int(frame['significant'].sum())} of {len(frame)} comparisons significant"]
         for row in frame[frame["significant"]].itertuples(index=False):
+            # rank 1 = best: the method with the lower mean rank is the better one
             better, worse = (row.method_b, row.method_a) if row.rank_diff > 0 else (row.method_a, row.method_b)
-            lines.append(f"  {better} < {worse}: rank diff {abs(row.rank_diff):.3f}, "
+            lines.append(f"  {better} ranks better than {worse} (mean rank {self.mean_ranks[better]:.3f} vs "
+                         f"{self.mean_ranks[worse]:.3f}, difference {abs(row.rank_diff):.3f}), "
                          f"p = {row.p_raw:.3g}, adjusted {row.p_adjusted:.3g}")
         return "\n".join(lines)

@@ -305,6 +305,10 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--test", default="nemenyi",
                          help="post-hoc across datasets: nemenyi, holm, shaffer, bergmann-hommel (with --control: "
                               "bonferroni-dunn, holm, …)")
+    compare.add_argument("--missing", choices=("methods", "datasets", "available"), default="methods",
+                         help="a missing (dataset, method) cell in the across-dataset test: drop the incomplete "
+                              "methods, drop the incomplete datasets, or test the incomplete design as it is "
+                              "(Durbin / Skillings-Mack); nothing is imputed")
     compare.add_argument("--control", help="a control method chosen beforehand (then --test is a control test)")
     compare.add_argument("--ci-method", choices=("t", "bootstrap"), help="interval over seeds (default: the card's)")
     compare.add_argument("--pairwise-method", choices=("t", "wilcoxon"), default="t",
@@ -358,7 +362,9 @@ _OPTION_WORDS = (("`selection`='best_val'", "--epoch-selection best_val"),
                  ("`test`", "--test"), ("`metric`", "--metric"), ("pass `metric=`", "give --metric"),
                  ("pass `scale='percent'` (CLI: --scale percent)", "give --scale percent"),
                  ("with `metric=` (see mcda.list_cards())", "with --metric (see `mcda cards list`)"),
-                 ("`missing`", "--missing"), ("`scale`", "--scale"))
+                 ("`missing`", "--missing"), ("`scale`", "--scale"),
+                 ("missing='datasets'", "--missing datasets"), ("missing='available'", "--missing available"),
+                 ("missing='methods'", "--missing methods"))
 
 
 def _option_words(message: str) -> str:
@@ -544,6 +550,7 @@ def _compare(args, stdout) -> int:
     data, source = _load(args)
     settings = {"alpha": args.alpha, "rope": args.rope, "test": args.test, "control": args.control,
                 "pairwise_method": args.pairwise_method, "epoch_selection": args.epoch_selection,
+                "missing": args.missing,
                 "strict": not args.fallback_final}
     out_dir = _check_out(args.out, args.force)  # before the analysis, so a bad --out does not cost the whole run
     if args.ci_method:

@@ -400,9 +400,20 @@ def comparison_to_latex(result, path=None, *, caption: str | None = None, label:
     letters = _group_letters(list(result.groups), order)
     rows = [f"{latex_escape(m)} & {result.mean_ranks[m]:.3f} & {letters[m]} \\\\" for m in order]
     f = result.friedman
-    verdict = (f"Friedman $\\chi^2_F({f.df}) = {f.statistic:.2f}$, Iman--Davenport "
-               f"$F({f.f_df[0]}, {f.f_df[1]}) = {f.f_statistic:.2f}$, $p = {_sci(f.f_pvalue)}$")
-    if result.posthoc is None:
+    test_name = getattr(f, "test", "friedman")
+    if test_name == "skillings-mack":
+        verdict = (f"Skillings--Mack $\\chi^2({f.df}) = {f.statistic:.2f}$, $p = {_sci(f.pvalue)}$ on the "
+                   "unbalanced incomplete design (each method ranked among those present on each dataset)")
+    elif test_name == "durbin":
+        verdict = (f"Durbin $T_1 = {f.statistic:.2f}$, $F({f.f_df[0]}, {f.f_df[1]}) = {f.f_statistic:.2f}$, "
+                   f"$p = {_sci(f.f_pvalue)}$ on the balanced incomplete design")
+    else:
+        verdict = (f"Friedman $\\chi^2_F({f.df}) = {f.statistic:.2f}$, Iman--Davenport "
+                   f"$F({f.f_df[0]}, {f.f_df[1]}) = {f.f_statistic:.2f}$, $p = {_sci(f.f_pvalue)}$")
+    if result.posthoc is None and f.rejected:
+        verdict += (f": the omnibus rejects at $\\alpha = {result.alpha:g}$, but no post-hoc test applies to this "
+                    "design, so no pair may be claimed different from it.")
+    elif result.posthoc is None:
         verdict += f": the omnibus does not reject at $\\alpha = {result.alpha:g}$, so no difference may be claimed."
     else:
         test = latex_escape(result.test)

@@ -33,7 +33,7 @@ from ._validation import check_alpha, check_choice, check_positive_int
 from .multitest import BERGMANN_HOMMEL_MAX_METHODS, adjust_finite, canonical_adjustment, check_bergmann_hommel
 # re-exported from their home for code written against mcda.frequentist
 from .multitest import PVALUE_ADJUSTMENTS, adjust_pvalues  # noqa: F401
-from .ranks import MeanRanks, rank_sums, table_rank_sums
+from .ranks import MeanRanks, _warn_dropped_datasets, missing_policy, rank_sums, table_rank_sums
 
 __all__ = [
     "FriedmanResult",
@@ -91,6 +91,8 @@ class _RankStatistics:
     sum_squared_ranks: float
     n_datasets: int
     excluded: dict
+    excluded_datasets: dict = field(default_factory=dict)
+    missing: str = "complete"
 
     @property
     def n_methods(self) -> int:
@@ -110,24 +112,33 @@ class _RankStatistics:
         return pd.Series(self.mean_ranks, index=pd.Index(self.methods, name="method"), name="mean_rank")
 
 
-def _rank_statistics(scores, direction, method_names, *, what: str) -> _RankStatistics:
+def _rank_statistics(scores, direction, method_names, *, what: str, missing: str = "complete") -> _RankStatistics:
     """The sufficient statistics from any scores input or from a uniform, complete MeanRanks.
 
     Both come from the rank-sum statistic of :mod:`mcda.ranks` (block by block, so a lazy cube
     or a lazy rank table is summed chunk-wise). Methods lacking a result on some dataset are
-    dropped and named (never imputed), with a :class:`~mcda.MissingDataWarning`.
+    dropped and named (never imputed), with a :class:`~mcda.MissingDataWarning`; with
+    ``missing="datasets"`` the incomplete datasets are.
     """
+    missing = missing_policy(missing)
+    if missing == "available":
+        raise ValueError(f"{what} ranks a complete design; for the incomplete design as it is use "
+                         "mcda.skillings_mack_test (or compare_over_datasets(missing='available'))")
     if isinstance(scores, MeanRanks):
         _check_mean_ranks(scores, what)
         sums, squares = table_rank_sums(scores.rank_table)
         return _RankStatistics(methods=[str(m) for m in scores.mean_ranks.index], rank_sums=sums,
                                sum_squared_ranks=squares, n_datasets=scores.n_datasets,
-                               excluded=dict(scores.excluded))
-    prep = rank_sums(scores, direction, method_names=method_names, missing="complete")
+                               excluded=dict(scores.excluded),
+                               excluded_datasets=dict(getattr(scores, "excluded_datasets", {}) or {}),
+                               missing=scores.missing)
+    prep = rank_sums(scores, direction, method_names=method_names, missing=missing)
     prep.warn_excluded(what)
+    _warn_dropped_datasets(prep.excluded_datasets, what)
     return _RankStatistics(methods=list(prep.methods), rank_sums=prep.rank_sums,
                            sum_squared_ranks=prep.sum_squared_ranks, n_datasets=prep.n_datasets,
-                           excluded=dict(prep.excluded))
+                           excluded=dict(prep.excluded), excluded_datasets=dict(prep.excluded_datasets),
+                           missing=missing)
 
 
 def _check_mean_ranks(mean_ranks: MeanRanks, what: str) -> None:
@@ -187,6 +198,10 @@ class FriedmanResult(Result):
         Method -> datasets it lacks (dropped, never imputed).
     reason : str
         Why a statistic is NaN ("" when every statistic applies).
+    excluded_datasets : dict
+        Dataset -> methods it lacks (dropped under ``missing="datasets"``).
+    missing : str
+        The missing-cell policy applied ("complete": incomplete methods dropped; "datasets").
     """
 
     statistic: float
@@ -205,6 +220,8 @@ class FriedmanResult(Result):
     tie_correction: float = 1.0
     excluded: dict = field(default_factory=dict)
     reason: str = ""
+    excluded_datasets: dict = field(default_factory=dict)
+    missing: str = "complete"
 
     def to_frame(self) -> pd.DataFrame:
         """One row per statistic: ``test, statistic, df1, df2, p_raw`` (χ² untied, χ² tied, F)."""
@@ -224,8 +241,12 @@ class FriedmanResult(Result):
                 f"{self.alpha:g}\n" + self._statistics_text())
 
     def _statistics_text(self) -> str:
-        ties = (f" (tie-corrected {self.statistic_tied:.3f})"
-                if self.tie_correction < 1 and np.isfinite(self.statistic_tied) else "")
+        if self.tie_correction < 1 and np.isfinite(self.statistic_tied):
+            ties = (f" (untied, as Demsar 2006 defines it and the post-hoc standard error assumes; with the ties here "
+                    f"the tie-corrected chi2 of scipy/R is {self.statistic_tied:.3f}, p = "
+                    f"{_chi2_sf(self.statistic_tied, self.df):.3g})")
+        else:
+            ties = " (no ties: the untied and tie-corrected chi2 agree)"
         lines = [f"Friedman chi2({self.df}) = {self.statistic:.3f}, p = {self.pvalue:.3g}{ties}",
                  f"Iman-Davenport F({self.f_df[0]}, {self.f_df[1]}) = {self.f_statistic:.3f}, p = {self.f_pvalue:.3g}"]
         if self.reason:
@@ -282,10 +303,11 @@ def _friedman(stats: _RankStatistics, alpha: float) -> FriedmanResult:
                           pvalue=p, df=df, f_statistic=f_stat, f_pvalue=f_p, f_df=f_df,
                           rejected=bool(f_p <= alpha), alpha=alpha, n_datasets=n, n_methods=k,
                           mean_ranks=stats.mean_rank_series(), tie_correction=correction,
-                          excluded=stats.excluded, reason="; ".join(reasons))
+                          excluded=stats.excluded, reason="; ".join(reasons),
+                          excluded_datasets=stats.excluded_datasets, missing=stats.missing)
 
 
-def friedman_test(scores, direction=None, *, alpha: float = 0.05, method_names=None) -> FriedmanResult:
+def friedman_test(scores, direction=None, *, alpha: float = 0.05, method_names=None, missing: str = "methods"):
     """Friedman's test that all methods have the same mean rank, with the Iman–Davenport F.
 
     Parameters
@@ -300,6 +322,13 @@ def friedman_test(scores, direction=None, *, alpha: float = 0.05, method_names=N
         Level at which ``rejected`` is decided (by the Iman–Davenport F).
     method_names : sequence, optional
         Labels for array input.
+    missing : {"methods", "datasets", "available"}
+        What a missing cell does (nothing is ever imputed): "methods" (default; also spelt
+        "complete") drops every method that lacks a dataset (``excluded``); "datasets" drops
+        every dataset that lacks a method (``excluded_datasets``); "available" tests the
+        incomplete design as it is with the Skillings–Mack test
+        (:func:`mcda.skillings_mack_test`, whose result is returned; on a complete design it
+        is this χ²_F).
 
     Returns
     -------
@@ -354,7 +383,11 @@ def friedman_test(scores, direction=None, *, alpha: float = 0.05, method_names=N
     (9.28, 3.69, (3, 39), True)
     """
     alpha = check_alpha(alpha)
-    stats = _rank_statistics(scores, direction, method_names, what="the Friedman test")
+    if missing_policy(missing) == "available":
+        from .incomplete import skillings_mack_test
+
+        return skillings_mack_test(scores, direction, alpha=alpha, method_names=method_names)
+    stats = _rank_statistics(scores, direction, method_names, what="the Friedman test", missing=missing)
     return _friedman(stats, alpha)
 
 
@@ -875,6 +908,18 @@ class ComparisonResult(Result):
     alpha : float
     test : str
     control : str or None
+    missing : str
+        The policy applied: "complete" (incomplete methods dropped), "datasets" (incomplete
+        datasets dropped) or "available" (the incomplete design tested as it is).
+    design : str
+        The design tested: "complete", "balanced incomplete" (Durbin's test, Conover's
+        post-hoc) or "unbalanced incomplete" (Skillings–Mack, no post-hoc).
+    datasets_per_method : pandas.Series or None
+        Datasets on which each method has a result (in the design tested).
+    excluded_datasets : dict
+        Dataset -> methods it lacks (dropped under ``missing="datasets"``).
+    note : str
+        What the procedure could not do, in words (e.g. no post-hoc for an unbalanced design).
     """
 
     mean_ranks: pd.Series
@@ -888,6 +933,11 @@ class ComparisonResult(Result):
     alpha: float
     test: str
     control: str | None
+    missing: str = "complete"
+    design: str = "complete"
+    datasets_per_method: pd.Series | None = None
+    excluded_datasets: dict = field(default_factory=dict)
+    note: str = ""
 
     def _separated_counts(self) -> pd.Series:
         methods = list(self.mean_ranks.index)
@@ -924,9 +974,17 @@ class ComparisonResult(Result):
         # every method sharing the lowest mean rank is named: picking one of a tie would be arbitrary
         tied = [str(m) for m, r in order.items() if r - best_rank <= TIE_TOLERANCE]
         at = f"{', '.join(tied)} (tied at rank {best_rank:.2f})" if len(tied) > 1 else f"{best} (rank {best_rank:.2f})"
-        lines = [f"{self.n_methods} methods over {self.n_datasets} datasets"]
-        lines += ["  " + line for line in f._statistics_text().split("\n")]
-        if self.posthoc is None:
+        lines = [f"{self.n_methods} methods over {self.n_datasets} datasets"
+                 + (f" ({self.design} design tested as it is)" if self.design != "complete" else "")]
+        if hasattr(f, "_statistics_text"):
+            statistics = f._statistics_text()
+        else:  # the incomplete-design tests: Durbin (without its pairs, the post-hoc below lists them) or Skillings-Mack
+            statistics = f.summary(pairs=False) if hasattr(f, "pairwise") else f.summary()
+        lines += ["  " + line for line in statistics.split("\n")]
+        if self.posthoc is None and f.rejected:
+            lines.append(f"  omnibus rejects at alpha = {self.alpha:g}; {self.note}")
+            lines.append(f"  lowest mean rank: {at}, descriptive only")
+        elif self.posthoc is None:
             lines.append(f"  omnibus does not reject at alpha = {self.alpha:g}: no difference may be claimed")
             lines.append(f"  lowest mean rank: {at}, descriptive only")
         else:
@@ -950,6 +1008,11 @@ class ComparisonResult(Result):
                              f"{_listed(separated)} ({better} ranked better, {len(separated) - better} worse)")
         for method, lacks in self.excluded.items():
             lines.append(f"  excluded (incomplete): {method} lacks {_listed(lacks)}")
+        if self.excluded_datasets:
+            lines.append(f"  excluded datasets (missing='datasets'): {len(self.excluded_datasets)} -> "
+                         f"{_listed(self.excluded_datasets)}")
+        if self.note and self.posthoc is not None:
+            lines.append(f"  note: {self.note}")
         return "\n".join(lines)
 
 
@@ -966,7 +1029,8 @@ def _groups(mean_ranks: pd.Series, posthoc: PosthocResult | None) -> list[tuple[
 
 
 def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", control: str | None = None,
-                          alpha: float = 0.05, exact: bool = False, method_names=None) -> ComparisonResult:
+                          alpha: float = 0.05, exact: bool = False, method_names=None,
+                          missing: str = "methods") -> ComparisonResult:
     """Does a method win in general? Ranks, the Friedman omnibus, and a post-hoc only if it rejects.
 
     Parameters
@@ -989,6 +1053,15 @@ def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", cont
         :func:`nemenyi`); Nemenyi and Bonferroni–Dunn become Bonferroni on them, with the
         exact critical difference.
     method_names : sequence, optional
+    missing : {"methods", "datasets", "available"}
+        What a missing cell does; nothing is ever imputed. "methods" (default; also spelt
+        "complete"): drop every method lacking a dataset (named in ``excluded``).
+        "datasets": drop every dataset lacking a method (``excluded_datasets``).
+        "available": test the incomplete design as it is — Durbin's test with Conover's
+        post-hoc (``test`` chooses the adjustment: Holm for "nemenyi"/"holm", Shaffer, or
+        against ``control``) when the design is balanced incomplete, the Skillings–Mack test
+        without a post-hoc otherwise (see :mod:`mcda.incomplete`). ``design`` and
+        ``datasets_per_method`` say which design was tested.
 
     Returns
     -------
@@ -1009,7 +1082,8 @@ def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", cont
     >>> res = mcda.compare_over_datasets(mcda.datasets.load("garcia_herrera2008"))
     >>> print(res.summary())  # doctest: +NORMALIZE_WHITESPACE
     5 methods over 30 datasets
-      Friedman chi2(4) = 39.647, p = 5.12e-08 (tie-corrected 39.913)
+      Friedman chi2(4) = 39.647, p = 5.12e-08 (untied, as Demsar 2006 defines it and the post-hoc standard
+      error assumes; with the ties here the tie-corrected chi2 of scipy/R is 39.913, p = 4.51e-08)
       Iman-Davenport F(4, 116) = 14.309, p = 1.59e-09
       omnibus rejects at alpha = 0.05; nemenyi CD = 1.114 over a rank range of 2.23
       best: C4.5 (rank 2.10)
@@ -1027,18 +1101,109 @@ def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", cont
     if control is not None and test not in _CONTROL_TESTS:
         raise ValueError(f"`test` {test!r} compares all pairs and takes no `control`; against a control use one of "
                          f"{set(_CONTROL_TESTS)}; got control={control!r}.")
-    stats = _rank_statistics(scores, direction, method_names, what="the comparison over datasets")
+    policy = missing_policy(missing)
+    if policy == "available" and not isinstance(scores, MeanRanks):
+        incomplete = _compare_incomplete(scores, direction, test=test, control=control, alpha=alpha,
+                                         method_names=method_names)
+        if incomplete is not None:
+            return incomplete
+        policy = "complete"  # every cell present: the incomplete design is the complete one
+    stats = _rank_statistics(scores, direction, method_names, what="the comparison over datasets", missing=policy)
     if control is not None:
         control = _resolve_control(control, stats)
     if test == "bergmann-hommel":
         check_bergmann_hommel(stats.n_methods)
     friedman = _friedman(stats, alpha)
     posthoc = _posthoc(stats, test, control, alpha, exact=bool(exact)) if friedman.rejected else None
+    per_method = pd.Series(stats.n_datasets, index=pd.Index(stats.methods, name="method"), name="n_datasets")
     return ComparisonResult(mean_ranks=friedman.mean_ranks, friedman=friedman, posthoc=posthoc,
                             critical_difference=posthoc.critical_difference if posthoc is not None else None,
                             groups=_groups(friedman.mean_ranks, posthoc), excluded=stats.excluded,
                             n_datasets=stats.n_datasets, n_methods=stats.n_methods, alpha=alpha, test=test,
-                            control=control)
+                            control=control, missing="available" if missing_policy(missing) == "available" else policy,
+                            design="complete", datasets_per_method=per_method,
+                            excluded_datasets=stats.excluded_datasets)
+
+
+def _compare_incomplete(scores, direction, *, test, control, alpha, method_names):
+    """compare_over_datasets(missing="available") on an incomplete design (None when no cell is missing)."""
+    from .incomplete import _prepared, design_of, durbin_test, skillings_mack_test
+
+    values, present, methods, datasets, _ = _prepared(scores, direction, method_names, "the comparison over datasets")
+    if present.all():
+        return None
+    design = design_of(present, methods, datasets)
+    if control is not None and control not in methods:
+        from ._validation import nearest
+
+        close = nearest(str(control), methods)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        raise ValueError(f"`control` must be one of the methods compared {_listed(methods)}; got {control!r}.{hint}")
+    if design.kind == "unbalanced incomplete":
+        omnibus = skillings_mack_test(scores, direction, alpha=alpha, method_names=method_names)
+        note = ("no post-hoc test applies to an unbalanced incomplete design here (Durbin's and Conover's need a "
+                "balanced one), so no pair may be claimed different from this procedure; the pairwise views (sign "
+                "test, Bayesian) compare each pair on the datasets it shares")
+        return ComparisonResult(mean_ranks=omnibus.mean_ranks, friedman=omnibus, posthoc=None,
+                                critical_difference=None, groups=[tuple(omnibus.mean_ranks.sort_values(
+                                    kind="stable").index)], excluded={}, n_datasets=omnibus.n_datasets,
+                                n_methods=omnibus.n_methods, alpha=alpha, test="skillings-mack", control=control,
+                                missing="available", design=design.kind,
+                                datasets_per_method=design.n_datasets_per_method, note=note)
+    adjust = {"nemenyi": "holm", "holm": "holm", "shaffer": "shaffer", "bergmann-hommel": "bergmann-hommel",
+              "bonferroni-dunn": "bonferroni", "hochberg": "hochberg", "hommel": "hommel"}[test]
+    omnibus = durbin_test(scores, direction, alpha=alpha, adjust=None, method_names=method_names)
+    note = ("Durbin's test on the balanced incomplete design; post-hoc: Conover's t on rank sums, "
+            f"{adjust}-adjusted" + (" (Nemenyi's studentized range needs a complete design)" if test == "nemenyi"
+                                    else ""))
+    posthoc = _durbin_posthoc(omnibus, adjust, control, alpha) if omnibus.rejected else None
+    return ComparisonResult(mean_ranks=omnibus.mean_ranks, friedman=omnibus, posthoc=posthoc, critical_difference=None,
+                            groups=_groups(omnibus.mean_ranks, posthoc), excluded={}, n_datasets=omnibus.n_datasets,
+                            n_methods=omnibus.n_methods, alpha=alpha, test=f"durbin-conover ({adjust})",
+                            control=control, missing="available", design=design.kind,
+                            datasets_per_method=design.n_datasets_per_method, note=note)
+
+
+def _durbin_posthoc(omnibus, adjust: str, control, alpha: float) -> PosthocResult:
+    """Conover's pairwise t on Durbin rank sums as a PosthocResult (``z`` holds the t statistics)."""
+    methods = list(omnibus.mean_ranks.index)
+    k = len(methods)
+    frame = omnibus.pairwise
+    b, kk, r = omnibus.n_datasets, omnibus.methods_per_dataset, omnibus.datasets_per_method
+    t_stat = np.zeros((k, k))
+    p_raw = np.full((k, k), np.nan)
+    for row in frame.itertuples(index=False):
+        i, j = methods.index(row.method_a), methods.index(row.method_b)
+        signed = row.statistic * np.sign(row.rank_sum_diff)
+        t_stat[i, j], t_stat[j, i] = signed, -signed
+        p_raw[i, j] = p_raw[j, i] = row.p_raw
+    del b, kk, r
+    index = pd.Index(methods, name="method")
+    if control is not None:
+        c = methods.index(control)
+        others = [j for j in range(k) if j != c]
+        raw = p_raw[c, others]
+        adjusted = adjust_finite(raw, adjust)
+        oi = pd.Index([methods[j] for j in others], name="method")
+        return PosthocResult(test=f"durbin-conover ({adjust})", control=control, alpha=alpha,
+                             mean_ranks=omnibus.mean_ranks, z=pd.Series(t_stat[c, others], index=oi, name="z"),
+                             pvalues=pd.Series(raw, index=oi, name="p_raw"),
+                             pvalues_adjusted=pd.Series(adjusted, index=oi, name="p_adjusted"),
+                             significant=pd.Series(adjusted <= alpha, index=oi, name="significant"),
+                             critical_difference=None, n_datasets=omnibus.n_datasets, n_methods=k,
+                             standard_error=math.nan)
+    a, bb = np.triu_indices(k, 1)
+    adjusted_pairs = adjust_finite(p_raw[a, bb], adjust, k)
+    adjusted = np.full((k, k), np.nan)
+    adjusted[a, bb] = adjusted[bb, a] = adjusted_pairs
+    significant = np.zeros((k, k), dtype=bool)
+    significant[a, bb] = significant[bb, a] = adjusted_pairs <= alpha
+    columns = index.rename("versus")
+    frame_of = lambda values: pd.DataFrame(values, index=index, columns=columns)  # noqa: E731
+    return PosthocResult(test=f"durbin-conover ({adjust})", control=None, alpha=alpha, mean_ranks=omnibus.mean_ranks,
+                         z=frame_of(t_stat), pvalues=frame_of(p_raw), pvalues_adjusted=frame_of(adjusted),
+                         significant=frame_of(significant), critical_difference=None,
+                         n_datasets=omnibus.n_datasets, n_methods=k, standard_error=math.nan)
 
 
 # --------------------------------------------------------------------------- attainable significance

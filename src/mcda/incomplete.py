@@ -333,14 +333,17 @@ class DurbinResult:
                              "df1": [self.df, self.f_df[0]], "df2": [np.nan, self.f_df[1]],
                              "pvalue": [self.pvalue, self.f_pvalue]})
 
-    def summary(self) -> str:
+    def summary(self, *, pairs: bool = True) -> str:
+        """The statistics, the design and (``pairs=True``) the separated pairs."""
         t, b, k, r, lam = (self.n_methods, self.n_datasets, self.methods_per_dataset, self.datasets_per_method,
                            self.pair_count)
         lines = [f"Durbin T1 = {self.statistic:.3f} (chi2({self.df}), p = {self.pvalue:.3g}); "
                  f"F({self.f_df[0]}, {self.f_df[1]}) = {self.f_statistic:.3f}, p = {self.f_pvalue:.3g}",
                  f"  balanced incomplete design: {t} methods, {b} datasets, {k} methods per dataset, "
                  f"{r} datasets per method, every pair shares {lam}"]
-        if not self.rejected:
+        if not pairs:
+            pass
+        elif not self.rejected:
             lines.append(f"  does not reject at alpha = {self.alpha:g}: no pair may be claimed different")
         else:
             sig = self.pairwise[self.pairwise["significant"]]

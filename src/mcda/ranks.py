@@ -37,6 +37,35 @@ __all__ = ["AcrossDatasets", "prepare_across", "rank_sums", "table_rank_sums", "
            "average_ranks", "MeanRanks", "mean_ranks", "rank_stability", "RankStability"]
 
 MISSING_POLICIES = ("complete", "available")
+#: The values users may pass as ``missing=``: complete_cases' policies ("methods", "datasets"), the
+#: incomplete design as it is ("available"), and "complete", the older name of "methods".
+MISSING_CHOICES = ("methods", "datasets", "available", "complete")
+
+
+def missing_policy(missing) -> str:
+    """``missing`` checked and normalised: "methods" and "complete" -> "complete"; "datasets"; "available"."""
+    check_choice("missing", missing, MISSING_CHOICES)
+    return "complete" if missing == "methods" else missing
+
+
+def _warn_dropped_datasets(excluded_datasets: dict, what: str) -> None:
+    if excluded_datasets:
+        lacks = shown([f"{d} lacks [{shown(ms, 4, fmt=str)}]" for d, ms in excluded_datasets.items()], fmt=str,
+                      sep="; ")
+        warn(f"{len(excluded_datasets)} dataset(s) lack results for some methods and are excluded from {what} "
+             f"(missing='datasets'; nothing is imputed): {lacks}.", MissingDataWarning)
+
+
+def _incomplete_datasets(cube: xr.DataArray, flags: tuple) -> tuple[np.ndarray, dict]:
+    """(positions of every dataset with a missing cell, dataset -> methods it lacks for the partial ones)."""
+    rows, mask = flags
+    methods = [str(m) for m in cube.coords["method"].values]
+    mask = np.asarray(mask, dtype=bool).reshape(-1, len(methods))
+    labels = cube.coords["dataset"].values
+    partial = ~mask.all(axis=1)
+    excluded = {str(labels[r]): tuple(m for m, miss in zip(methods, row) if miss)
+                for r, row in zip(np.asarray(rows)[partial], mask[partial])}
+    return np.asarray(rows, dtype=np.int64), excluded
 _KERNEL_MIN_CELLS = 200_000  # rank_rows switches to the numba kernel from this many cells
 
 
@@ -67,6 +96,8 @@ class AcrossDatasets:
     empty_datasets : tuple
         Datasets with no result at all (dropped).
     missing : str
+    excluded_datasets : dict
+        Dataset -> methods it lacks (datasets dropped under ``missing="datasets"``).
     rank_sums, rank_counts, sum_squared_ranks, block_datasets :
         Σ_i r_ij per kept method, the datasets ranked per method, Σ_ij r_ij² and the kept
         datasets per block of the cube; None unless computed (:func:`rank_sums`).
@@ -81,6 +112,7 @@ class AcrossDatasets:
     excluded: dict = field(default_factory=dict)
     empty_datasets: tuple = ()
     missing: str = "complete"
+    excluded_datasets: dict = field(default_factory=dict)
     rank_sums: np.ndarray | None = None
     rank_counts: np.ndarray | None = None
     sum_squared_ranks: float | None = None
@@ -154,7 +186,17 @@ def _design(cube: xr.DataArray, missing: str, flags: tuple) -> tuple[np.ndarray,
     methods = [str(m) for m in cube.coords["method"].values]
     rows, mask = flags
     if missing == "complete":
-        columns, excluded, empty = complete_design(cube.coords["dataset"].values, methods, flags)
+        try:
+            columns, excluded, empty = complete_design(cube.coords["dataset"].values, methods, flags)
+        except ValueError as exc:  # complete_design speaks of complete_cases' `policy`; here it is `missing`
+            raise ValueError(str(exc).replace("Try `policy='datasets'`", "Try missing='datasets' or "
+                                              "missing='available' (the incomplete design as it is)")) from None
+    elif missing == "datasets":
+        columns, excluded = np.arange(len(methods)), {}
+        empty, _ = _incomplete_datasets(cube, flags)
+        if empty.size == cube.sizes["dataset"]:
+            raise ValueError("dropping incomplete datasets leaves none (every dataset lacks a method); try "
+                             "missing='methods' or missing='available'")
     else:
         columns, excluded = np.arange(len(methods)), {}
         empty = np.asarray(rows[mask.reshape(-1, len(methods)).all(axis=1)], dtype=np.int64)
@@ -178,11 +220,12 @@ def prepare_across(scores, direction=None, *, method_names=None, missing: str = 
     is the analyst's decision, never made silently here. ``missing="complete"`` drops
     incomplete methods and names them; ``"available"`` keeps NaN cells. A lazy cube stays lazy.
     """
-    check_choice("missing", missing, MISSING_POLICIES)
+    missing = missing_policy(missing)
     cube = orient(single_score_cube(scores, direction, method_names=method_names,
                                     what="the across-dataset procedure"))
     flags = _chunks.reduce(cube, missing_rows, concat_missing)
-    return _prepared(cube, missing, *_design(cube, missing, flags))
+    dropped = _incomplete_datasets(cube, flags)[1] if missing == "datasets" else {}
+    return _prepared(cube, missing, *_design(cube, missing, flags), excluded_datasets=dropped)
 
 
 # --------------------------------------------------------------------------- the rank-sum statistic
@@ -243,21 +286,23 @@ def rank_sums(scores, direction=None, *, method_names=None, missing: str = "comp
     second one ranks the complete methods. ``keep_ranks`` keeps the rank matrix (lazy for a lazy
     cube), so that an in-memory cube is ranked once for both.
     """
-    check_choice("missing", missing, MISSING_POLICIES)
+    missing = missing_policy(missing)
     cube = orient(single_score_cube(scores, direction, method_names=method_names,
                                     what="the across-dataset procedure"))
     policy = "available" if missing == "available" else "probe"
-    columns, excluded = np.arange(cube.sizes["method"]), {}
+    columns, excluded, dropped = np.arange(cube.sizes["method"]), {}, {}
     part, ranks = _rank_pass(cube, policy, None, keep_ranks)
     if part["flags"] is not None:
         columns, excluded, _ = _design(cube, missing, part["flags"])
-        part, ranks = _rank_pass(cube, "drop", columns, keep_ranks)
+        if missing == "datasets":  # every method kept; a dataset with a missing cell is dropped (and named)
+            dropped = _incomplete_datasets(cube, part["flags"])[1]
+        part, ranks = _rank_pass(cube, "drop", None if missing == "datasets" else columns, keep_ranks)
     if part["n"] == 0:
         raise ValueError("`data` is empty: no dataset has a result")
     empty = part["empty"]
     if ranks is not None and empty.size:
         ranks = ranks[np.setdiff1d(np.arange(cube.sizes["dataset"]), empty)]
-    return _prepared(cube, missing, columns, excluded, empty, rank_sums=part["sums"],
+    return _prepared(cube, missing, columns, excluded, empty, excluded_datasets=dropped, rank_sums=part["sums"],
                      rank_counts=np.asarray(part["counts"]), sum_squared_ranks=float(part["squares"]),
                      block_datasets=np.array(part["blocks"], dtype=np.int64), ranks=ranks)
 
@@ -292,9 +337,10 @@ def rank_table(scores, direction=None, *, missing: str = "complete", method_name
     scores : any input of :func:`mcda.score_cube`
     direction : str, optional
         Needed only when ``scores`` carries no card.
-    missing : {"complete", "available"}
-        "complete" drops incomplete methods (named in ``attrs["excluded"]``); "available"
-        ranks each method among those present on each dataset (NaN where absent).
+    missing : {"methods", "datasets", "available"}
+        "methods" (default; also spelt "complete") drops incomplete methods (named in
+        ``attrs["excluded"]``); "datasets" drops incomplete datasets (``attrs["excluded_datasets"]``);
+        "available" ranks each method among those present on each dataset (NaN where absent).
 
     Returns
     -------
@@ -311,7 +357,10 @@ def rank_table(scores, direction=None, *, missing: str = "complete", method_name
     """
     prep = prepare_across(scores, direction, method_names=method_names, missing=missing)
     _warn_excluded(prep.excluded, "the rank table")
-    return prep.rank_table()
+    _warn_dropped_datasets(prep.excluded_datasets, "the rank table")
+    table = prep.rank_table()
+    table.attrs["excluded_datasets"] = prep.excluded_datasets
+    return table
 
 
 @dataclass(frozen=True, repr=False)
@@ -331,9 +380,12 @@ class MeanRanks(Result):
     weights : pandas.Series or None
         Per-dataset weights (summing to 1) for weighted aggregations.
     missing : str
-        "complete" or "available" ("available" is descriptive only).
+        "complete" (incomplete methods dropped; passed as "methods" or "complete"), "datasets"
+        (incomplete datasets dropped) or "available" (descriptive only).
     excluded : dict
         Method -> datasets it lacks (methods dropped under "complete").
+    excluded_datasets : dict
+        Dataset -> methods it lacks (datasets dropped under "datasets").
     """
 
     mean_ranks: pd.Series
@@ -344,6 +396,7 @@ class MeanRanks(Result):
     weights: pd.Series | None = None
     missing: str = "complete"
     excluded: dict = field(default_factory=dict)
+    excluded_datasets: dict = field(default_factory=dict)
 
     @property
     def is_weighted(self) -> bool:
@@ -352,7 +405,7 @@ class MeanRanks(Result):
     @property
     def supports_critical_difference(self) -> bool:
         """Only uniform mean ranks over a complete design have the Friedman/Nemenyi null."""
-        return self.aggregation == "uniform" and self.missing == "complete"
+        return self.aggregation == "uniform" and self.missing in ("complete", "datasets")
 
     def to_frame(self) -> pd.DataFrame:
         """One row per method: ``method, mean_rank`` (best first)."""
@@ -366,6 +419,8 @@ class MeanRanks(Result):
         body = ", ".join(f"{m}: {r:.3f}" for m, r in self.mean_ranks.sort_values(kind="stable").items())
         if self.excluded:
             body += f"\n  excluded (incomplete): {shown(self.excluded)}"
+        if self.excluded_datasets:
+            body += f"\n  excluded datasets (incomplete): {shown(self.excluded_datasets)}"
         return head + ")\n  " + body
 
 
@@ -377,8 +432,10 @@ def average_ranks(scores, direction=None, *, missing: str = "complete", method_n
     scores : any input of :func:`mcda.score_cube` (one score per dataset and method)
     direction : str, optional
         Needed only when ``scores`` carries no card.
-    missing : {"complete", "available"}
-        ``"complete"`` (default) drops incomplete methods and names them in ``excluded``.
+    missing : {"methods", "datasets", "available"}
+        ``"methods"`` (default; also spelt ``"complete"``) drops incomplete methods and names
+        them in ``excluded``. ``"datasets"`` drops incomplete datasets and names them in
+        ``excluded_datasets``.
         ``"available"`` ranks each method among the methods present on each dataset and
         averages over the datasets it has: **descriptive only** (ranks among different pools are
         not on a common scale, so no critical difference or test may use them); a
@@ -566,7 +623,7 @@ def _prepare_aggregation(scores, *, aggregation, groups, weights, direction, met
     weight (or a group) for every dataset next to its ranks and refuses a lazy cube by name.
     """
     check_choice("aggregation", aggregation, AGGREGATIONS)
-    check_choice("missing", missing, MISSING_POLICIES)
+    missing = missing_policy(missing)
     if groups is not None and aggregation != "hierarchical":
         raise ValueError(f"`groups` is used only with aggregation='hierarchical'; got aggregation={aggregation!r}")
     if weights is not None and aggregation != "custom":
@@ -592,7 +649,7 @@ def _prepare_aggregation(scores, *, aggregation, groups, weights, direction, met
             raise ValueError("aggregation='reliability' weights each dataset by the inverse width of its confidence "
                              f"intervals over seeds, so the scores need a 'seed' dim; their dims are {tuple(cube.dims)}. "
                              "Use aggregation='uniform', or pass the per-seed scores.")
-        prep = rank_sums(reduce_seeds(cube, how="mean"), missing="complete", keep_ranks=True)
+        prep = rank_sums(reduce_seeds(cube, how="mean", missing="complete"), missing=missing, keep_ranks=True)
         raw = 1.0 / _mean_interval_widths(cube, prep)
         seeds_reduced = "mean"
     else:
@@ -626,8 +683,9 @@ def mean_ranks(scores, direction=None, *, aggregation: str = "uniform", groups=N
     weights : mapping dataset -> float >= 0, optional
         Required by (and only for) ``"custom"``; every dataset must be named; normalised to
         sum to 1; at least one must be positive.
-    missing : {"complete", "available"}
-        ``"complete"`` (default) drops incomplete methods and names them in ``excluded``.
+    missing : {"methods", "datasets", "available"}
+        ``"methods"`` (default; also spelt ``"complete"``) drops incomplete methods and names
+        them in ``excluded``; ``"datasets"`` drops incomplete datasets (``excluded_datasets``).
         ``"available"`` (uniform only) is :func:`mcda.average_ranks`'s descriptive mode.
     direction : str, optional
         Needed only when ``scores`` carries no card.
@@ -688,9 +746,11 @@ def mean_ranks(scores, direction=None, *, aggregation: str = "uniform", groups=N
 
 def _mean_ranks(scores, *, aggregation, groups, weights, missing, direction, method_names, what) -> MeanRanks:
     """Both public mean-rank functions: ``what`` ("average" or "mean") names them in the warnings."""
+    missing = missing_policy(missing)
     agg = _prepare_aggregation(scores, aggregation=aggregation, groups=groups, weights=weights, direction=direction,
                                method_names=method_names, missing=missing)
     _warn_excluded(agg.prep.excluded, f"the {what} ranks")
+    _warn_dropped_datasets(agg.prep.excluded_datasets, f"the {what} ranks")
     if missing == "available":
         warn(f"{what} ranks with missing='available' rank each method among the methods present on each dataset; "
              "they are descriptive only (not on a common scale) and never an input to a critical difference.",
@@ -701,7 +761,7 @@ def _mean_ranks(scores, *, aggregation, groups, weights, missing, direction, met
     return MeanRanks(mean_ranks=pd.Series(agg.mean(), index=pd.Index(agg.methods, name="method"), name="mean_rank"),
                      rank_table=table, n_datasets=agg.prep.n_datasets, n_methods=agg.prep.n_methods,
                      aggregation=aggregation, weights=agg.weights_series(), missing=missing,
-                     excluded=agg.prep.excluded)
+                     excluded=agg.prep.excluded, excluded_datasets=agg.prep.excluded_datasets)
 
 
 # =========================================================================== rank stability
@@ -1038,8 +1098,9 @@ def _stability_from_indices(agg: _Aggregation, index_blocks, *, confidence_level
     return _stability(agg, draws, draws.n_resamples, confidence_level)
 
 
-def rank_stability(scores, direction=None, *, n_resamples: int = 10_000, aggregation: str = "uniform", groups=None, weights=None,
-                   confidence_level: float = 0.95, rng=None, method_names=None) -> RankStability:
+def rank_stability(scores, direction=None, *, n_resamples: int = 10_000, aggregation: str = "uniform", groups=None,
+                   weights=None, confidence_level: float = 0.95, rng=None, method_names=None,
+                   missing: str = "methods") -> RankStability:
     """Bootstrap and jackknife over datasets: would the ranking survive another choice of datasets?
 
     Parameters
@@ -1061,6 +1122,10 @@ def rank_stability(scores, direction=None, *, n_resamples: int = 10_000, aggrega
         Needed only when ``scores`` carries no card.
     method_names : sequence of str, optional
         Labels for array input.
+
+    missing : {"methods", "datasets"}
+        Which incomplete part is dropped and named: the incomplete methods (default) or the
+        incomplete datasets.
 
     Returns
     -------
@@ -1137,10 +1202,16 @@ def rank_stability(scores, direction=None, *, n_resamples: int = 10_000, aggrega
     """
     n_resamples = check_positive_int("n_resamples", n_resamples)
     confidence_level = check_probability("confidence_level", confidence_level)
+    missing = missing_policy(missing)
+    if missing == "available":
+        raise ValueError("`missing`='available' ranks methods among different pools on each dataset, which a "
+                         "bootstrap of mean ranks cannot compare; use missing='methods' or 'datasets'")
     gen = as_rng(rng)
     agg = _prepare_aggregation(scores, aggregation=aggregation, groups=groups, weights=weights, direction=direction,
-                               method_names=method_names, function="mcda.rank_stability").sorted_by_dataset()
+                               method_names=method_names, missing=missing,
+                               function="mcda.rank_stability").sorted_by_dataset()
     _warn_excluded(agg.prep.excluded, "the rank stability")
+    _warn_dropped_datasets(agg.prep.excluded_datasets, "the rank stability")
     from .options import check_allocation
 
     k = len(agg.prep.methods)

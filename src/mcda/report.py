@@ -73,6 +73,7 @@ REPORT_VERSION = 1
 CI_METHODS = ("t", "bootstrap")
 PAIRWISE_METHODS = ("t", "wilcoxon")
 SEED_REDUCTIONS = ("mean", "median")
+MISSING_SETTINGS = ("methods", "datasets", "available")
 _MAX_SEED = 2**63 - 1
 
 # setting -> default; the order is the order shown and stored
@@ -86,6 +87,7 @@ _DEFAULTS = {
     "control": None,
     "adjust": "holm",
     "seed_reduction": "mean",
+    "missing": "methods",
     "epoch_selection": "final",
     "split": "test",
     "validation": None,
@@ -117,6 +119,8 @@ def _check_setting(name: str, value, cube: xr.DataArray | None = None):
         return check_choice("epoch_selection", value, EPOCH_SELECTIONS)
     if name == "seed_reduction":
         return check_choice("seed_reduction", value, SEED_REDUCTIONS)
+    if name == "missing":
+        return check_choice("missing", value, MISSING_SETTINGS)
     if name == "n_resamples":
         return check_positive_int("n_resamples", value)
     if name == "strict":
@@ -213,6 +217,15 @@ def _one_metric(scores, metric, direction, method_names) -> xr.DataArray:
     return score_cube(scores, metric=metric, direction=direction, method_names=method_names)
 
 
+def _missing_words(comparison) -> str:
+    if comparison.missing == "available":
+        return "missing='available': every result used, each method ranked among those present on each dataset"
+    if comparison.missing == "datasets":
+        return f"missing='datasets': {len(comparison.excluded_datasets)} incomplete dataset(s) dropped"
+    return (f"missing='methods': {len(comparison.excluded)} incomplete method(s) dropped" if comparison.excluded
+            else "no cell missing")
+
+
 def _card_or_label(label: str):
     try:
         return get_card(label)
@@ -293,6 +306,11 @@ class Report:
         A control method chosen beforehand (then ``test`` must be a control test).
     adjust : str or None, default "holm"
         The multiplicity adjustment of the pairwise sign tests of :meth:`superiority`.
+    missing : {"methods", "datasets", "available"}, default "methods"
+        What a missing (dataset, method) cell does in the across-dataset procedure
+        (:func:`mcda.compare_over_datasets`) and the ranks: drop the incomplete methods, drop
+        the incomplete datasets, or test the incomplete design as it is (Durbin / Skillings–Mack).
+        Nothing is imputed; the pairwise views always use the datasets each pair shares.
     seed_reduction : {"mean", "median"}, default "mean"
         How seeds are collapsed for the across-dataset views (missing seeds are skipped and
         counted in the coordinate ``n_seeds``; a cell with no seed stays missing).
@@ -588,16 +606,17 @@ class Report:
         """Friedman's omnibus with the Iman–Davenport F over datasets (:func:`mcda.friedman_test`)."""
         from .frequentist import friedman_test
 
-        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "alpha"))
-        return self._cached(("friedman", s), lambda: friedman_test(self._across(s), alpha=s["alpha"]))
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "alpha", "missing"))
+        return self._cached(("friedman", s), lambda: friedman_test(self._across(s), alpha=s["alpha"],
+                                                                   missing=s["missing"]))
 
     def compare(self, **overrides):
         """Across datasets: ranks, Friedman, a post-hoc only if it rejects (:func:`mcda.compare_over_datasets`)."""
         from .frequentist import compare_over_datasets
 
-        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "alpha", "test", "control"))
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "alpha", "test", "control", "missing"))
         return self._cached(("compare", s), lambda: compare_over_datasets(
-            self._across(s), test=s["test"], control=s["control"], alpha=s["alpha"]))
+            self._across(s), test=s["test"], control=s["control"], alpha=s["alpha"], missing=s["missing"]))
 
     def mean_ranks(self, *, aggregation: str = "uniform", groups=None, weights=None, **overrides):
         """Mean ranks across datasets, uniform or weighted (:func:`mcda.mean_ranks`).
@@ -607,27 +626,30 @@ class Report:
         """
         from .ranks import mean_ranks
 
-        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction",))
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "missing"))
         cube = self._selected(s) if aggregation == "reliability" else self._across(s)
         return self._cached(("mean_ranks", s, aggregation, groups, weights), lambda: mean_ranks(
-            cube, aggregation=aggregation, groups=groups, weights=weights))
+            cube, aggregation=aggregation, groups=groups, weights=weights, missing=s["missing"]))
 
     def rank_table(self, **overrides) -> pd.DataFrame:
         """Ranks within each dataset, datasets × methods (:func:`mcda.rank_table`)."""
         from .ranks import rank_table
 
-        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction",))
-        return self._cached(("rank_table", s), lambda: rank_table(self._across(s)))
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "missing"))
+        return self._cached(("rank_table", s), lambda: rank_table(self._across(s), missing=s["missing"]))
 
     def rank_stability(self, *, aggregation: str = "uniform", groups=None, weights=None, **overrides):
         """Bootstrap and jackknife over datasets of the mean ranks (:func:`mcda.rank_stability`)."""
         from .ranks import rank_stability
 
-        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "n_resamples", "confidence_level", "rng"))
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "n_resamples", "confidence_level", "rng",
+                                                       "missing"))
         cube = self._selected(s) if aggregation == "reliability" else self._across(s)
+        # the bootstrap of mean ranks needs one pool per dataset: "available" falls back to dropping methods
+        policy = "methods" if s["missing"] == "available" else s["missing"]
         return self._cached(("rank_stability", s, aggregation, groups, weights), lambda: rank_stability(
             cube, n_resamples=s["n_resamples"], aggregation=aggregation, groups=groups, weights=weights,
-            confidence_level=s["confidence_level"], rng=self._rng(s["rng"])))
+            confidence_level=s["confidence_level"], rng=self._rng(s["rng"]), missing=policy))
 
     def compare_not_applicable(self, **overrides) -> str:
         """Why :meth:`compare` cannot run on these scores ("" when it can).
@@ -635,7 +657,20 @@ class Report:
         The across-dataset procedure ranks the methods with a result on every dataset; with
         fewer than 2 of them there is nothing to rank (the pairwise views still apply).
         """
-        cube = self._across(self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction",)))
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "missing"))
+        cube = self._across(s)
+        present = cube.notnull().transpose("dataset", "method").values
+        if s["missing"] == "available":
+            if (present.sum(axis=1) >= 2).any():
+                return ""
+            return "no dataset has results for 2 methods, so there is nothing to rank"
+        if s["missing"] == "datasets":
+            n_full = int(present[present.any(axis=1)].all(axis=1).sum())
+            if n_full >= 1:
+                return ""
+            return ("it ranks the datasets on which every method has a result (--missing datasets), and there are "
+                    "none; try missing='methods' or 'available'. The pairwise views below use the datasets each "
+                    "pair shares.")
         complete = [str(m) for m, ok in zip(cube.coords["method"].values,
                                             (~cube.isnull().any("dataset")).values) if ok]
         if len(complete) >= 2:
@@ -643,7 +678,9 @@ class Report:
         incomplete = [m for m in self.methods if m not in complete]
         return (f"it ranks the methods with a result on every dataset, and only {len(complete)} "
                 f"({', '.join(complete) or 'none'}) of {len(self.methods)} have one; the others lack results "
-                f"({', '.join(incomplete)}). The pairwise views below use the datasets each pair shares.")
+                f"({', '.join(incomplete)}). Drop the incomplete datasets instead (missing='datasets') or test the "
+                "incomplete design as it is (missing='available'). The pairwise views below use the datasets each "
+                "pair shares.")
 
     def superiority(self, **overrides):
         """Probability of superiority with an exact sign test per pair (:func:`mcda.pairwise_superiority`)."""
@@ -973,6 +1010,8 @@ class Report:
         else:
             lines += ["", f"== Across datasets: Friedman, then {comparison.test} only if it rejects"]
             lines += ["  " + line for line in comparison.summary().split("\n")]
+            lines.append(f"  design tested: {comparison.design} ({_missing_words(comparison)}); datasets per "
+                         "method: " + ", ".join(f"{m} {int(n)}" for m, n in comparison.datasets_per_method.items()))
             lines.append("  critical-difference groups (methods not separated from each other):")
             ranks = comparison.mean_ranks
             for i, group in enumerate(comparison.groups, 1):
@@ -1014,6 +1053,11 @@ class Report:
         lines += ["  " + line for line in self._within_text(max_pairs).split("\n")]
 
         lines += ["", "== Excluded methods"]
+        if comparison is not None and comparison.excluded_datasets:
+            lines += [f"  none (missing='datasets'): {len(comparison.excluded_datasets)} incomplete dataset(s) were "
+                      "left out of the across-dataset ranks instead: "
+                      + "; ".join(f"{d} lacks {', '.join(map(str, ms))}" for d, ms in
+                                  comparison.excluded_datasets.items())]
         if comparison is not None:
             excluded = comparison.excluded
         else:  # the procedure did not run: name every method with a missing result
@@ -1024,7 +1068,9 @@ class Report:
             lines += [f"  {m}: lacks {', '.join(map(str, lacks))} (excluded from the across-dataset ranks; "
                       "the pairwise and Bayesian views use the datasets each pair shares)"
                       for m, lacks in excluded.items()]
-        else:
+        elif comparison is not None and comparison.missing == "available" and comparison.design != "complete":
+            lines.append("  none: the incomplete design was tested as it is (missing='available')")
+        elif comparison is None or not comparison.excluded_datasets:
             lines.append("  none: every method has a result on every dataset")
         return "\n".join(lines)
 

@@ -276,8 +276,15 @@ def _inputs(result):
         notes.append(f"excluded (missing results): {shown(excluded, 4, fmt=str)}")
     if result.posthoc is None:
         f = result.friedman
-        notes.append(f"Friedman (Iman–Davenport) p = {f.f_pvalue:.3g} > α = {result.alpha:g}:\n"
-                     "no difference may be claimed")
+        name = {"skillings-mack": "Skillings–Mack", "durbin": "Durbin (F)"}.get(getattr(f, "test", ""),
+                                                                               "Friedman (Iman–Davenport)")
+        p = getattr(f, "f_pvalue", f.pvalue) if getattr(f, "test", "") != "skillings-mack" else f.pvalue
+        if f.rejected:
+            notes.append(f"{name} p = {p:.3g} ≤ α = {result.alpha:g}, but no post-hoc\n"
+                         "applies to this design: no pair may be claimed different")
+        else:
+            notes.append(f"{name} p = {p:.3g} > α = {result.alpha:g}:\n"
+                         "no difference may be claimed")
         return result.mean_ranks, [], None, result.test, result.alpha, result.control, notes, False
     test = result.test + ("+exact" if getattr(result.posthoc, "exact", False) else "")
     if result.critical_difference is None:
