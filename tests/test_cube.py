@@ -163,8 +163,12 @@ def test_reduce_seeds_is_explicit_and_direction_aware():
     with pytest.raises(TypeError):
         mcda.reduce_seeds(cube)  # no default: the analyst decides
     assert mcda.reduce_seeds(cube, how="best").sel({"method": "a"}).item() == 1.0  # runtime: lower is better
-    assert math.isnan(mcda.reduce_seeds(cube, how="mean").sel({"method": "b"}).item())
-    skipped = mcda.reduce_seeds(cube, how="mean", missing="available")
+    propagated = mcda.reduce_seeds(cube, how="mean", missing="complete")
+    assert math.isnan(propagated.sel({"method": "b"}).item())
+    assert propagated.coords["n_seeds"].sel({"method": "b"}).item() == 0
+    # the one rule (library, Report, CLI): a lost seed is skipped, said, and counted
+    with pytest.warns(mcda.MissingDataWarning, match="d/b \\(1 of 2\\)"):
+        skipped = mcda.reduce_seeds(cube, how="mean")
     assert skipped.sel({"method": "b"}).item() == 2.0 and skipped.coords["n_seeds"].sel({"method": "b"}).item() == 1
     with pytest.raises(ValueError, match="no 'seed' dim"):
         mcda.reduce_seeds(mcda.datasets.load("demsar2006"), how="mean")

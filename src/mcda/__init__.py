@@ -43,6 +43,7 @@ _EXPORTS: dict[str, str] = {
     "TiesWarning": "_validation",
     "DescriptiveOnlyWarning": "_validation",
     "MissingDataWarning": "_validation",
+    "UnpairedSeedsWarning": "_validation",
     # ranks
     "rank_table": "ranks",
     "average_ranks": "ranks",

@@ -56,6 +56,10 @@ class MissingDataWarning(McdaWarning):
     """Missing cells were excluded from an analysis (they are named in the result)."""
 
 
+class UnpairedSeedsWarning(McdaWarning):
+    """Seed labels differ between methods, so paired comparisons over seeds lose their pairs."""
+
+
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 

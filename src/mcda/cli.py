@@ -313,6 +313,10 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--ci-method", choices=("t", "bootstrap"), help="interval over seeds (default: the card's)")
     compare.add_argument("--pairwise-method", choices=("t", "wilcoxon"), default="t",
                          help="paired test over seeds within a dataset")
+    compare.add_argument("--unpaired", action="store_true",
+                         help="seeds are not paired runs (seed labels differ between methods): compare each "
+                              "method's seeds as two samples (Welch t, or Mann-Whitney with --pairwise-method "
+                              "wilcoxon)")
     compare.add_argument("--epoch-selection", choices=("final", "best_val"), default="final",
                          help="with an epoch column: the final epoch, or the best on the validation split")
     compare.add_argument("--fallback-final", action="store_true",
@@ -364,7 +368,9 @@ _OPTION_WORDS = (("`selection`='best_val'", "--epoch-selection best_val"),
                  ("with `metric=` (see mcda.list_cards())", "with --metric (see `mcda cards list`)"),
                  ("`missing`", "--missing"), ("`scale`", "--scale"),
                  ("missing='datasets'", "--missing datasets"), ("missing='available'", "--missing available"),
-                 ("missing='methods'", "--missing methods"))
+                 ("missing='methods'", "--missing methods"),
+                 ("use paired_tests(..., paired=False) (Welch t / Mann-Whitney)", "give --unpaired (Welch t / "
+                  "Mann-Whitney)"))
 
 
 def _option_words(message: str) -> str:
@@ -550,7 +556,7 @@ def _compare(args, stdout) -> int:
     data, source = _load(args)
     settings = {"alpha": args.alpha, "rope": args.rope, "test": args.test, "control": args.control,
                 "pairwise_method": args.pairwise_method, "epoch_selection": args.epoch_selection,
-                "missing": args.missing,
+                "missing": args.missing, "paired": not args.unpaired,
                 "strict": not args.fallback_final}
     out_dir = _check_out(args.out, args.force)  # before the analysis, so a bad --out does not cost the whole run
     if args.ci_method:

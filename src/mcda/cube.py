@@ -936,7 +936,7 @@ _REDUCTIONS = ("mean", "median", "min", "max", "best", "worst")
 _OLD_MISSING = {"propagate": "complete", "skip": "available"}
 
 
-def reduce_seeds(cube: xr.DataArray, *, how: str, missing: str = "complete") -> xr.DataArray:
+def reduce_seeds(cube: xr.DataArray, *, how: str, missing: str = "available") -> xr.DataArray:
     """Collapse the ``seed`` dim explicitly.
 
     Parameters
@@ -946,16 +946,20 @@ def reduce_seeds(cube: xr.DataArray, *, how: str, missing: str = "complete") -> 
     how : {"mean", "median", "min", "max", "best", "worst"}
         The reduction; "best"/"worst" follow the metric's direction. There is no default:
         how seeds are collapsed is the analyst's decision.
-    missing : {"complete", "available"}
-        "complete" (default): a cell with any missing seed becomes missing; "available":
-        reduce over the seeds present (a cell with no seed stays missing). The seeds used per
-        cell are in the coordinate ``n_seeds``. (The former words "propagate" and "skip" are
-        still read, with a FutureWarning.)
+    missing : {"available", "complete"}
+        "available" (default, the rule of :class:`mcda.Report` and ``mcda compare`` too): a lost
+        seed is left out and the cell is reduced over the seeds it has (a cell with no seed
+        stays missing); a :class:`~mcda.MissingDataWarning` names the cells reduced over fewer
+        seeds. "complete": a cell with any missing seed becomes missing (the whole cell is
+        lost). Either way the seeds used per cell are in the coordinate ``n_seeds``. (The former
+        words "skip" and "propagate" are still read, with a FutureWarning.)
 
     Returns
     -------
     xarray.DataArray
-        The cube without ``seed``; ``attrs["seeds_reduced"]`` records ``how``.
+        The cube without ``seed``; ``attrs["seeds_reduced"]`` records ``how`` and
+        ``attrs["seeds_missing"]`` the rule; coordinate ``n_seeds`` (dataset, method) counts
+        the seeds each cell was reduced over (0 for a missing cell).
     """
     check_choice("how", how, _REDUCTIONS)
     if missing in _OLD_MISSING:
@@ -980,11 +984,29 @@ def reduce_seeds(cube: xr.DataArray, *, how: str, missing: str = "complete") -> 
             op = "max" if (how == "best") == higher else "min"
     if how not in ("best", "worst") or "metric" not in cube.dims:
         out = getattr(cube, op)("seed", skipna=skipna)
-    n = cube.notnull().sum("seed")
+    present = cube.notnull()
+    if "metric" in cube.dims:
+        present = present.all("metric")
+    n = present.sum("seed")
+    if missing == "complete":  # a cell that lost a seed is missing: it was reduced over no seed
+        n = n.where(n == cube.sizes["seed"], 0)
     out = out.assign_coords(n_seeds=n)
     out.attrs = dict(cube.attrs)
     out.attrs["seeds_reduced"] = how
+    out.attrs["seeds_missing"] = missing
     out.name = "score"
+    if not hasattr(cube.data, "dask"):
+        counts = n.transpose("dataset", "method", ...).values
+        short = (counts > 0) & (counts < cube.sizes["seed"])
+        if short.any() and counts.ndim == 2:
+            ds = cube.coords["dataset"].values
+            me = cube.coords["method"].values
+            cells = [f"{ds[i]}/{me[j]} ({counts[i, j]} of {cube.sizes['seed']})" for i, j in zip(*np.nonzero(short))]
+            from ._validation import MissingDataWarning, warn
+
+            warn(f"{len(cells)} cell(s) lost seeds and are reduced over the seeds they have (missing='available'; "
+                 f"the coordinate n_seeds counts them): {shown(cells, 6, fmt=str)}. Pass missing='complete' to "
+                 "treat such a cell as missing instead.", MissingDataWarning)
     return out
 
 

@@ -81,6 +81,7 @@ _DEFAULTS = {
     "ci_method": None,  # None: the card's interval ("t" without a card)
     "confidence_level": 0.95,
     "pairwise_method": "t",
+    "paired": True,
     "alpha": 0.05,
     "rope": None,  # None: the card's noise floor
     "test": "nemenyi",
@@ -109,6 +110,10 @@ def _check_setting(name: str, value, cube: xr.DataArray | None = None):
         return check_choice("ci_method", value, CI_METHODS)
     if name == "pairwise_method":
         return check_choice("pairwise_method", value, PAIRWISE_METHODS)
+    if name == "paired":
+        if not isinstance(value, bool):
+            raise TypeError(f"`paired` must be True or False; got {value!r}")
+        return value
     if name == "alpha":
         return check_alpha(value)
     if name == "confidence_level":
@@ -295,6 +300,10 @@ class Report:
     confidence_level : float, default 0.95
     pairwise_method : {"t", "wilcoxon"}, default "t"
         The paired test over seeds within a dataset (Holm over the pairs of a dataset).
+    paired : bool, default True
+        Whether seeds are paired runs; False uses Welch's t / Mann–Whitney on each method's
+        seeds as two samples (:func:`mcda.paired_tests`' ``paired``). Never switched for you:
+        differing seed labels are warned about and noted.
     alpha : float, default 0.05
         The level of every test.
     rope : float, optional
@@ -312,8 +321,9 @@ class Report:
         the incomplete datasets, or test the incomplete design as it is (Durbin / Skillings–Mack).
         Nothing is imputed; the pairwise views always use the datasets each pair shares.
     seed_reduction : {"mean", "median"}, default "mean"
-        How seeds are collapsed for the across-dataset views (missing seeds are skipped and
-        counted in the coordinate ``n_seeds``; a cell with no seed stays missing).
+        How seeds are collapsed for the across-dataset views, by :func:`mcda.reduce_seeds`'s
+        one rule: a lost seed is skipped and counted in the coordinate ``n_seeds`` (a cell with
+        no seed stays missing), as the library and ``mcda compare`` do.
     epoch_selection : {"final", "best_val"}, default "final"
         With an ``epoch`` dim: which epoch of each run is reported (:func:`select_epoch`).
     split, validation : str
@@ -447,7 +457,7 @@ class Report:
         how = self._resolve(overrides, ("seed_reduction",))["seed_reduction"]
         key = ("_across", how) + tuple(self._resolve(overrides, _CUBE_SETTINGS).values())
         if key not in self._cache:
-            self._cache[key] = reduce_seeds(cube, how=how, missing="available")
+            self._cache[key] = reduce_seeds(cube, how=how)  # the library's one rule: a lost seed is skipped
         return self._cache[key]
 
     @property
@@ -579,9 +589,9 @@ class Report:
         from .within import paired_tests
 
         self._requires_seeds("pairwise")
-        s = self._resolve(overrides, _CUBE_SETTINGS + ("pairwise_method", "alpha"))
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("pairwise_method", "alpha", "paired"))
         return self._cached(("pairwise", s), lambda: paired_tests(
-            self._selected(s), method=s["pairwise_method"], alpha=s["alpha"]))
+            self._selected(s), method=s["pairwise_method"], alpha=s["alpha"], paired=s["paired"]))
 
     def equivalence(self, **overrides):
         """TOST equivalence over seeds within each dataset, the rope as margin (:func:`mcda.equivalence`)."""
@@ -986,8 +996,18 @@ class Report:
                 and card.long_name.lower() != name.lower() else "")
         cube = self.cube
         n_missing = len(self.missing_cells())
-        seeds = (f"{cube.sizes['seed']} seeds per cell (reduced by their {self._settings['seed_reduction']} "
-                 "across datasets)" if "seed" in cube.dims else "one score per dataset and method (no seeds)")
+        if "seed" in cube.dims:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the views re-issue it; the line below says it
+                used = self._across().coords["n_seeds"].values
+            short = int(((used > 0) & (used < cube.sizes["seed"])).sum())
+            seeds = (f"{cube.sizes['seed']} seeds per cell (reduced by their {self._settings['seed_reduction']} "
+                     "across datasets" + (f"; {short} cell{'s' if short != 1 else ''} lost seeds and "
+                                          f"{'are' if short != 1 else 'is'} reduced over the {int(used[used > 0].min())}"
+                                          f"-{cube.sizes['seed'] - 1} it has; a lost seed is skipped, never "
+                                          "filled, counted in n_seeds" if short else "") + ")")
+        else:
+            seeds = "one score per dataset and method (no seeds)"
         scale = self._raw.attrs.get("scale")
         lines = [f"mcda report: {name}{long}, {better}; rope {rope:g} ({rope_note})"
                  + (f"; scores converted {scale}" if scale else ""),
@@ -996,7 +1016,8 @@ class Report:
                  f"settings: alpha {self.alpha:g}; across datasets {self.test}"
                  + (f" against {self.control}" if self.control else "")
                  + f"; superiority adjustment {self.adjust}; interval {self.ci_method} "
-                 f"{self.confidence_level * 100:g}%; paired test {self.pairwise_method}; rng {self.rng}"]
+                 f"{self.confidence_level * 100:g}%; {'paired' if self.paired else 'unpaired'} test {self.pairwise_method}; "
+                 f"missing cells: {self.missing}; rng {self.rng}"]
         if self.has_epochs:
             rules = self.selected_epochs()["rule"].value_counts()
             runs = ", ".join(f"{n} runs {r}" for r, n in rules.items())
@@ -1086,10 +1107,15 @@ class Report:
         seeds = f"{int(n.min())}" if n.min() == n.max() else f"{int(n.min())}-{int(n.max())}"
         lines.append(f"intervals: {summary.ci_method} {summary.confidence_level * 100:g}% over {seeds} seeds per "
                      "cell (report.summary(); the forest plot and scores.tex show them)")
-        tests = self.pairwise().to_frame()
+        paired = self.pairwise()
+        tests = paired.to_frame()
         significant = tests[tests["significant"].astype(bool)]
-        lines.append(f"paired {self.pairwise_method} tests, Holm within each dataset: {len(significant)} of "
+        kind = (f"paired {self.pairwise_method}" if self.paired else
+                ("unpaired Welch t" if self.pairwise_method == "t" else "unpaired Mann-Whitney U"))
+        lines.append(f"{kind} tests, Holm within each dataset: {len(significant)} of "
                      f"{len(tests)} (dataset, pair) differences significant at alpha {self.alpha:g}")
+        for note in paired.notes:
+            lines.append(f"  note: {note}")
         higher = self.direction == "higher_is_better"
         for r in significant.head(max_pairs).itertuples(index=False):
             a_better = (r.mean_diff > 0) == higher

@@ -31,7 +31,16 @@ import xarray as xr
 from scipy import stats
 
 from ._results import Result
-from ._validation import check_alpha, check_choice, check_positive_int, check_probability, as_rng
+from ._validation import (
+    UnpairedSeedsWarning,
+    as_rng,
+    check_alpha,
+    check_choice,
+    check_positive_int,
+    check_probability,
+    shown,
+    warn,
+)
 from .cards import MetricCard, direction_sign
 from .cube import as_cube, cube_card, cube_cards
 from ._numeric import score_tolerance
@@ -121,6 +130,46 @@ def _meta(cube: xr.DataArray, blocks: list[_Block]):
     if "metric" in cube.dims:
         return tuple(b.metric for b in blocks), {b.metric: b.direction for b in blocks}
     return blocks[0].metric, blocks[0].direction
+
+
+def _pairing_notes(cube: xr.DataArray, blocks: list[_Block], *, paired: bool = True) -> list[str]:
+    """A note (and an :class:`~mcda.UnpairedSeedsWarning`) when seed labels differ between methods.
+
+    Paired comparisons align seeds by label; a pair of methods that both have seeds on a dataset
+    but share fewer labels than either has (one method's seeds are 100–104, the other's 0–4)
+    loses its pairs. Said once per call, loudly, never silently turned into "0 shared seeds".
+    """
+    notes = []
+    for block in blocks:
+        has = ~np.isnan(block.values)  # (datasets, methods, seeds)
+        n = has.sum(axis=2)
+        ia, ib = np.triu_indices(has.shape[1], 1)
+        shared = (has[:, ia, :] & has[:, ib, :]).sum(axis=2)
+        lost = (shared < np.minimum(n[:, ia], n[:, ib])) & (n[:, ia] > 0) & (n[:, ib] > 0)
+        if not lost.any():
+            continue
+        seeds = cube.coords["seed"].values
+        labels = {m: sorted({_plain(seeds[j]) for j in np.nonzero(has[:, i, :].any(axis=0))[0]})
+                  for i, m in enumerate(block.methods)}
+        odd = [m for m in block.methods if labels[m] != labels[block.methods[0]]] or [block.methods[0]]
+        where = f" of {block.metric!r}" if "metric" in cube.dims else ""
+        what = (f"seed labels differ between methods{where}: {int(lost.sum())} of {lost.size} (dataset, pair) "
+                f"comparisons share fewer seeds than each method has (e.g. {odd[0]} has seeds "
+                f"{shown(labels[odd[0]], 5)}, {block.methods[0] if odd[0] != block.methods[0] else block.methods[1]} "
+                f"has {shown(labels[block.methods[0] if odd[0] != block.methods[0] else block.methods[1]], 5)})")
+        if paired:
+            what += ("; paired comparisons align seeds by label, so these pairs use only the shared seeds (or none). "
+                     "If the seeds are not paired runs, use paired_tests(..., paired=False) (Welch t / Mann-Whitney); "
+                     "if they are, relabel them to match")
+        else:
+            what += "; the unpaired tests compare each method's seeds as two samples"
+        notes.append(what)
+        warn(what + ".", UnpairedSeedsWarning)
+    return notes
+
+
+def _plain(label):
+    return label.item() if isinstance(label, np.generic) else label
 
 
 def _check_confidence(confidence_level) -> float:
@@ -359,7 +408,8 @@ def summary(scores, direction=None, *, ci_method: str = "t", confidence_level: f
     metric_field, direction_field = _meta(cube, blocks)
     return IntervalSummary(table=table, ci_method=ci_method, confidence_level=confidence_level,
                            n_resamples=n_resamples if ci_method == "bootstrap" else None,
-                           metric=metric_field, direction=direction_field, notes=tuple(notes))
+                           metric=metric_field, direction=direction_field,
+                           notes=tuple(notes) + tuple(_pairing_notes(cube, blocks)))
 
 
 def _label_order(cube: xr.DataArray):
@@ -690,9 +740,13 @@ class PairedTests(_TableResult):
     metric: object
     zero_method: str = "wilcox"
     notes: tuple = ()
+    paired: bool = True
 
     def summary(self) -> str:
-        name = "paired t" if self.method == "t" else "Wilcoxon signed-rank"
+        if self.paired:
+            name = "paired t" if self.method == "t" else "Wilcoxon signed-rank"
+        else:
+            name = "unpaired Welch t" if self.method == "t" else "unpaired Mann-Whitney U"
         n_sig = int(self.table["significant"].sum())
         head = (f"{name} tests over seeds, Holm within each dataset (alpha = {self.alpha:g}): "
                 f"{n_sig} of {len(self.table)} pairs significant")
@@ -774,8 +828,54 @@ def _wilcoxon_pvalues(diff: np.ndarray, n: np.ndarray, rows: np.ndarray, zero_me
     return p, statistic, r_plus, r_minus
 
 
+def _unpaired_table(cube: xr.DataArray, blocks: list[_Block], *, method: str, alpha: float) -> pd.DataFrame:
+    """Welch t or Mann-Whitney U per (dataset, pair) on each method's seeds as two samples, Holm per dataset."""
+    frames = []
+    for block in blocks:
+        d, k, s = block.values.shape
+        ia, ib = np.triu_indices(k, 1)
+        rows = []
+        for i in range(d):
+            for a, b in zip(ia, ib):
+                xa = block.values[i, a][~np.isnan(block.values[i, a])]
+                xb = block.values[i, b][~np.isnan(block.values[i, b])]
+                shared = int((~np.isnan(block.values[i, a]) & ~np.isnan(block.values[i, b])).sum())
+                row = {"dataset": block.datasets[i], "method_a": block.methods[a], "method_b": block.methods[b],
+                       "n_seeds": shared, "n_seeds_a": len(xa), "n_seeds_b": len(xb),
+                       "mean_diff": (xa.mean() - xb.mean()) if len(xa) and len(xb) else np.nan,
+                       "ci_low": np.nan, "ci_high": np.nan, "statistic": np.nan, "p_raw": np.nan, "reason": ""}
+                if len(xa) < 2 or len(xb) < 2:
+                    row["reason"] = (f"{block.methods[a]} has {len(xa)} and {block.methods[b]} {len(xb)} seed(s): "
+                                     "an unpaired comparison needs at least 2 each")
+                elif np.ptp(np.concatenate([xa, xb])) == 0:
+                    row["reason"] = "every seed of both methods has the same score: the test does not apply"
+                elif method == "t":
+                    if np.ptp(xa) == 0 and np.ptp(xb) == 0:
+                        row["reason"] = "neither method varies over its seeds: Welch's t is undefined"
+                    else:
+                        res = stats.ttest_ind(xa, xb, equal_var=False)
+                        row["statistic"], row["p_raw"] = float(res.statistic), float(res.pvalue)
+                        ci = res.confidence_interval(confidence_level=1.0 - alpha)
+                        row["ci_low"], row["ci_high"] = float(ci.low), float(ci.high)
+                else:
+                    res = stats.mannwhitneyu(xa, xb, alternative="two-sided")
+                    row["statistic"], row["p_raw"] = float(res.statistic), float(res.pvalue)
+                if "metric" in cube.dims:
+                    row["metric"] = block.metric
+                rows.append(row)
+        frame = pd.DataFrame(rows)
+        family = pd.factorize(frame["dataset"])[0]
+        frame["p_holm"] = adjust_by_family(frame["p_raw"].to_numpy(dtype=float), family, "holm")
+        frame["significant"] = np.nan_to_num(frame["p_holm"].to_numpy(dtype=float), nan=np.inf) <= alpha
+        order = ["dataset", "method_a", "method_b"] + (["metric"] if "metric" in cube.dims else []) + [
+            "n_seeds", "n_seeds_a", "n_seeds_b", "mean_diff", "ci_low", "ci_high", "statistic", "p_raw", "p_holm",
+            "significant", "reason"]
+        frames.append(frame[order])
+    return _concat_pairs(frames, cube)
+
+
 def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.05, zero_method: str = "wilcox",
-                 metric=None, method_names=None) -> PairedTests:
+                 metric=None, method_names=None, paired: bool = True) -> PairedTests:
     """Is A better than B on this dataset? Paired tests over seeds for every pair, per dataset.
 
     Parameters
@@ -793,14 +893,22 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
         The metric's direction or card, when ``scores`` does not carry them.
     method_names : sequence, optional
         Labels for array input.
+    paired : bool, default True
+        Whether the seeds are paired runs (the same seed label means the same split, data order
+        or initialisation for every method). False compares each method's seeds on a dataset as
+        two independent samples: Welch's t (scipy ``ttest_ind(equal_var=False)``) for
+        ``method="t"``, Mann–Whitney U (scipy ``mannwhitneyu``, two-sided) for
+        ``method="wilcoxon"``. Never chosen for you: when seed labels differ between methods
+        the paired tests warn (:class:`~mcda.UnpairedSeedsWarning`) and say so in ``notes``.
 
     Returns
     -------
     PairedTests
         ``table`` (columns ``dataset, method_a, method_b, [metric,] n_seeds, mean_diff, ci_low,
         ci_high, statistic, p_raw, p_holm, significant, reason`` and ``r_plus, r_minus`` for
-        Wilcoxon), ``method``, ``alpha``, ``direction``, ``metric``, ``zero_method``,
-        ``notes``.
+        Wilcoxon; unpaired: ``n_seeds_a, n_seeds_b`` beside ``n_seeds`` (the shared seeds),
+        ``mean_diff`` the difference of the two means, the interval Welch's), ``method``,
+        ``alpha``, ``direction``, ``metric``, ``zero_method``, ``notes``, ``paired``.
 
     Raises
     ------
@@ -855,8 +963,15 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
     check_choice("method", method, TEST_METHODS)
     alpha = check_alpha(alpha)
     check_choice("zero_method", zero_method, ZERO_METHODS)
+    if not isinstance(paired, bool):
+        raise TypeError(f"`paired` must be True or False; got {paired!r}")
     cube, blocks = _blocks(scores, direction, metric, method_names)
-    notes = []
+    notes = _pairing_notes(cube, blocks, paired=paired)
+    if not paired:
+        table = _unpaired_table(cube, blocks, method=method, alpha=alpha)
+        metric_field, direction_field = _meta(cube, blocks)
+        return PairedTests(table=table, method=method, alpha=alpha, direction=direction_field,
+                           metric=metric_field, zero_method=zero_method, notes=tuple(notes), paired=False)
 
     def columns(i, pairs, mean, sd, reason):
         testable = np.nonzero(reason == "")[0]
@@ -1039,7 +1154,8 @@ def equivalence(scores, direction=None, *, margin=None, alpha: float = 0.05, met
     metric_field, direction_field = _meta(cube, blocks)
     margin_field = dict(zip((b.metric for b in blocks), margins)) if "metric" in cube.dims else margins[0]
     return EquivalenceResult(table=table, margin=margin_field, alpha=alpha,
-                             direction=direction_field, metric=metric_field)
+                             direction=direction_field, metric=metric_field,
+                             notes=tuple(_pairing_notes(cube, blocks)))
 
 
 # --------------------------------------------------------------------------- power
@@ -1240,6 +1356,6 @@ def power(scores, direction=None, *, alpha: float = 0.05, target_power: float = 
     table = _pair_table(cube, blocks, columns)
     metric_field, direction_field = _meta(cube, blocks)
     notes = ("observed_power is a function of the p-value and adds no evidence (Hoenig & Heisey 2001); "
-             "read mde for what these seeds can rule out.",)
+             "read mde for what these seeds can rule out.",) + tuple(_pairing_notes(cube, blocks))
     return PowerResult(table=table, alpha=alpha, target_power=target_power,
                        direction=direction_field, metric=metric_field, notes=notes)

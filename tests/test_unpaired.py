@@ -1,0 +1,67 @@
+"""Seeds that do not pair: said loudly, and the unpaired alternative (Welch t, Mann-Whitney) matches scipy."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+import mcda
+
+
+def _unpaired_frame():
+    rng = np.random.default_rng(4)
+    rows = []
+    for d in range(3):
+        for m, effect in zip("abc", (0.0, 0.02, 0.04)):
+            for s in range(6):
+                seed = s + (100 if m == "c" else 0)  # method c was run with seeds 100-105
+                rows.append((f"d{d}", m, seed, 0.8 + effect + rng.normal(0, 0.01)))
+    return pd.DataFrame(rows, columns=["dataset", "method", "seed", "score"])
+
+
+def test_differing_seed_labels_warn_and_are_noted_everywhere():
+    cube = mcda.score_cube(_unpaired_frame(), metric="accuracy")
+    with pytest.warns(mcda.UnpairedSeedsWarning, match="c has seeds 100, 101"):
+        paired = mcda.paired_tests(cube)
+    assert any("seed labels differ" in n for n in paired.notes) and "seed labels differ" in paired.summary()
+    for view in (mcda.equivalence, mcda.power, mcda.summary):
+        with pytest.warns(mcda.UnpairedSeedsWarning):
+            result = view(cube)
+        assert any("seed labels differ" in n for n in result.notes)
+    table = paired.to_frame()
+    assert (table.loc[table["method_b"] == "c", "n_seeds"] == 0).all()
+
+
+def test_unpaired_tests_match_scipy():
+    frame = _unpaired_frame()
+    cube = mcda.score_cube(frame, metric="accuracy")
+    with pytest.warns(mcda.UnpairedSeedsWarning):
+        welch = mcda.paired_tests(cube, paired=False).to_frame()
+    with pytest.warns(mcda.UnpairedSeedsWarning):
+        mwu = mcda.paired_tests(cube, method="wilcoxon", paired=False).to_frame()
+    for row_w, row_m in zip(welch.itertuples(), mwu.itertuples()):
+        a = frame[(frame.dataset == row_w.dataset) & (frame.method == row_w.method_a)]["score"].to_numpy()
+        b = frame[(frame.dataset == row_w.dataset) & (frame.method == row_w.method_b)]["score"].to_numpy()
+        ref = stats.ttest_ind(a, b, equal_var=False)
+        assert row_w.statistic == pytest.approx(ref.statistic, rel=1e-12)
+        assert row_w.p_raw == pytest.approx(ref.pvalue, rel=1e-12)
+        assert row_w.mean_diff == pytest.approx(a.mean() - b.mean(), rel=1e-12)
+        ref_u = stats.mannwhitneyu(a, b, alternative="two-sided")
+        assert row_m.statistic == pytest.approx(ref_u.statistic) and row_m.p_raw == pytest.approx(ref_u.pvalue)
+        assert (row_w.n_seeds_a, row_w.n_seeds_b) == (6, 6)
+    assert welch["p_holm"].notna().all()
+
+
+def test_paired_is_never_switched_silently():
+    cube = mcda.score_cube(_unpaired_frame(), metric="accuracy")
+    with pytest.warns(mcda.UnpairedSeedsWarning):
+        result = mcda.paired_tests(cube)
+    assert result.paired is True
+    with pytest.raises(TypeError, match="`paired`"):
+        mcda.paired_tests(cube, paired="no")
+    report = mcda.Report(cube, rng=0)
+    with pytest.warns(mcda.UnpairedSeedsWarning):
+        text = report.overview()
+    assert "seed labels differ" in text and "paired t tests" in text
+    with pytest.warns(mcda.UnpairedSeedsWarning):
+        assert "unpaired Welch t tests" in mcda.Report(cube, paired=False, rng=0).overview()
