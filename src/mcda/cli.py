@@ -44,6 +44,8 @@ __all__ = ["main", "read_scores", "CliError", "build_parser"]
 
 EXAMPLES = ("demsar2006", "duo2018", "benavoli2017_uci54_folds")
 _ROLES = ("dataset", "method", "score", "seed", "epoch", "split", "metric")
+#: Column names people give the method column of a tidy file (matched case-insensitively).
+METHOD_COLUMN_NAMES = ("method", "model", "algorithm", "classifier", "system", "approach")
 _SHOWN = 5
 _DEMSAR_NOTE = (
     "Demšar (2006) Table 6 prints the AUCs of C4.5+cf and C4.5+m+cf on 'voting' as 0.975 each, and ranks them 2 "
@@ -152,17 +154,30 @@ def read_scores(path, *, columns: dict | None = None, metric: str | None = None)
             raise CliError(f"{source}: no column {name!r} (given for the {role}); the columns are "
                            f"{shown(frame.columns, 20)}")
     roles = {role: columns.get(role, role) for role in _ROLES}
+    notes = []
     if "score" not in columns and "score" not in frame.columns and metric is not None and metric in frame.columns:
         roles["score"] = metric  # a tidy file whose score column is named after the metric
+    if "method" not in columns and roles["method"] not in frame.columns:
+        named = [c for c in frame.columns if c.lower() in METHOD_COLUMN_NAMES]
+        if len(named) == 1:  # a tidy file whose method column is called model, algorithm, classifier, ...
+            roles["method"] = named[0]
+            notes.append(f"read as a tidy file with {named[0]!r} as the method column (name another with "
+                         "--method-column)")
+        elif len(named) > 1:
+            raise CliError(f"{source}: columns {shown(named)} could each be the method column; name it with "
+                           "--method-column")
     if roles["method"] in frame.columns:
-        return _read_tidy(frame, roles, source, explicit_score="score" in columns)
+        out = _read_tidy(frame, roles, source, explicit_score="score" in columns, metric=metric)
+        out.attrs["notes"] = notes + out.attrs.get("notes", [])
+        return out
     if any(role in columns for role in ("method", "score", "seed", "epoch", "split", "metric")):
         raise CliError(f"{source}: no method column {roles['method']!r}; a tidy file needs one (name it with "
                        "--method-column), a wide file has one column per method")
     return _read_wide(frame, roles["dataset"], source)
 
 
-def _read_tidy(frame: pd.DataFrame, roles: dict, source: str, explicit_score: bool) -> pd.DataFrame:
+def _read_tidy(frame: pd.DataFrame, roles: dict, source: str, explicit_score: bool,
+               metric: str | None = None) -> pd.DataFrame:
     if roles["dataset"] not in frame.columns:
         raise CliError(f"{source}: no dataset column {roles['dataset']!r} (name it with --dataset-column); the columns "
                        f"are {shown(frame.columns, 20)}")
@@ -176,10 +191,18 @@ def _read_tidy(frame: pd.DataFrame, roles: dict, source: str, explicit_score: bo
     present = [r for r in _ROLES if roles[r] in frame.columns]
     keys = [r for r in present if r != "score"]
     unused = [c for c in frame.columns if c not in {roles[r] for r in present}]
-    if unused:
-        raise CliError(f"{source}: column{'s' if len(unused) > 1 else ''} {shown(unused, _SHOWN)} not understood; a tidy "
-                       "file has dataset, method, score and optionally seed, epoch, split, metric (rename, or drop "
-                       "them)")
+    notes = []
+    if unused:  # runtime, notes, ...: ignored and said; a numeric one can be analysed instead with --metric
+        numeric = [c for c in unused if pd.to_numeric(frame[c], errors="coerce").notna().sum() ==
+                   frame[c].notna().sum() and frame[c].notna().any()]
+        text = [c for c in unused if c not in numeric]
+        parts = []
+        if numeric:
+            parts.append(f"numeric column{'s' if len(numeric) > 1 else ''} {shown(numeric, _SHOWN)} "
+                         f"(analyse one instead with --metric {numeric[0]})")
+        if text:
+            parts.append(f"text column{'s' if len(text) > 1 else ''} {shown(text, _SHOWN)}")
+        notes.append(f"ignored the extra {' and '.join(parts)}; the analysis reads {roles['score']!r} as the score")
     out = frame[[roles[r] for r in present]].rename(columns={roles[r]: r for r in present})
     for key in keys:
         empty = out[key].isna() | (out[key].astype(str).str.strip() == "")
@@ -203,6 +226,7 @@ def _read_tidy(frame: pd.DataFrame, roles: dict, source: str, explicit_score: bo
                        f"({where}){others}. Each ({', '.join(keys)}) may appear once: add a seed column, or "
                        "aggregate first")
     out["score"] = _numeric_column(out, "score", source)
+    out.attrs["notes"] = notes
     return out
 
 
@@ -239,8 +263,21 @@ def _read_wide(frame: pd.DataFrame, dataset_column: str, source: str) -> pd.Data
     if len(methods) < 2:
         raise CliError(f"{source}: a wide file needs at least 2 method columns besides {labels_column!r}; it has "
                        f"{shown(methods, _SHOWN)}")
+    text = [m for m in methods if pd.to_numeric(frame[m], errors="coerce").isna().sum() > frame[m].isna().sum()
+            and pd.to_numeric(frame[m], errors="coerce").isna().mean() > 0.5]
+    if text:
+        raise CliError(f"{source}: read as a wide file (no method column), but column{'s' if len(text) > 1 else ''} "
+                       f"{shown(text, _SHOWN)} hold{'' if len(text) > 1 else 's'} text, not scores. If the file is "
+                       f"tidy (one row per result), name its method column with --method-column (e.g. "
+                       f"--method-column {text[0]})")
     out = pd.DataFrame({m: _numeric_column(frame, m, source) for m in methods})
     out.index = pd.Index(labels.tolist(), name="dataset")
+    out.attrs["notes"] = []
+    if len(methods) > len(labels):
+        out.attrs["notes"].append(
+            f"this wide file has {len(labels)} rows (read as datasets: {shown(labels.tolist(), 4)}) and {len(methods)} "
+            f"columns (read as methods: {shown(methods, 4)}); more methods than datasets often means the table is "
+            "transposed. If its rows are methods, transpose it (one row per dataset, one column per method)")
     return out
 
 
@@ -302,9 +339,9 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--force", action="store_true",
                          help="write into --out even when it is a non-empty folder that mcda did not write "
                               "(files of the same names are replaced, others left alone)")
-    compare.add_argument("--test", default="nemenyi",
-                         help="post-hoc across datasets: nemenyi, holm, shaffer, bergmann-hommel (with --control: "
-                              "bonferroni-dunn, holm, …)")
+    compare.add_argument("--test",
+                         help="post-hoc across datasets: bergmann-hommel, holm, nemenyi, shaffer (default: nemenyi); "
+                              "with --control: bonferroni-dunn, hochberg, holm, hommel (default: holm)")
     compare.add_argument("--missing", choices=("methods", "datasets", "available"), default="methods",
                          help="a missing (dataset, method) cell in the across-dataset test: drop the incomplete "
                               "methods, drop the incomplete datasets, or test the incomplete design as it is "
@@ -430,6 +467,7 @@ def _figures(report, out_dir: Path, stdout) -> list[str]:
               ("superiority", lambda: report.plot_superiority()),
               ("relation", lambda: report.plot_relation()),
               ("posterior_bars", lambda: report.plot_posterior_bars()),
+              ("signed_rank_bars", lambda: report.plot_signed_rank_bars()),
               ("posterior_top_pair", lambda: report.plot_posterior(tuple(report.bayesian().order[:2]))),
               ("rank_stability", lambda: report.plot_rank_stability())]
     if report.has_seeds:
@@ -554,7 +592,14 @@ def _compare(args, stdout) -> int:
     from .report import Report
 
     data, source = _load(args)
-    settings = {"alpha": args.alpha, "rope": args.rope, "test": args.test, "control": args.control,
+    read_notes = list(getattr(data, "attrs", {}).get("notes", [])) if isinstance(data, pd.DataFrame) else []
+    test = args.test
+    if test is None:
+        test = "holm" if args.control is not None else "nemenyi"
+        if args.control is not None:
+            read_notes.append(f"--control {args.control} without --test: Holm's step-down against {args.control} "
+                              "(give --test bonferroni-dunn, hochberg or hommel for another)")
+    settings = {"alpha": args.alpha, "rope": args.rope, "test": test, "control": args.control,
                 "pairwise_method": args.pairwise_method, "epoch_selection": args.epoch_selection,
                 "missing": args.missing, "paired": not args.unpaired,
                 "strict": not args.fallback_final}
@@ -595,10 +640,10 @@ def _compare(args, stdout) -> int:
         text = report.overview()
     stdout.write(f"source: {source}\n")
     stdout.write(text + "\n")
-    notes = []
+    notes = list(read_notes)
     for w in caught:
-        message = " ".join(str(w.message).split())
-        if message not in notes:
+        message = _option_words(" ".join(str(w.message).split()))
+        if message not in notes:  # each warning once
             notes.append(message)
     if args.example == "demsar2006":
         notes.append(_DEMSAR_NOTE)

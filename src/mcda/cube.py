@@ -604,7 +604,7 @@ def _check_range(cube: xr.DataArray, card: MetricCard, label: str) -> None:
     more = f" (and {len(idx) - 5} more)" if len(idx) > 5 else ""
     hint = ""
     finite = values[np.isfinite(values)]
-    if card.upper == 1.0 and finite.size and finite.max() <= 100.0 and finite.min() >= 0.0:
+    if card.upper == 1.0 and finite.size and 1.5 < finite.max() <= 100.0 and finite.min() >= 0.0:
         hint = ("they look like percentages: pass `scale='percent'` (CLI: --scale percent) to divide them by 100, "
                 "which is recorded with the scores; ")
     raise ValueError(

@@ -1097,10 +1097,10 @@ def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", cont
     test = _test_name("test", test, _COMPARISON_TESTS)
     if control is None and test not in _ALL_PAIRS_TESTS:
         raise ValueError(f"`test` {test!r} compares methods with a control; pass `control=` (a method chosen "
-                         f"beforehand), or use an all-pairs test {set(_ALL_PAIRS_TESTS)}.")
+                         f"beforehand), or use an all-pairs test {{{', '.join(map(repr, _ALL_PAIRS_TESTS))}}}.")
     if control is not None and test not in _CONTROL_TESTS:
         raise ValueError(f"`test` {test!r} compares all pairs and takes no `control`; against a control use one of "
-                         f"{set(_CONTROL_TESTS)}; got control={control!r}.")
+                         f"{{{', '.join(map(repr, _CONTROL_TESTS))}}}; got control={control!r}.")
     policy = missing_policy(missing)
     if policy == "available" and not isinstance(scores, MeanRanks):
         incomplete = _compare_incomplete(scores, direction, test=test, control=control, alpha=alpha,

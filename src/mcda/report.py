@@ -222,6 +222,24 @@ def _one_metric(scores, metric, direction, method_names) -> xr.DataArray:
     return score_cube(scores, metric=metric, direction=direction, method_names=method_names)
 
 
+def _bayes_lines(result, max_pairs: int) -> list[str]:
+    table = result.to_frame()
+    label = table["label"].astype(str)
+    decided = table[label.isin(["a_better", "b_better", "equivalent"])]
+    lines = []
+    for r in decided.head(max_pairs).itertuples(index=False):
+        if r.label == "a_better":
+            lines.append(f"{r.method_a} better than {r.method_b} (P = {r.p_a_better:.3f})")
+        elif r.label == "b_better":
+            lines.append(f"{r.method_b} better than {r.method_a} (P = {r.p_b_better:.3f})")
+        else:
+            lines.append(f"{r.method_a} and {r.method_b} practically equivalent (P = {r.p_equivalent:.3f})")
+    if len(decided) > max_pairs:
+        lines.append(f"… and {len(decided) - max_pairs} more decided pairs")
+    lines.append(f"{len(decided)} of {len(table)} pairs decided; {int((label == 'inconclusive').sum())} inconclusive")
+    return lines
+
+
 def _missing_words(comparison) -> str:
     if comparison.missing == "available":
         return "missing='available': every result used, each method ranked among those present on each dataset"
@@ -783,6 +801,18 @@ class Report:
         lines += [f"note: {r.method_a} vs {r.method_b}: {r.reason}" for r in table.itertuples() if r.reason]
         return "\n".join(lines)
 
+    def bayesian_signed_rank(self, *, threshold: float = 0.95, n_samples: int = 50_000, **overrides):
+        """The Bayesian signed-rank test for every pair (:func:`mcda.bayesian_signed_rank_comparison`).
+
+        Sampled from the report's ``rng`` (the test has no closed form), so its text, bars and
+        simplex all read the same draws.
+        """
+        from .bayesian import bayesian_signed_rank_comparison
+
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "rope", "rng"))
+        return self._cached(("bayesian_signed_rank", s, threshold, n_samples), lambda: bayesian_signed_rank_comparison(
+            self._across(s), rope=s["rope"], threshold=threshold, n_samples=n_samples, rng=self._rng(s["rng"])))
+
     # ------------------------------------------------------------------ figures
 
     def _split(self, kwargs: dict) -> tuple[dict, dict]:
@@ -841,9 +871,16 @@ class Report:
         result = self._cached(("posterior_pair", s, pair, n_samples), lambda: bayesian_sign_comparison(
             cube.isel(method=positions), rope=s["rope"], method="sampling", n_samples=n_samples,
             rng=self._rng(s["rng"]), keep_draws=[pair]))
+        rest.setdefault("probabilities", self.bayesian(**settings))  # the corners quote the text's exact P
         from . import plots
 
         return plots.plot_posterior(result, pair, **rest)
+
+    def plot_signed_rank_bars(self, **kwargs):
+        """The three posterior probabilities of every pair of :meth:`bayesian_signed_rank` as stacked bars."""
+        settings, rest = self._split(kwargs)
+        threshold = rest.pop("threshold", 0.95)
+        return self._plot("plot_posterior_bars", self.bayesian_signed_rank(threshold=threshold, **settings), rest)
 
     def plot_posterior_bars(self, **kwargs):
         """The three posterior probabilities of every pair of :meth:`bayesian` as stacked bars."""
@@ -1063,6 +1100,9 @@ class Report:
                      + (f"; {n_na} not applicable (no shared dataset)" if n_na else ""))
         lines.append("  standing (mean P(at least as good)): "
                      + ", ".join(f"{m} {bayes.standing[m]:.2f}" for m in bayes.order))
+        lines += ["", f"== Bayesian signed-rank test (rope {bayes.rope:g}, decision at P >= {bayes.threshold:g}; "
+                      "uses the size of the differences, not only their sign)"]
+        lines += ["  " + line for line in _bayes_lines(self.bayesian_signed_rank(), max_pairs)]
         if len(self.methods) >= 3:
             lines += ["", "== Bayesian Plackett-Luce ranking (Calvo et al. 2018)"]
             lines += ["  " + line for line in self._plackett_luce_text().split("\n")]

@@ -134,7 +134,8 @@ def synthetic(*, n_datasets: int = 10, n_methods: int = 5, n_seeds: int = 5, eff
 
     Model: ``score[d, m, s] = base + dataset_effect[d] + effects[m] + noise[d, m, s]`` with
     ``dataset_effect ~ N(0, dataset_sd²)`` and ``noise ~ N(0, noise_sd²)``; a share
-    ``missing`` of (dataset, method) cells is set to NaN (whole cells, at random).
+    ``missing`` of (dataset, method) cells is set to NaN (whole cells, at random). Scores are kept
+    inside the card's range (clipped to it: accuracy never exceeds 1).
 
     Parameters
     ----------
@@ -185,6 +186,10 @@ def synthetic(*, n_datasets: int = 10, n_methods: int = 5, n_seeds: int = 5, eff
     noise = gen.normal(0.0, noise_sd, size=shape)
     mean = base + ds_effect + sign * effects[None, :]
     values = (mean[..., None] if n_seeds else mean) + noise
+    card = get_card(metric)
+    # the model is normal, a real score is not: keep every simulated score inside the card's range
+    # (score_cube refuses scores outside it), as an accuracy of a perfect run is 1, never 1.03
+    values = np.clip(values, -np.inf if card.lower is None else card.lower, np.inf if card.upper is None else card.upper)
     if missing > 0:
         drop = gen.random((n_datasets, n_methods)) < missing
         values[drop] = np.nan

@@ -107,7 +107,7 @@ def _verdict(row) -> str:
             "not_applicable": "n/a"}.get(row.label, str(row.label))
 
 
-def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None):
+def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None, probabilities=None):
     """baycomp's simplex for one pair: the density of the posterior draws of the three region shares.
 
     Parameters
@@ -122,6 +122,10 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None)
     width : {"column", "page"} or float
         Figure width. Ignored with ``ax``.
     ax : matplotlib Axes, optional
+    probabilities : BayesianComparison, optional
+        The result whose probabilities (and decision) are written at the corners and in the
+        title, e.g. the exact one the report's text and bars quote, while ``result`` gives the
+        sampled draws that are shaded. Default: ``result``'s own (the share of its draws).
 
     Returns
     -------
@@ -166,7 +170,13 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None)
     _common.require(result, _FIELDS, what="BayesianComparison", maker="mcda.bayesian_sign_comparison")
     a, b = _check_pair(result, pair)
     draws = pair_draws(result, (a, b))
-    row = next(pair_rows(result, [(a, b)]).itertuples(index=False))
+    labelled = result if probabilities is None else probabilities
+    if probabilities is not None:
+        _common.require(probabilities, _FIELDS, what="BayesianComparison", maker="mcda.bayesian_sign_comparison")
+        if probabilities.rope != result.rope:
+            raise ValueError(f"`probabilities` has rope {probabilities.rope:g} but `result` {result.rope:g}: the "
+                             "corners and the shaded draws must describe the same posterior")
+    row = next(pair_rows(labelled, [(a, b)]).itertuples(index=False))
     gridsize = check_positive_int("gridsize", gridsize)
     x, y = ternary_xy(draws)
     with _style.style():
@@ -210,7 +220,11 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None)
         ax.text(0.5, _HEIGHT + 0.04, top_label, ha="center", va="bottom", fontsize=small, gid="corner_label")
         ax.set_xlim(-0.08, 1.08)
         ax.set_ylim(-0.22, _HEIGHT + 0.22)
-        ax.set_title(f"{a} vs {b}: {_verdict(row)} (threshold {result.threshold:g})", fontsize=_style.FONT_SIZE)
+        ax.set_title(f"{a} vs {b}: {_verdict(row)} (threshold {labelled.threshold:g})", fontsize=_style.FONT_SIZE)
+        if probabilities is not None:
+            ax.text(0.5, -0.2, f"shading: {len(draws):,} posterior draws; P: {getattr(probabilities, 'method', '')} "
+                    "(as in the text and bars)", ha="center", va="top", fontsize=small - 1, color=_style.NEUTRAL,
+                    gid="probability_source")
     return fig, ax
 
 
