@@ -638,6 +638,7 @@ def _compare(args, stdout) -> int:
         if args.control is not None and args.control not in report.methods:
             raise CliError(f"--control {args.control!r} is not one of the methods ({shown(report.methods)})")
         text = report.overview()
+        paper = report.text()
     stdout.write(f"source: {source}\n")
     stdout.write(text + "\n")
     notes = list(read_notes)
@@ -647,8 +648,8 @@ def _compare(args, stdout) -> int:
             notes.append(message)
     if args.example == "demsar2006":
         notes.append(_DEMSAR_NOTE)
-    if notes:
-        stdout.write("\n== Notes\n" + "".join(f"  - {n}\n" for n in notes))
+    notes_text = ("\n== Notes\n" + "".join(f"  - {n}\n" for n in notes)) if notes else ""
+    stdout.write(notes_text)
 
     written = []
     staged = _StagedOutput(out_dir)
@@ -667,8 +668,12 @@ def _compare(args, stdout) -> int:
             if report.has_seeds:
                 report.pairwise_to_latex(stage / "pairwise.tex")
                 written.append(str(stage / "pairwise.tex"))
-            (stage / "report.txt").write_text(f"source: {source}\n{text}\n", encoding="utf-8")
+            (stage / "report.txt").write_text(f"source: {source}\n{text}\n{notes_text}", encoding="utf-8")
             written.append(str(stage / "report.txt"))
+            md_notes = ("\n## Notes\n\n" + "".join(f"- {n}\n" for n in notes)) if notes else ""
+            (stage / "report.md").write_text(f"<!-- source: {source}; written by mcda compare -->\n{paper}{md_notes}",
+                                             encoding="utf-8")
+            written.append(str(stage / "report.md"))
             stdout.write(f"\n== Files written to {out_dir}/\n")
             if not args.no_figures:
                 written += _figures(report, stage, stdout)

@@ -1135,6 +1135,35 @@ class Report:
             lines.append("  none: every method has a result on every dataset")
         return "\n".join(lines)
 
+    def text(self, *, max_pairs: int = 12, references: bool = True) -> str:
+        """A Methods and a Results paragraph to paste into a paper, with their references as BibTeX (Markdown).
+
+        Written from the same results the overview, the figures and the exports read: the
+        procedures that ran (the omnibus test and its post-hoc, or the incomplete-design test
+        with ``missing="available"``), α, the adjustments, the rope and where it came from (the
+        card's noise floor, with its justification), the excluded methods or datasets, the seeds
+        and how they were reduced. A third paragraph says, in one or two sentences, what each
+        procedure supports when they disagree (a Bayesian decision the rank-based post-hoc does
+        not make, or the reverse) and which claim the data license. ``mcda compare`` writes it
+        to ``report.md``.
+
+        Parameters
+        ----------
+        max_pairs : int
+            Pairs listed per procedure before "and N more".
+        references : bool
+            Append the BibTeX entries of every work cited (``[@key]`` in the text).
+        """
+        from ._writeup import BIBTEX, methods_and_results
+
+        methods, results, reading, cites = methods_and_results(self, max_pairs=max_pairs)
+        name = self.metric_name()
+        parts = [f"# mcda report: {name}", "", "## Methods", "", methods, "", "## Results", "", results, "",
+                 "## Reading the procedures together", "", reading]
+        if references and cites:
+            parts += ["", "## References", "", "```bibtex", "\n\n".join(BIBTEX[k] for k in cites), "```"]
+        return "\n".join(parts) + "\n"
+
     def _within_text(self, max_pairs: int) -> str:
         if not self.has_seeds:
             return ("do not apply: these scores have one score per (dataset, method), no seeds. Intervals, paired "
