@@ -276,12 +276,13 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             used = report.across_cube.coords["n_seeds"].values
-        short = int(((used > 0) & (used < cube.sizes["seed"])).sum())
+        full = int(used.max()) if used.size else 0
+        short = int(((used > 0) & (used < full)).sum())
         lost = ""
         if short:
             lost = (f" ({short} cells that lost seeds were reduced over the seeds they had)" if short != 1 else
                     " (1 cell that lost seeds was reduced over the seeds it had)")
-        methods.append(f"Each method was run with {cube.sizes['seed']} seeds per dataset; for the comparisons across "
+        methods.append(f"Each method was run with {full} seeds per dataset; for the comparisons across "
                        f"datasets the seeds of each (dataset, method) cell were reduced by their "
                        f"{report.seed_reduction}{lost}.")
     if n_missing:

@@ -44,8 +44,6 @@ __all__ = ["main", "read_scores", "CliError", "build_parser"]
 
 EXAMPLES = ("demsar2006", "duo2018", "benavoli2017_uci54_folds")
 _ROLES = ("dataset", "method", "score", "seed", "epoch", "split", "metric")
-#: Column names people give the method column of a tidy file (matched case-insensitively).
-METHOD_COLUMN_NAMES = ("method", "model", "algorithm", "classifier", "system", "approach")
 _SHOWN = 5
 _DEMSAR_NOTE = (
     "Demšar (2006) Table 6 prints the AUCs of C4.5+cf and C4.5+m+cf on 'voting' as 0.975 each, and ranks them 2 "
@@ -158,6 +156,8 @@ def read_scores(path, *, columns: dict | None = None, metric: str | None = None)
     if "score" not in columns and "score" not in frame.columns and metric is not None and metric in frame.columns:
         roles["score"] = metric  # a tidy file whose score column is named after the metric
     if "method" not in columns and roles["method"] not in frame.columns:
+        from .cube import METHOD_COLUMN_NAMES  # the one list, shared with score_cube
+
         named = [c for c in frame.columns if c.lower() in METHOD_COLUMN_NAMES]
         if len(named) == 1:  # a tidy file whose method column is called model, algorithm, classifier, ...
             roles["method"] = named[0]
@@ -406,6 +406,9 @@ _OPTION_WORDS = (("`selection`='best_val'", "--epoch-selection best_val"),
                  ("`missing`", "--missing"), ("`scale`", "--scale"),
                  ("missing='datasets'", "--missing datasets"), ("missing='available'", "--missing available"),
                  ("missing='methods'", "--missing methods"),
+                 ("Pass missing='propagate' to treat such a cell as missing instead.",
+                  "To treat such a cell as missing instead, reduce the seeds yourself: "
+                  "mcda.reduce_seeds(cube, how='mean', missing='propagate')."),
                  ("use paired_tests(..., paired=False) (Welch t / Mann-Whitney)", "give --unpaired (Welch t / "
                   "Mann-Whitney)"))
 

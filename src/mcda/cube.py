@@ -53,6 +53,8 @@ JSON_FORMAT = "mcda-cube"
 JSON_VERSION = 1
 _DEFAULT_COLUMNS = {d: d for d in DIMS} | {"score": "score"}
 _MAX_SHOWN = 8
+#: Column names people give the method column of a tidy table (matched case-insensitively).
+METHOD_COLUMN_NAMES = ("method", "model", "algorithm", "classifier", "system", "approach")
 
 
 # --------------------------------------------------------------------------- metric / direction
@@ -486,6 +488,12 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
             raise ValueError(f"`data` is empty (a DataFrame of shape {data.shape})")
         cols = dict(_DEFAULT_COLUMNS) | dict(columns or {})
         is_tidy = cols["method"] in data.columns
+        named = [str(c) for c in data.columns if str(c).lower() in METHOD_COLUMN_NAMES and str(c) != "method"]
+        if not is_tidy and "method" not in (columns or {}) and named:
+            raise ValueError(f"the table has no 'method' column but a {named[0]!r} column: if it is tidy (one row per "
+                             f"result), pass `columns={{'method': {named[0]!r}}}` (and the score column, e.g. "
+                             f"`columns={{'method': {named[0]!r}, 'score': 'accuracy'}}`); a wide table has one "
+                             "numeric column per method")
         da = _from_tidy(data, columns) if is_tidy else _from_wide(data, columns)
     elif isinstance(data, Mapping):
         if len(data) == 0:
@@ -997,11 +1005,12 @@ def reduce_seeds(cube: xr.DataArray, *, how: str, missing: str = "available") ->
     out.name = "score"
     if not hasattr(cube.data, "dask"):
         counts = n.transpose("dataset", "method", ...).values
-        short = (counts > 0) & (counts < cube.sizes["seed"])
+        full = int(present.sum("seed").max()) if counts.size else 0  # the most seeds any cell has
+        short = (counts > 0) & (counts < full)
         if short.any() and counts.ndim == 2:
             ds = cube.coords["dataset"].values
             me = cube.coords["method"].values
-            cells = [f"{ds[i]}/{me[j]} ({counts[i, j]} of {cube.sizes['seed']})" for i, j in zip(*np.nonzero(short))]
+            cells = [f"{ds[i]}/{me[j]} ({counts[i, j]} of {full})" for i, j in zip(*np.nonzero(short))]
             from ._validation import MissingDataWarning, warn
 
             warn(f"{len(cells)} cell(s) lost seeds and are reduced over the seeds they have (missing='available'; "

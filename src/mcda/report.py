@@ -1034,15 +1034,17 @@ class Report:
         cube = self.cube
         n_missing = len(self.missing_cells())
         if "seed" in cube.dims:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # the views re-issue it; the line below says it
-                used = self._across().coords["n_seeds"].values
-            short = int(((used > 0) & (used < cube.sizes["seed"])).sum())
-            seeds = (f"{cube.sizes['seed']} seeds per cell (reduced by their {self._settings['seed_reduction']} "
-                     "across datasets" + (f"; {short} cell{'s' if short != 1 else ''} lost seeds and "
-                                          f"{'are' if short != 1 else 'is'} reduced over the {int(used[used > 0].min())}"
-                                          f"-{cube.sizes['seed'] - 1} it has; a lost seed is skipped, never "
-                                          "filled, counted in n_seeds" if short else "") + ")")
+            used = self._across().coords["n_seeds"].values
+            full = int(used.max()) if used.size else 0
+            short = (used > 0) & (used < full)
+            fewest = int(used[short].min()) if short.any() else full
+            n_short = int(short.sum())
+            lost = (f"; {n_short} cell{'s' if n_short != 1 else ''} lost seeds and {'are' if n_short != 1 else 'is'} "
+                    f"reduced over the {fewest}{'+' if n_short > 1 and fewest < full - 1 else ''} "
+                    f"{'it has' if n_short == 1 else 'they have'} (a lost seed is skipped, never filled; counted in "
+                    "n_seeds)" if n_short else "")
+            seeds = (f"{full} seeds per cell (reduced by their {self._settings['seed_reduction']} across datasets"
+                     f"{lost})")
         else:
             seeds = "one score per dataset and method (no seeds)"
         scale = self._raw.attrs.get("scale")
