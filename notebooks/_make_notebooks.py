@@ -1,13 +1,15 @@
-"""Write the example notebooks of ``notebooks/`` (nbformat v4, outputs stripped).
+"""Write and execute the example notebooks of ``notebooks/`` (nbformat v4, shipped with their outputs).
 
 The notebooks are generated from the cell texts in the ``_nb_*.py`` modules beside this script
-so that they are easy to review and to regenerate:
+so that they are easy to review, then executed top to bottom (nbclient, kernel ``python3``, in a
+temporary directory) so that they ship with their outputs, as the README promises:
 
-    python notebooks/_make_notebooks.py            # rewrite every notebook
-    python notebooks/_make_notebooks.py --check    # exit 1 if a notebook differs from its source
+    python notebooks/_make_notebooks.py            # rewrite and execute every notebook
+    python notebooks/_make_notebooks.py --check    # exit 1 if a notebook's cells differ from its source
 
-Cell ids are deterministic (``<notebook>-<index>``), so regenerating an unchanged source gives
-byte-identical files. ``tests/test_notebooks.py`` executes every notebook with nbclient.
+Cell ids are deterministic (``<notebook>-<index>``). ``tests/test_notebooks.py`` checks that the
+stored cells are the sources', that every code cell carries its outputs without an error, and
+executes every notebook again.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
+import tempfile
 from pathlib import Path
 
 import nbformat
@@ -52,6 +55,22 @@ def build(module) -> tuple[str, nbformat.NotebookNode]:
     return f"{stem}.ipynb", nb
 
 
+def execute(nb: nbformat.NotebookNode, *, timeout: int = 300) -> nbformat.NotebookNode:
+    """Run every cell of ``nb`` in a fresh ``python3`` kernel, in a temporary directory; the outputs stay in it."""
+    import nbclient
+
+    with tempfile.TemporaryDirectory() as workdir:
+        client = nbclient.NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                                         resources={"metadata": {"path": workdir}})
+        client.execute()
+    nb.metadata.pop("widgets", None)
+    return nb
+
+
+def _cells(nb) -> list:
+    return [(c.cell_type, c.source) for c in nb.cells]
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare with the files on disk instead of writing")
@@ -59,14 +78,14 @@ def main(argv=None) -> int:
     stale = []
     for source in SOURCES:
         filename, nb = build(_load(source))
-        text = nbformat.writes(nb) + "\n"
         target = HERE / filename
         if args.check:
-            if not target.exists() or target.read_text(encoding="utf-8") != text:
+            if not target.exists() or _cells(nbformat.read(target, as_version=4)) != _cells(nb):
                 stale.append(filename)
         else:
-            target.write_text(text, encoding="utf-8")
-            print(f"wrote {target.relative_to(HERE.parent)} ({len(nb.cells)} cells)")
+            nb = execute(nb)
+            target.write_text(nbformat.writes(nb) + "\n", encoding="utf-8")
+            print(f"wrote {target.relative_to(HERE.parent)} ({len(nb.cells)} cells, executed)")
     if stale:
         print("out of date (run python notebooks/_make_notebooks.py): " + ", ".join(stale), file=sys.stderr)
         return 1

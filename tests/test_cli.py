@@ -160,13 +160,15 @@ def test_epochs_in_a_csv(tmp_path):
     ("dataset,method,score\niris,a,0.9\niris,b,0.8\n", ["--score-column", "acc"],
      "no column 'acc' (given for the score); the columns are 'dataset', 'method', 'score'"),
     ("dataset,method,value\niris,a,0.9\niris,b,0.8\n", [], "no score column 'score' (name it with --score-column)"),
-    ("dataset,method,score,notes\niris,a,0.9,x\niris,b,0.8,y\n", [], "column 'notes' not understood"),
+    ("dataset,learner,score\niris,a,0.9\niris,b,0.8\n", [],  # tidy, the method column named unusually
+     "column 'learner' holds text, not scores. If the file is tidy (one row per result), name its method column "
+     "with --method-column (e.g. --method-column learner)"),
     ("dataset,a,b\niris,0.9,0.8\nwine,0.7,x\n", [], "column 'b' must hold numbers; not a number at line 3 ('x')"),
     ("dataset,a,b\niris,0.9,0.8\niris,0.7,0.6\n", [], "dataset 'iris' appears on lines 2 and 3"),
     ("dataset,method,score\niris,a,0.9\n,b,0.8\n", [], "empty dataset at line 3"),
     ("dataset,method,score\niris,a,0.9\niris,b,inf\n", [], "infinite values at line 3"),
     ("", [], "the file is empty"),
-], ids=["missing-file", "non-numeric", "duplicate", "unknown-column", "no-score-column", "extra-column",
+], ids=["missing-file", "non-numeric", "duplicate", "unknown-column", "no-score-column", "text-column-in-wide",
         "wide-non-numeric", "wide-duplicate", "empty-key", "infinite", "empty-file"])
 def test_input_errors_are_one_line(tmp_path, content, extra, expected):
     path = tmp_path / "nothere.csv"
@@ -313,3 +315,29 @@ def test_cli_words_for_library_errors(tmp_path):
     blocker.write_text("", encoding="utf-8")
     status, out, err = run(["compare", str(wide), "--metric", "ari", "--out", str(blocker / "o")])
     assert status == 1 and out == "" and "--out" in err
+
+
+def test_extra_columns_are_ignored_with_a_note_and_control_means_holm(tmp_path):
+    path = tmp_path / "scores.csv"
+    rows = ["dataset,algorithm,score,runtime,notes"] + [
+        f"d{i},{m},{0.7 + 0.05 * j + 0.01 * (i % 3)},{i + j},x" for i in range(8) for j, m in enumerate("abc")]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    status, out, err = run(["compare", str(path), "--metric", "accuracy", "--control", "a", "--no-figures",
+                            "--out", str(tmp_path / "o")])
+    assert status == 0, err
+    assert "read as a tidy file with 'algorithm' as the method column" in out
+    assert "ignored the extra numeric column 'runtime'" in out and "text column 'notes'" in out
+    assert "--control a without --test: Holm's step-down against a" in out
+    assert "holm against a" in out.lower()
+
+
+def test_a_wide_file_that_looks_transposed_gets_a_hint(tmp_path):
+    path = tmp_path / "wide.csv"
+    header = "name," + ",".join(f"d{i}" for i in range(6))  # rows are methods, columns datasets
+    rows = [header] + [f"{m}," + ",".join(f"{0.6 + 0.01 * (i + j)}" for i in range(6)) for j, m in enumerate("abc")]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    status, out, err = run(["compare", str(path), "--metric", "accuracy", "--no-figures", "--out",
+                            str(tmp_path / "o")])
+    assert status == 0, err
+    assert "this wide file has 3 rows (read as datasets: 'a', 'b', 'c') and 6 columns" in out
+    assert "transposed" in out

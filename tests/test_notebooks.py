@@ -1,10 +1,10 @@
 """Every example notebook in ``notebooks/`` runs from top to bottom.
 
-The notebooks are stored with their outputs stripped; here each one is executed with nbclient
-in a fresh ``python3`` kernel of the current environment (ipykernel installed alongside mcda),
-in a temporary working directory, and a failing cell fails the test with its source and error.
-Also checks that the stored notebooks are what ``notebooks/_make_notebooks.py`` writes and carry
-no outputs.
+The notebooks ship with their outputs (``python notebooks/_make_notebooks.py`` writes and executes
+them); here the stored cells must be their sources', every code cell must carry its outputs and
+no error, and each notebook is executed again with nbclient in a fresh ``python3`` kernel of the
+current environment (ipykernel installed alongside mcda), in a temporary working directory; a
+failing cell fails the test with its source and error.
 """
 
 from __future__ import annotations
@@ -30,12 +30,17 @@ def test_there_are_notebooks():
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_notebook_is_stored_without_outputs(path):
+def test_notebook_is_stored_with_its_outputs(path):
     nb = nbformat.read(path, as_version=4)
     nbformat.validate(nb)
-    dirty = [i for i, cell in enumerate(nb.cells)
-             if cell.cell_type == "code" and (cell.get("outputs") or cell.get("execution_count") is not None)]
-    assert not dirty, f"{path.name}: cells {dirty} carry outputs; regenerate with notebooks/_make_notebooks.py"
+    code = [(i, cell) for i, cell in enumerate(nb.cells) if cell.cell_type == "code"]
+    unrun = [i for i, cell in code if cell.get("execution_count") is None]
+    assert not unrun, f"{path.name}: cells {unrun} were not executed; run python notebooks/_make_notebooks.py"
+    counts = [cell["execution_count"] for _, cell in code]
+    assert counts == list(range(1, len(code) + 1)), f"{path.name}: cells were not run top to bottom ({counts})"
+    errors = [i for i, cell in code if any(o.get("output_type") == "error" for o in cell.get("outputs", []))]
+    assert not errors, f"{path.name}: cells {errors} stored an error"
+    assert sum(bool(cell.get("outputs")) for _, cell in code) >= len(code) // 2, f"{path.name}: few outputs stored"
 
 
 def test_notebooks_match_their_generator():

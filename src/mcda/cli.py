@@ -249,6 +249,13 @@ def _read_wide(frame: pd.DataFrame, dataset_column: str, source: str) -> pd.Data
         if numeric.notna().all():
             raise CliError(f"{source}: a wide file needs dataset labels in its first column (or a 'dataset' column); "
                            f"the first column {labels_column!r} holds numbers. A tidy file needs a 'method' column")
+    text = [m for m in frame.columns if m != labels_column if pd.to_numeric(frame[m], errors="coerce").isna().sum() > frame[m].isna().sum()
+            and pd.to_numeric(frame[m], errors="coerce").isna().mean() > 0.5]
+    if text:
+        raise CliError(f"{source}: read as a wide file (no method column), but column{'s' if len(text) > 1 else ''} "
+                       f"{shown(text, _SHOWN)} hold{'' if len(text) > 1 else 's'} text, not scores. If the file is "
+                       f"tidy (one row per result), name its method column with --method-column (e.g. "
+                       f"--method-column {text[0]})")
     labels = frame[labels_column].astype(str).str.strip()
     empty = frame[labels_column].isna() | (labels == "")
     if empty.any():
@@ -263,13 +270,6 @@ def _read_wide(frame: pd.DataFrame, dataset_column: str, source: str) -> pd.Data
     if len(methods) < 2:
         raise CliError(f"{source}: a wide file needs at least 2 method columns besides {labels_column!r}; it has "
                        f"{shown(methods, _SHOWN)}")
-    text = [m for m in methods if pd.to_numeric(frame[m], errors="coerce").isna().sum() > frame[m].isna().sum()
-            and pd.to_numeric(frame[m], errors="coerce").isna().mean() > 0.5]
-    if text:
-        raise CliError(f"{source}: read as a wide file (no method column), but column{'s' if len(text) > 1 else ''} "
-                       f"{shown(text, _SHOWN)} hold{'' if len(text) > 1 else 's'} text, not scores. If the file is "
-                       f"tidy (one row per result), name its method column with --method-column (e.g. "
-                       f"--method-column {text[0]})")
     out = pd.DataFrame({m: _numeric_column(frame, m, source) for m in methods})
     out.index = pd.Index(labels.tolist(), name="dataset")
     out.attrs["notes"] = []

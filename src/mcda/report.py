@@ -1016,7 +1016,24 @@ class Report:
 
     # ------------------------------------------------------------------ for people
 
+    def _once(self, compute):
+        """``compute()`` with each warning it raises re-issued once (views share results, and so warnings)."""
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = compute()
+        seen = set()
+        for w in caught:
+            key = (str(w.message), w.category)
+            if key not in seen:
+                seen.add(key)
+                warnings.warn(w.message, w.category, stacklevel=user_stacklevel())
+        return out
+
     def overview(self, *, max_pairs: int = 12) -> str:
+        """The whole analysis as text for people (what ``mcda compare`` prints); each warning is issued once."""
+        return self._once(lambda: self._overview(max_pairs))
+
+    def _overview(self, max_pairs: int) -> str:
         """The whole analysis as text for people (what ``mcda compare`` prints).
 
         The Friedman verdict and the critical-difference groups, pairwise superiority and
@@ -1158,7 +1175,7 @@ class Report:
         """
         from ._writeup import BIBTEX, methods_and_results
 
-        methods, results, reading, cites = methods_and_results(self, max_pairs=max_pairs)
+        methods, results, reading, cites = self._once(lambda: methods_and_results(self, max_pairs=max_pairs))
         name = self.metric_name()
         parts = [f"# mcda report: {name}", "", "## Methods", "", methods, "", "## Results", "", results, "",
                  "## Reading the procedures together", "", reading]
