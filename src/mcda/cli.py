@@ -406,9 +406,9 @@ _OPTION_WORDS = (("`selection`='best_val'", "--epoch-selection best_val"),
                  ("`missing`", "--missing"), ("`scale`", "--scale"),
                  ("missing='datasets'", "--missing datasets"), ("missing='available'", "--missing available"),
                  ("missing='methods'", "--missing methods"),
-                 ("Pass missing='propagate' to treat such a cell as missing instead.",
+                 ("Pass missing='complete' to treat such a cell as missing instead.",
                   "To treat such a cell as missing instead, reduce the seeds yourself: "
-                  "mcda.reduce_seeds(cube, how='mean', missing='propagate')."),
+                  "mcda.reduce_seeds(cube, how='mean', missing='complete')."),
                  ("use paired_tests(..., paired=False) (Welch t / Mann-Whitney)", "give --unpaired (Welch t / "
                   "Mann-Whitney)"))
 

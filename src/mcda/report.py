@@ -223,20 +223,16 @@ def _one_metric(scores, metric, direction, method_names) -> xr.DataArray:
 
 
 def _bayes_lines(result, max_pairs: int) -> list[str]:
+    from ._writeup import _bayes_claims
+
+    claims = _bayes_claims(result)
+    lines = [f"{a} better than {b} (P = {p:.3f})" if kind == "better" else
+             f"{a} and {b} practically equivalent (P = {p:.3f})" for a, b, p, kind in claims[:max_pairs]]
+    if len(claims) > max_pairs:
+        lines.append(f"… and {len(claims) - max_pairs} more decided pairs")
     table = result.to_frame()
-    label = table["label"].astype(str)
-    decided = table[label.isin(["a_better", "b_better", "equivalent"])]
-    lines = []
-    for r in decided.head(max_pairs).itertuples(index=False):
-        if r.label == "a_better":
-            lines.append(f"{r.method_a} better than {r.method_b} (P = {r.p_a_better:.3f})")
-        elif r.label == "b_better":
-            lines.append(f"{r.method_b} better than {r.method_a} (P = {r.p_b_better:.3f})")
-        else:
-            lines.append(f"{r.method_a} and {r.method_b} practically equivalent (P = {r.p_equivalent:.3f})")
-    if len(decided) > max_pairs:
-        lines.append(f"… and {len(decided) - max_pairs} more decided pairs")
-    lines.append(f"{len(decided)} of {len(table)} pairs decided; {int((label == 'inconclusive').sum())} inconclusive")
+    n_open = int((table["label"].astype(str) == "inconclusive").sum())
+    lines.append(f"{len(claims)} of {len(table)} pairs decided; {n_open} inconclusive")
     return lines
 
 
