@@ -401,35 +401,75 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
     return " ".join(methods), " ".join(results), reading, cites
 
 
+def _sign_significant(report) -> dict:
+    """(better, worse) -> adjusted p of every pair the pairwise sign tests separate."""
+    table = report.superiority().to_frame()
+    out = {}
+    for r in table.itertuples(index=False):
+        if getattr(r, "superior", None) is None or (isinstance(r.superior, float) and math.isnan(r.superior)):
+            continue
+        worse = r.method_b if r.superior == r.method_a else r.method_a
+        out[(str(r.superior), str(worse))] = float(getattr(r, "p_adjusted", math.nan))
+    return out
+
+
 def _reading(report, comparison, sign_claims, alpha: float) -> str:
     """One or two sentences on what each procedure supports when they disagree (or that they agree)."""
     separated = set(_separated_pairs(comparison))
+    sign = _sign_significant(report)
     better = [(a, b, p) for a, b, p, kind in sign_claims if kind == "better"]
-    bayes_only = [(a, b, p) for a, b, p in better if (a, b) not in separated]
-    freq_only = [(a, b) for a, b in separated if not any((a, b) == (x, y) for x, y, _ in better)]
+    rope = report.rope_value()
     if comparison is None:
         return ("Only the pairwise views apply here; each claims something about one pair on the datasets it shares, "
                 "not about all methods at once.")
     test = _display(comparison.test) if comparison.test in _DISPLAY else comparison.test
     n_pairs = comparison.n_methods * (comparison.n_methods - 1) // 2
+
+    def pair_words(a, b, p):
+        words = f"the Bayesian sign test's P = {p:.3f} that {a} is better than {b} by more than the rope (±{rope:g})"
+        if (a, b) in sign:
+            words += f", and the pairwise sign test (Holm-adjusted p = {_p(sign[(a, b)])})"
+        return words
+
+    if comparison.posthoc is None and not comparison.friedman.rejected:
+        if not better:
+            return ("The omnibus test does not reject and no pair is decided by the Bayesian sign test: the data "
+                    "license no claim that one method is better than another.")
+        a, b, p = better[0]
+        return (f"The omnibus test does not reject at α = {alpha:g}, so no difference in mean rank may be claimed; "
+                f"{pair_words(a, b, p)} {'support' if (a, b) in sign else 'supports'} a claim about that pair only. "
+                f"Write it as such (e.g. \"{a} is probably better than {b}, P = {p:.3f}\"), not as a significant "
+                "difference between the methods.")
+    if comparison.posthoc is None:  # the omnibus rejects but no post-hoc applies (unbalanced incomplete design)
+        n_sign = len(sign)
+        example = next(((a, b, p) for a, b, p in better if (a, b) in sign), better[0] if better else None)
+        text = (f"The {comparison.friedman.test.replace('-', '–').title()} test says the methods differ overall but "
+                "names no pair; claims about pairs rest on the pairwise views, each on the datasets the pair shares: "
+                f"the sign tests separate {n_sign} of {n_pairs} pairs (Holm-adjusted) and the Bayesian sign test "
+                f"decides {len(better)} as one method better.")
+        if example is not None:
+            a, b, p = example
+            text += f" For example, write \"{a} is better than {b}\" citing {pair_words(a, b, p)}."
+        return text
+    ranked = set(map(str, comparison.mean_ranks.index))  # excluded methods are not in the post-hoc at all
+    bayes_only = [(a, b, p) for a, b, p in better if (a, b) not in separated and a in ranked and b in ranked]
+    freq_only = [(a, b) for a, b in separated if not any((a, b) == (x, y) for x, y, _ in better)]
     if bayes_only:
         a, b, p = bayes_only[0]
-        freq = (f"{test} separates {len(separated)} of {n_pairs} pairs" if comparison.posthoc is not None else
-                f"the omnibus test does not reject at α = {alpha:g}" if not comparison.friedman.rejected else
-                "no post-hoc test applies to this design")
-        return (f"The procedures answer different questions: {freq}, a statement that controls the chance of any "
-                f"false claim among all pairs of mean ranks at once, while the Bayesian sign test gives, for one pair, "
-                f"the probability that {a} is better than {b} by more than the rope (P = {p:.3f}). The data license "
-                f"writing that {a} is probably better than {b} (Bayesian sign test, P = {p:.3f}, rope "
-                f"±{report.rope_value():g}), not that it is significantly better"
-                + (f" or that {a} and {b} differ in mean rank" if (a, b) not in separated else "") + ".")
+        return (f"The procedures answer different questions: {test} separates {len(separated)} of {n_pairs} pairs "
+                "while controlling the chance of any false claim among all pairs of mean ranks at once, and it does "
+                f"not separate {a} from {b}; {pair_words(a, b, p)} {'speak' if (a, b) in sign else 'speaks'} about "
+                f"that pair alone. The data license writing that {a} is probably better than {b} (P = {p:.3f})"
+                + (f" and that it wins significantly more datasets (sign test, Holm over the pairs)" if (a, b) in sign
+                   else "")
+                + f", not that {a} ranks significantly better than {b} in the comparison of all methods.")
     if freq_only:
         a, b = freq_only[0]
-        return (f"{test[0].upper() + test[1:]} separates {a} from {b} by mean rank, but the Bayesian sign test does not find {a} better by "
-                f"more than the rope (±{report.rope_value():g}) with P ≥ 0.95: write that {a} ranks significantly "
-                f"better than {b}, without claiming a practically relevant difference.")
+        return (f"{test[0].upper() + test[1:]} separates {a} from {b} by mean rank, but the Bayesian sign test does "
+                f"not find {a} better by more than the rope (±{rope:g}) with P ≥ 0.95: write that {a} ranks "
+                f"significantly better than {b}, without claiming a practically relevant difference.")
     if separated or better:
-        return ("The rank-based post-hoc test and the Bayesian sign test agree on the pairs they decide; the other "
-                "pairs remain undecided by both.")
+        return (f"{test[0].upper() + test[1:]} and the Bayesian sign test agree on every pair either decides; the "
+                "other pairs remain undecided by both.")
     return ("No procedure separates any pair: the data license no claim that one method is better than another; "
             "at most that the differences are smaller than these datasets can resolve.")
