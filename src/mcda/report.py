@@ -1125,6 +1125,11 @@ class Report:
             lines += ["", "== Hierarchical model on the cross-validation folds (Corani et al. 2017)"]
             lines += ["  " + line for line in self._hierarchical_text(max_pairs).split("\n")]
 
+        from ._writeup import _bayes_claims, _reading
+
+        lines += ["", "== Reading the procedures together"]
+        lines += ["  " + _reading(self, comparison, _bayes_claims(bayes), self.alpha)]
+
         lines += ["", "== Within datasets (over seeds)"]
         lines += ["  " + line for line in self._within_text(max_pairs).split("\n")]
 

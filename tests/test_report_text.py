@@ -1,0 +1,69 @@
+"""Report.text(), the reading paragraph, the signed-rank view and figures that quote the text's numbers."""
+
+import re
+
+import matplotlib
+import pytest
+
+import mcda
+
+matplotlib.use("Agg")
+
+
+@pytest.fixture(scope="module")
+def report():
+    return mcda.Report(mcda.datasets.load("demsar2006"), rng=3)
+
+
+@pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
+def test_text_matches_what_was_computed(report):
+    text = report.text()
+    comparison = report.compare()
+    f = comparison.friedman
+    assert f"χ²_F({f.df}) = {f.statistic:.2f}" in text and f"F({f.f_df[0]}, {f.f_df[1]}) = {f.f_statistic:.2f}" in text
+    assert "Nemenyi's test for all pairs" in text and "α = 0.05" in text
+    assert "±0.01, the noise floor of the auroc metric card" in text
+    assert f"separated {comparison.posthoc.n_significant} of 6 comparisons" in text
+    keys = re.findall(r"@(\w+)", text.split("## References")[0])
+    bib = text.split("```bibtex")[1]
+    assert keys and all(f"{{{k}," in bib for k in keys)  # every citation has its BibTeX entry
+    sign = report.bayesian().to_frame()
+    decided = sign[sign["label"] == "a_better"]
+    for r in decided.itertuples(index=False):
+        assert f"{r.method_a} better than {r.method_b} (P = {r.prob_a_better:.3f})" in text
+
+
+@pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
+def test_disagreement_is_explained(report):
+    comparison = report.compare()
+    assert comparison.posthoc.n_significant == 0
+    reading = report.text().split("## Reading the procedures together")[1].split("## References")[0]
+    assert "separates 0 of 6 pairs" in reading and "probably better than C4.5" in reading
+    assert "not that C4.5+m+cf ranks significantly better" in reading
+    assert reading.strip() in report.overview().replace("\n  ", "\n")
+
+
+@pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
+def test_signed_rank_beside_sign_and_figures_quote_the_text(report):
+    overview = report.overview()
+    assert "== Bayesian signed-rank test" in overview
+    fig, ax = report.plot_posterior(("C4.5+m+cf", "C4.5"))
+    exact = report.bayesian().to_frame()
+    row = exact[(exact.method_a == "C4.5") & (exact.method_b == "C4.5+m+cf")].iloc[0]
+    corners = [t.get_text() for t in ax.texts if t.get_gid() == "corner_label"]
+    assert f"P = {row.prob_b_better:.3f}" in corners[0]  # C4.5+m+cf better: the exact P of the text
+    assert any(t.get_gid() == "probability_source" for t in ax.texts)
+    bars_fig, bars_ax = report.plot_signed_rank_bars()
+    assert bars_fig is not None
+
+
+@pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
+def test_each_warning_is_issued_once():
+    import warnings
+
+    report = mcda.Report(mcda.datasets.load("demsar2006"), rng=1)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        report.overview()
+    messages = [str(w.message) for w in caught]
+    assert messages and len(messages) == len(set(messages))
