@@ -222,9 +222,8 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None,
         ax.set_ylim(-0.22, _HEIGHT + 0.22)
         ax.set_title(f"{a} vs {b}: {_verdict(row)} (threshold {labelled.threshold:g})", fontsize=_style.FONT_SIZE)
         if probabilities is not None:
-            ax.text(0.5, -0.2, f"shading: {len(draws):,} posterior draws; P: {getattr(probabilities, 'method', '')} "
-                    "(as in the text and bars)", ha="center", va="top", fontsize=small - 1, color=_style.NEUTRAL,
-                    gid="probability_source")
+            ax.text(0.5, -0.2, f"shading: {len(draws):,} draws; P: {getattr(probabilities, 'method', '')}, as in the text",
+                    ha="center", va="top", fontsize=small - 1, color=_style.NEUTRAL, gid="probability_source")
     return fig, ax
 
 
