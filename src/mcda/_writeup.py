@@ -209,7 +209,7 @@ def _p(value: float) -> str:
     return f"{value:.2g}" if value < 0.001 else f"{value:.3f}"
 
 
-def _bayes_claims(result) -> list[tuple[str, str, float, str]]:
+def bayes_claims(result) -> list[tuple[str, str, float, str]]:
     """(better, worse, P, label) for every decided pair (label 'better' or 'equivalent')."""
     out = []
     for r in result.to_frame().itertuples(index=False):
@@ -382,9 +382,9 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
                                                    for r in sig.itertuples(index=False)], max_pairs) if len(sig)
                                    else "") + ".")
     sign = report.bayesian()
-    sign_claims = _bayes_claims(sign)
+    sign_claims = bayes_claims(sign)
     signed = report.bayesian_signed_rank()
-    signed_claims = _bayes_claims(signed)
+    signed_claims = bayes_claims(signed)
     for label, claims, total in (("sign", sign_claims, len(sign.to_frame())),
                                  ("signed-rank", signed_claims, len(signed.to_frame()))):
         text = [f"{a} better than {b} (P = {p:.3f})" if kind == "better" else
@@ -397,7 +397,7 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
         results.append(f"Within datasets, {n_sig} of {len(tests)} (dataset, pair) differences were significant over "
                        f"seeds at α = {alpha:g}.")
 
-    reading = _reading(report, comparison, sign_claims, alpha)
+    reading = reading_paragraph(report, comparison, sign_claims, alpha)
     return " ".join(methods), " ".join(results), reading, cites
 
 
@@ -413,7 +413,7 @@ def _sign_significant(report) -> dict:
     return out
 
 
-def _reading(report, comparison, sign_claims, alpha: float) -> str:
+def reading_paragraph(report, comparison, sign_claims, alpha: float) -> str:
     """One or two sentences on what each procedure supports when they disagree (or that they agree)."""
     separated = set(_separated_pairs(comparison))
     sign = _sign_significant(report)

@@ -33,7 +33,7 @@ from ._validation import check_alpha, check_choice, check_positive_int
 from .multitest import BERGMANN_HOMMEL_MAX_METHODS, adjust_finite, canonical_adjustment, check_bergmann_hommel
 # re-exported from their home for code written against mcda.frequentist
 from .multitest import PVALUE_ADJUSTMENTS, adjust_pvalues  # noqa: F401
-from .ranks import MeanRanks, _warn_dropped_datasets, missing_policy, rank_sums, table_rank_sums
+from .ranks import MeanRanks, warn_dropped_datasets, missing_policy, rank_sums, table_rank_sums
 
 __all__ = [
     "FriedmanResult",
@@ -134,7 +134,7 @@ def _rank_statistics(scores, direction, method_names, *, what: str, missing: str
                                missing=scores.missing)
     prep = rank_sums(scores, direction, method_names=method_names, missing=missing)
     prep.warn_excluded(what)
-    _warn_dropped_datasets(prep.excluded_datasets, what)
+    warn_dropped_datasets(prep.excluded_datasets, what)
     return _RankStatistics(methods=list(prep.methods), rank_sums=prep.rank_sums,
                            sum_squared_ranks=prep.sum_squared_ranks, n_datasets=prep.n_datasets,
                            excluded=dict(prep.excluded), excluded_datasets=dict(prep.excluded_datasets),
@@ -1127,9 +1127,9 @@ def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", cont
 
 def _compare_incomplete(scores, direction, *, test, control, alpha, method_names):
     """compare_over_datasets(missing="available") on an incomplete design (None when no cell is missing)."""
-    from .incomplete import _prepared, design_of, durbin_test, skillings_mack_test
+    from .incomplete import design_of, durbin_test, prepared_incomplete, skillings_mack_test
 
-    values, present, methods, datasets, _ = _prepared(scores, direction, method_names, "the comparison over datasets")
+    values, present, methods, datasets, _ = prepared_incomplete(scores, direction, method_names, "the comparison over datasets")
     if present.all():
         return None
     design = design_of(present, methods, datasets)

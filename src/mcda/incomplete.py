@@ -77,7 +77,7 @@ def design_of(present: np.ndarray, methods, datasets) -> Design:
                                            columns=pd.Index(methods, name="versus")))
 
 
-def _prepared(scores, direction, method_names, what: str):
+def prepared_incomplete(scores, direction, method_names, what: str):
     """Oriented values with NaN kept; datasets with fewer than 2 results are dropped and named."""
     prep = prepare_across(scores, direction, method_names=method_names, missing="available")
     values = prep.values
@@ -250,7 +250,7 @@ def skillings_mack_test(scores, direction=None, *, alpha: float = 0.05, method_n
     (15.493, 3, 0.0014)
     """
     alpha = check_alpha(alpha)
-    values, present, methods, datasets, dropped = _prepared(scores, direction, method_names,
+    values, present, methods, datasets, dropped = prepared_incomplete(scores, direction, method_names,
                                                           "the Skillings-Mack test")
     statistic, df, adjusted, ranks = _skillings_mack(values, present)
     pvalue = float(special.chdtrc(df, statistic)) if df > 0 else math.nan
@@ -424,7 +424,7 @@ def durbin_test(scores, direction=None, *, alpha: float = 0.05, adjust: str | No
     (12.0, 6, 0.062)
     """
     alpha = check_alpha(alpha)
-    values, present, methods, datasets, dropped = _prepared(scores, direction, method_names, "the Durbin test")
+    values, present, methods, datasets, dropped = prepared_incomplete(scores, direction, method_names, "the Durbin test")
     design = design_of(present, methods, datasets)
     if design.kind == "unbalanced incomplete":
         raise ValueError("the Durbin test needs a balanced incomplete block design (the same number of methods on "

@@ -48,7 +48,7 @@ def missing_policy(missing) -> str:
     return "complete" if missing == "methods" else missing
 
 
-def _warn_dropped_datasets(excluded_datasets: dict, what: str) -> None:
+def warn_dropped_datasets(excluded_datasets: dict, what: str) -> None:
     if excluded_datasets:
         lacks = shown([f"{d} lacks [{shown(ms, 4, fmt=str)}]" for d, ms in excluded_datasets.items()], fmt=str,
                       sep="; ")
@@ -357,7 +357,7 @@ def rank_table(scores, direction=None, *, missing: str = "complete", method_name
     """
     prep = prepare_across(scores, direction, method_names=method_names, missing=missing)
     _warn_excluded(prep.excluded, "the rank table")
-    _warn_dropped_datasets(prep.excluded_datasets, "the rank table")
+    warn_dropped_datasets(prep.excluded_datasets, "the rank table")
     table = prep.rank_table()
     table.attrs["excluded_datasets"] = prep.excluded_datasets
     return table
@@ -750,7 +750,7 @@ def _mean_ranks(scores, *, aggregation, groups, weights, missing, direction, met
     agg = _prepare_aggregation(scores, aggregation=aggregation, groups=groups, weights=weights, direction=direction,
                                method_names=method_names, missing=missing)
     _warn_excluded(agg.prep.excluded, f"the {what} ranks")
-    _warn_dropped_datasets(agg.prep.excluded_datasets, f"the {what} ranks")
+    warn_dropped_datasets(agg.prep.excluded_datasets, f"the {what} ranks")
     if missing == "available":
         warn(f"{what} ranks with missing='available' rank each method among the methods present on each dataset; "
              "they are descriptive only (not on a common scale) and never an input to a critical difference.",
@@ -1211,7 +1211,7 @@ def rank_stability(scores, direction=None, *, n_resamples: int = 10_000, aggrega
                                method_names=method_names, missing=missing,
                                function="mcda.rank_stability").sorted_by_dataset()
     _warn_excluded(agg.prep.excluded, "the rank stability")
-    _warn_dropped_datasets(agg.prep.excluded_datasets, "the rank stability")
+    warn_dropped_datasets(agg.prep.excluded_datasets, "the rank stability")
     from .options import check_allocation
 
     k = len(agg.prep.methods)

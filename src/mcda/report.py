@@ -223,9 +223,9 @@ def _one_metric(scores, metric, direction, method_names) -> xr.DataArray:
 
 
 def _bayes_lines(result, max_pairs: int) -> list[str]:
-    from ._writeup import _bayes_claims
+    from ._writeup import bayes_claims
 
-    claims = _bayes_claims(result)
+    claims = bayes_claims(result)
     lines = [f"{a} better than {b} (P = {p:.3f})" if kind == "better" else
              f"{a} and {b} practically equivalent (P = {p:.3f})" for a, b, p, kind in claims[:max_pairs]]
     if len(claims) > max_pairs:
@@ -1125,10 +1125,10 @@ class Report:
             lines += ["", "== Hierarchical model on the cross-validation folds (Corani et al. 2017)"]
             lines += ["  " + line for line in self._hierarchical_text(max_pairs).split("\n")]
 
-        from ._writeup import _bayes_claims, _reading
+        from ._writeup import bayes_claims, reading_paragraph
 
         lines += ["", "== Reading the procedures together"]
-        lines += ["  " + _reading(self, comparison, _bayes_claims(bayes), self.alpha)]
+        lines += ["  " + reading_paragraph(self, comparison, bayes_claims(bayes), self.alpha)]
 
         lines += ["", "== Within datasets (over seeds)"]
         lines += ["  " + line for line in self._within_text(max_pairs).split("\n")]
