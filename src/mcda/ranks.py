@@ -207,8 +207,8 @@ def _design(cube: xr.DataArray, missing: str, flags: tuple) -> tuple[np.ndarray,
 
 
 def _prepared(cube, missing, columns, excluded, empty, **sums) -> AcrossDatasets:
-    labels = cube.coords["dataset"].values
-    return AcrossDatasets(cube=cube, methods=[str(cube.coords["method"].values[j]) for j in columns],
+    labels, methods = cube.coords["dataset"].values, cube.coords["method"].values  # one coordinate lookup each
+    return AcrossDatasets(cube=cube, methods=[str(methods[j]) for j in columns],
                           columns=np.asarray(columns), empty=np.asarray(empty, dtype=np.int64), excluded=excluded,
                           empty_datasets=tuple(str(d) for d in labels[empty]), missing=missing, **sums)
 
