@@ -1646,8 +1646,9 @@ def open_cube(path, *, chunks: int | None = None) -> xr.DataArray:
         if "score" not in ds:
             raise McdaArgumentError(f"`path` {str(path)!r} is a Zarr store without a 'score' array; it has {list(ds)}")
         da = ds["score"]
-    else:
-        da = xr.open_dataarray(str(path), chunks=spec or {"dataset": 100_000})
+    else:  # netCDF: read (and decoded) as from_netcdf reads it, lazily
+        da = from_netcdf(path, chunks=spec or {"dataset": 100_000})
+        return da.chunk({d: -1 for d in da.dims if d != "dataset"})
     axes = [i for i, d in enumerate(da.dims) if d != "dataset" and da.data.numblocks[i] > 1]
     if axes:  # one chunk along every dim but dataset (on the dask array: no hashing of the labels)
         da = da.copy(data=da.data.rechunk({i: -1 for i in axes}))
