@@ -31,6 +31,8 @@ def test_code_blocks_run(page, tmp_path, monkeypatch):
             # other warning is an error, and mcda's must point at the guide's line
             warnings.simplefilter("error")
             warnings.simplefilter("always", mcda.McdaWarning)
+            # matplotlib's note when a page draws more than 20 figures (the gallery); they are closed below
+            warnings.filterwarnings("ignore", "More than 20 figures", RuntimeWarning)
             try:
                 exec(compile(block, name, "exec"), namespace)
             except Exception as exc:  # pragma: no cover - the message is the point

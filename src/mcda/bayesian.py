@@ -1526,7 +1526,7 @@ def hierarchical_comparison(scores, direction=None, *, rope=None, runs=None, rho
     Examples
     --------
     >>> from mcda import datasets, hierarchical_comparison
-    >>> folds = datasets.load("benavoli2017_uci54_folds").sel(method=["nbc", "aode"])
+    >>> folds = datasets.load("benavoli2017_uci54_folds").mcda.sel(method=["nbc", "aode"])
     >>> result = hierarchical_comparison(folds, rope=0.01, n_samples=1000, rng=0)
     >>> row = result.to_frame().iloc[0]
     >>> row["method_a"], row["method_b"], int(row["n_datasets"]), row["label"]
