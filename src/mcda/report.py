@@ -718,7 +718,7 @@ class Report:
         fewer than 2 of them there is nothing to rank (the pairwise views still apply).
         """
         s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "missing"))
-        cube = self._across(s)
+        cube = without_empty_datasets(self._across(s))  # one rule: datasets without any result are left out
         present = cube.notnull().transpose("dataset", "method").values
         if s["missing"] == "available":
             if (present.sum(axis=1) >= 2).any():
@@ -1110,6 +1110,7 @@ class Report:
         else:
             seeds = "one score per dataset and method (no seeds)"
         scale = self._raw.attrs.get("scale")
+        empty = self.empty_datasets()
         lines = [f"mcda report: {name}{long}, {better}; rope {rope:g} ({rope_note})"
                  + (f"; scores converted {scale}" if scale else ""),
                  f"{cube.sizes['dataset']} datasets x {cube.sizes['method']} methods; {seeds}; "
