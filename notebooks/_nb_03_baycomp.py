@@ -53,9 +53,9 @@ baycomp takes two 1-D arrays, `x` and `y`, and reports `(P(x better), P(rope), P
 for a higher-is-better score; mcda takes the whole table and reports every pair (a, b) in table
 order, so a = `x` and b = `y` below.
 
-(A note for xarray users: `cube.sel(method="nbc")` does not select the method, because
-`method` is an argument of `DataArray.sel` itself. Write `cube.sel({"method": "nbc"})`, or work
-on the `to_pandas()` table as here.)
+(A note for xarray users: select methods with `cube.mcda.sel(method="nbc")` or
+`mcda.select(cube, method="nbc")`. xarray's own `sel` takes `method` as its fill-method argument,
+so passing `method` to it as a keyword selects nothing; see the guide to the score cube.)
 
 ## 1. Bayesian sign test
 

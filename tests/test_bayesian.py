@@ -189,7 +189,8 @@ def test_reproduce_mode_with_missing_results_uses_the_shared_datasets():
     x_missing = x.copy()
     x_missing[[2, 9]] = np.nan
     keep = ~np.isnan(x_missing)
-    result = two_on_multiple(x_missing, y, direction=HIGHER, rope=0.01, rng=5, reproduce="baycomp")
+    with pytest.warns(mcda.MissingDataWarning, match=r"2 of 18 datasets .* left out .*: 2 \(x missing\), 9 \(x missing\)"):
+        result = two_on_multiple(x_missing, y, direction=HIGHER, rope=0.01, rng=5, reproduce="baycomp")
     assert _row(result)["n_datasets"] == keep.sum()
     expected = baycomp.SignedRankTest.probs(x[keep], y[keep], 0.01, random_state=5)
     np.testing.assert_array_equal(_probs(result), expected)
@@ -611,7 +612,8 @@ def test_bad_input_sign_only(small_cube):
 def test_two_on_multiple_aligns_series():
     x = pd.Series([0.8, 0.7, 0.9], index=["d1", "d2", "d3"])
     y = pd.Series([0.85, 0.75], index=["d2", "d1"])
-    result = two_on_multiple(x, y, direction=HIGHER, rope=0.01, test="sign", method_names=("p", "q"))
+    with pytest.warns(mcda.MissingDataWarning, match=r"1 of 3 datasets .*: d3 \(q missing\)"):
+        result = two_on_multiple(x, y, direction=HIGHER, rope=0.01, test="sign", method_names=("p", "q"))
     row = _row(result)
     assert (row["method_a"], row["method_b"], row["n_datasets"]) == ("p", "q", 2)
 

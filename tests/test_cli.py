@@ -291,7 +291,7 @@ def test_best_val_fallback_from_the_command_line(tmp_path):
     argv = ["compare", str(path), "--metric", "accuracy", "--epoch-selection", "best_val", "--out",
             str(tmp_path / "o"), "--no-figures"]
     status, _, err = run(argv)
-    assert status == 1 and "Give --fallback-final" in err and "strict=False" not in err
+    assert status == 1 and "Pass --fallback-final" in err and "strict" not in err and "`" not in err
     status, out, err = run(argv + ["--fallback-final"])
     assert status == 0, err
     assert "epochs: best_val (8 runs best_val, 4 runs final (fallback: no validation))" in out

@@ -97,8 +97,11 @@ def test_a_complete_cube_is_read_once_block_by_block(cube):
 def test_missing_cells_cost_one_more_pass_and_name_the_excluded(cube):
     incomplete = _cube(missing=True)
     seen: list = []
-    with pytest.warns(mcda.MissingDataWarning, match="method_2 lacks"):
+    with pytest.warns(mcda.MissingDataWarning) as caught:
         result = mcda.friedman_test(_recording(incomplete, seen))
+    messages = [str(w.message) for w in caught]
+    assert any("method_2 lacks" in m for m in messages)
+    assert any("no result for any method" in m and "dataset_1500" in m for m in messages)
     assert len(seen) == 2 * math.ceil(N_DATASETS / CHUNK)  # the flags pass, then the complete methods
     expected = _quiet(mcda.friedman_test, incomplete)
     assert result.excluded == expected.excluded == {"method_2": ("dataset_7",), "method_5": ("dataset_2999",)}
@@ -206,7 +209,7 @@ def test_the_rank_statistics_do_not_depend_on_the_chunking(chunk):
 def test_pairwise_counts_and_views_equal_in_memory():
     incomplete = _cube(missing=True)
     lazy_incomplete = incomplete.chunk({"dataset": CHUNK})
-    here, there = mcda.pairwise_counts(incomplete), mcda.pairwise_counts(lazy_incomplete)
+    here, there = _quiet(mcda.pairwise_counts, incomplete), mcda.pairwise_counts(lazy_incomplete)
     _same_frames(here.to_frame(), there.to_frame(), rtol=0)
     assert there.n_datasets == N_DATASETS
     sup_here = _quiet(mcda.pairwise_superiority, incomplete, adjust="holm")
@@ -228,7 +231,7 @@ def test_bayesian_sign_comparison_exact_sampled_and_baycomp_counting(cube, lazy)
 
 def test_marginal_means_equal_in_memory_to_rounding():
     incomplete = _cube(missing=True)
-    _same_frames(mcda.marginal_means(incomplete).to_frame(),
+    _same_frames(_quiet(mcda.marginal_means, incomplete).to_frame(),
                  mcda.marginal_means(incomplete.chunk({"dataset": CHUNK})).to_frame(), rtol=1e-12)
 
 
@@ -240,7 +243,7 @@ def test_method_summary_equals_pandas_describe_both_ways():
     frame = incomplete.to_pandas()
     described = frame.describe().T  # pandas: count, mean, std (ddof 1), min, max over non-missing cells
     for scores in (incomplete, incomplete.chunk({"dataset": CHUNK})):
-        result = mcda.method_summary(scores)
+        result = _quiet(mcda.method_summary, scores)
         assert result.lazy == is_lazy(scores)
         out = result.to_frame().set_index("method")
         np.testing.assert_array_equal(out["n_results"].to_numpy(), described["count"].to_numpy())
@@ -406,7 +409,7 @@ def test_netcdf_opens_lazily(tmp_path, cube):
 
 def test_a_distributed_cluster_gives_the_same_results(cube, lazy):
     distributed = pytest.importorskip("distributed")
-    with distributed.Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None):
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=":0"):
         friedman = mcda.friedman_test(lazy)
         counts = mcda.pairwise_counts(lazy)
         summary = mcda.method_summary(lazy)
@@ -433,7 +436,13 @@ def test_the_large_cubes_guide_runs_and_prints_what_it_says(tmp_path, monkeypatc
     monkeypatch.chdir(tmp_path)
     namespace: dict = {"__name__": "__docs__"}
     for i, block in enumerate(blocks):
-        exec(compile(block, f"large-cubes.md[block {i}]", "exec"), namespace)
+        with warnings.catch_warnings(record=True) as caught:  # the guide may show mcda's warnings, nothing else
+            warnings.simplefilter("error")
+            warnings.simplefilter("always", mcda.McdaWarning)
+            # distributed: another run on the machine may hold the default dashboard port
+            warnings.filterwarnings("ignore", r"Port \d+ is already in use", UserWarning)
+            exec(compile(block, f"large-cubes.md[block {i}]", "exec"), namespace)
+        assert all(w.filename == f"large-cubes.md[block {i}]" for w in caught), [(w.filename, w.lineno) for w in caught]
         printed = capsys.readouterr().out.splitlines()
         expected = [line[2:] for line in block.splitlines() if line.startswith("# ")]
         assert printed == expected, f"block {i}"

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from pathlib import Path
 
 import pytest
+
+import mcda
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
@@ -22,10 +25,19 @@ def test_code_blocks_run(page, tmp_path, monkeypatch):
     monkeypatch.setenv("MPLBACKEND", "Agg")
     namespace: dict = {"__name__": "__docs__"}
     for i, block in enumerate(BLOCK.findall(page.read_text(encoding="utf-8"))):
-        try:
-            exec(compile(block, f"{page.name}[block {i}]", "exec"), namespace)
-        except Exception as exc:  # pragma: no cover - the message is the point
-            raise AssertionError(f"{page.relative_to(DOCS)}, code block {i} failed: {exc!r}\n{block}") from exc
+        name = f"{page.name}[block {i}]"
+        with warnings.catch_warnings(record=True) as caught:
+            # a guide may show mcda's own warnings (they are part of what a reader sees); any
+            # other warning is an error, and mcda's must point at the guide's line
+            warnings.simplefilter("error")
+            warnings.simplefilter("always", mcda.McdaWarning)
+            # matplotlib's note when a page draws more than 20 figures (the gallery); they are closed below
+            warnings.filterwarnings("ignore", "More than 20 figures", RuntimeWarning)
+            try:
+                exec(compile(block, name, "exec"), namespace)
+            except Exception as exc:  # pragma: no cover - the message is the point
+                raise AssertionError(f"{page.relative_to(DOCS)}, code block {i} failed: {exc!r}\n{block}") from exc
+        assert all(w.filename == name for w in caught), [(w.filename, w.lineno, str(w.message)[:60]) for w in caught]
     import matplotlib.pyplot as plt
 
     plt.close("all")

@@ -28,9 +28,11 @@ FAST = settings(max_examples=40, deadline=None)
 
 
 def quiet(function, *args, **kwargs):
-    """Run without the small-sample warnings that tiny inputs raise on purpose."""
+    """Run without the small-sample warnings that tiny inputs raise on purpose (and, for drawn data,
+    the note naming a dataset without any result)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SmallSampleWarning)
+        warnings.simplefilter("ignore", mcda.MissingDataWarning)
         return function(*args, **kwargs)
 
 

@@ -33,11 +33,14 @@ _EXPORTS: dict[str, str] = {
     "complete_cases": "cube",
     "reduce_seeds": "cube",
     "missing_cells": "cube",
+    "select": "cube",
     "method_summary": "describe",
     # options
     "set_options": "options",
     "get_options": "options",
     # warnings
+    "McdaArgumentError": "_validation",
+    "McdaArgumentTypeError": "_validation",
     "McdaWarning": "_validation",
     "SmallSampleWarning": "_validation",
     "TiesWarning": "_validation",

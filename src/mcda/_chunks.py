@@ -8,6 +8,7 @@ in a binary tree by the active dask scheduler (threads, or a ``distributed`` clu
 """
 
 from __future__ import annotations
+from ._validation import McdaArgumentError
 
 import threading
 
@@ -32,7 +33,7 @@ def require_in_memory(scores, function: str, *, reason: str, instead: str) -> No
     """Refuse a lazy ``scores`` (ValueError) where ``function`` needs every dataset at once: never load it
     silently. The message names the function, says why (``reason``) and what to do ``instead``."""
     if is_lazy(scores):
-        raise ValueError(f"`scores` is a lazy (dask-backed) cube of {scores.sizes.get('dataset', 0)} datasets, and "
+        raise McdaArgumentError(f"`scores` is a lazy (dask-backed) cube of {scores.sizes.get('dataset', 0)} datasets, and "
                          f"{function} cannot run chunk-wise: {reason}. mcda does not load a lazy cube into memory "
                          f"behind your back; {instead}.")
 
@@ -109,7 +110,7 @@ def reduce(cube: xr.DataArray, block, combine, *args, columns=None, mapper=None,
 
         part = compute(_tree(parts, step))[0]
     except _InfiniteScore as exc:
-        raise ValueError("scores must be finite (NaN marks a missing result); infinite value at dataset "
+        raise McdaArgumentError("scores must be finite (NaN marks a missing result); infinite value at dataset "
                          f"{cube.coords['dataset'].values[exc.args[0]]!r}, method "
                          f"{str(cube.coords['method'].values[exc.args[1]])!r}") from None
     return (part, mapped) if keep else part

@@ -16,6 +16,7 @@ partitions assembled (pass 2).
 """
 
 from __future__ import annotations
+from ._validation import McdaArgumentError, McdaArgumentTypeError
 
 import contextlib
 import sys
@@ -58,9 +59,9 @@ def progress(enabled: bool = True, *, minimum: float = 0.0, out=None):
     True
     """
     if not isinstance(enabled, bool):
-        raise TypeError(f"`enabled` must be True or False; got {enabled!r}")
+        raise McdaArgumentTypeError(f"`enabled` must be True or False; got {enabled!r}")
     if isinstance(minimum, bool) or not isinstance(minimum, (int, float)) or not minimum >= 0:
-        raise ValueError(f"`minimum` must be a number of seconds >= 0; got {minimum!r}")
+        raise McdaArgumentError(f"`minimum` must be a number of seconds >= 0; got {minimum!r}")
     previous = getattr(_LOCAL, "state", None)
     _LOCAL.state = {"mode": "on" if enabled else "off", "minimum": float(minimum), "out": out}
     try:

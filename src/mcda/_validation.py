@@ -3,6 +3,13 @@
 Every public function validates its arguments first, here, and raises a ``ValueError`` or
 ``TypeError`` whose message names the argument in backticks, shows the bad value and says
 what is allowed. No ``assert`` on user input.
+
+The errors raised for a bad argument are :class:`McdaArgumentError` (a ``ValueError``) and
+:class:`McdaArgumentTypeError` (also a ``TypeError``). Each carries the argument's name as data
+(``.argument``) and every argument its message mentions (``.mentions``), written in the
+message as ``'`name`'`` or ``'`name=value`'``. A front end that spells arguments differently (the
+command line's ``--test``) renders the same error with :meth:`McdaArgumentError.render` and a
+table name -> its own spelling: nothing parses the wording of a message.
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ import difflib
 import math
 import numbers
 import os
+import re
 import sys
 import warnings
 from collections.abc import Iterable, Sequence
@@ -18,6 +26,9 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 __all__ = [
+    "McdaArgumentError",
+    "McdaArgumentTypeError",
+    "argument_error",
     "McdaWarning",
     "SmallSampleWarning",
     "TiesWarning",
@@ -34,6 +45,70 @@ __all__ = [
     "shown",
     "warn",
 ]
+
+
+_MENTION = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)(=[^`]*)?`")
+
+
+class McdaArgumentError(ValueError):
+    """A bad argument to a public mcda function (a ``ValueError``).
+
+    Attributes
+    ----------
+    argument : str or None
+        The name of the argument at fault, as the called function spells it (``"test"``); when
+        not given, the argument the message opens with (``"`alpha` must ..."``); None when the
+        fault is in the data as a whole.
+    mentions : tuple of str
+        Every argument named in the message (``'`name`'`` or ``'`name=value`'``), the one at fault
+        first: the data a front end needs to re-spell them.
+    """
+
+    def __init__(self, message: str, *, argument: str | None = None):
+        super().__init__(message)
+        named = [m.group(1) for m in _MENTION.finditer(str(message))]
+        if argument is None and named and str(message).startswith("`"):
+            argument = named[0]
+        self.argument = argument
+        first = [argument] if argument else []
+        self.mentions = tuple(dict.fromkeys(first + named))
+
+    def __reduce__(self):
+        return (_rebuild_argument_error, (type(self), str(self), self.argument))
+
+    def render(self, spelling) -> str:
+        """The message with each mentioned argument spelled as ``spelling`` says.
+
+        ``spelling`` maps an argument name, or a ``(name, value text)`` pair, to the front end's
+        words (``{"test": "--test", ("strict", "False"): "--fallback-final"}``); a mention not
+        in it keeps its backticked library spelling.
+        """
+        def one(match):
+            name, value = match.group(1), match.group(2)
+            if name not in self.mentions:
+                return match.group(0)
+            if value is not None and (name, value[1:]) in spelling:
+                return spelling[(name, value[1:])]
+            if name in spelling:
+                shown_value = value[1:].strip("'\"") if value is not None else ""
+                return spelling[name] + (" " + shown_value if shown_value else "")
+            return match.group(0)
+
+        return _MENTION.sub(one, str(self))
+
+
+class McdaArgumentTypeError(McdaArgumentError, TypeError):
+    """A bad argument of the wrong type (both a :class:`McdaArgumentError` and a ``TypeError``)."""
+
+
+def _rebuild_argument_error(cls, message, argument):
+    return cls(message, argument=argument)
+
+
+def argument_error(argument: str | None, message: str, *, type_error: bool = False) -> McdaArgumentError:
+    """The error for a bad ``argument`` (raise it): :class:`McdaArgumentTypeError` when ``type_error``."""
+    cls = McdaArgumentTypeError if type_error else McdaArgumentError
+    return cls(message, argument=argument)
 
 
 class McdaWarning(UserWarning):
@@ -77,11 +152,13 @@ def user_stacklevel() -> int:
     return level
 
 
-def warn(message: str, category: type[McdaWarning] = McdaWarning, stacklevel: int | None = None) -> None:
-    """Emit one of mcda's warnings pointing at the user's call (the first frame outside mcda)."""
-    if stacklevel is None:
-        stacklevel = user_stacklevel()
-    warnings.warn(message, category, stacklevel=stacklevel)
+def warn(message: str, category: type[McdaWarning] = McdaWarning) -> None:
+    """Emit one of mcda's warnings pointing at the user's call (the first frame outside mcda).
+
+    There is no ``stacklevel`` to pass: it is always counted here, from this call, so no call
+    site can be off by one.
+    """
+    warnings.warn(message, category, stacklevel=user_stacklevel())
 
 
 def _show(value) -> str:
@@ -114,7 +191,7 @@ def check_choice(name: str, value, allowed: Iterable) -> str:
             close = difflib.get_close_matches(value, [str(a) for a in allowed], n=1)
             if close:
                 hint = f" Did you mean {close[0]!r}?"
-        raise ValueError(f"`{name}` must be one of {shown}; got {_show(value)}.{hint}")
+        raise McdaArgumentError(f"`{name}` must be one of {shown}; got {_show(value)}.{hint}", argument=name)
     return value
 
 
@@ -126,14 +203,14 @@ def check_probability(name: str, value, *, low: float = 0.0, high: float = 1.0,
                       closed: str = "neither") -> float:
     """Check ``low < value < high`` (ends included as ``closed`` says: 'neither', 'left', 'right', 'both')."""
     if not _is_real(value) or not math.isfinite(float(value)):
-        raise TypeError(f"`{name}` must be a real number; got {_show(value)}.")
+        raise McdaArgumentTypeError(f"`{name}` must be a real number; got {_show(value)}.", argument=name)
     v = float(value)
     lo_ok = v >= low if closed in ("left", "both") else v > low
     hi_ok = v <= high if closed in ("right", "both") else v < high
     if not (lo_ok and hi_ok):
         lb = "[" if closed in ("left", "both") else "("
         rb = "]" if closed in ("right", "both") else ")"
-        raise ValueError(f"`{name}` must lie in {lb}{low}, {high}{rb}; got {_show(value)}.")
+        raise McdaArgumentError(f"`{name}` must lie in {lb}{low}, {high}{rb}; got {_show(value)}.", argument=name)
     return v
 
 
@@ -145,19 +222,19 @@ def check_alpha(alpha, name: str = "alpha") -> float:
 def check_positive_int(name: str, value, *, minimum: int = 1) -> int:
     """An integer (not bool) at least ``minimum``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"`{name}` must be an integer >= {minimum}; got {_show(value)}.")
+        raise McdaArgumentTypeError(f"`{name}` must be an integer >= {minimum}; got {_show(value)}.", argument=name)
     if int(value) < minimum:
-        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {_show(value)}.")
+        raise McdaArgumentError(f"`{name}` must be an integer >= {minimum}; got {_show(value)}.", argument=name)
     return int(value)
 
 
 def check_nonnegative_float(name: str, value) -> float:
     """A finite real number >= 0."""
     if not _is_real(value):
-        raise TypeError(f"`{name}` must be a finite number >= 0; got {_show(value)}.")
+        raise McdaArgumentTypeError(f"`{name}` must be a finite number >= 0; got {_show(value)}.", argument=name)
     v = float(value)
     if not math.isfinite(v) or v < 0:
-        raise ValueError(f"`{name}` must be a finite number >= 0; got {_show(value)}.")
+        raise McdaArgumentError(f"`{name}` must be a finite number >= 0; got {_show(value)}.", argument=name)
     return v
 
 
@@ -166,18 +243,26 @@ def check_rope(rope) -> float:
     return check_nonnegative_float("rope", rope)
 
 
+_RNG_ALLOWED = ("`rng` must be a numpy.random.Generator or anything numpy.random.default_rng accepts "
+                "(None, a non-negative int, a sequence of them, a SeedSequence)")
+
+
 def as_rng(rng) -> np.random.Generator:
-    """Turn ``rng`` (None, an int, a SeedSequence or a Generator) into a ``numpy.random.Generator``."""
+    """Turn ``rng`` (None, an int, a SeedSequence or a Generator) into a ``numpy.random.Generator``.
+
+    ``True``/``False`` are refused (numpy would take them as the seeds 1 and 0).
+    """
     if isinstance(rng, np.random.Generator):
         return rng
     if isinstance(rng, np.random.RandomState):
-        raise TypeError("`rng` must be a numpy.random.Generator or anything numpy.random.default_rng "
-                        "accepts (None, an int, a SeedSequence); got a legacy RandomState.")
+        raise McdaArgumentTypeError(f"{_RNG_ALLOWED}; got a legacy RandomState.", argument="rng")
+    if isinstance(rng, (bool, np.bool_)) or (isinstance(rng, (list, tuple))
+                                            and any(isinstance(v, (bool, np.bool_)) for v in rng)):
+        raise McdaArgumentTypeError(f"{_RNG_ALLOWED}; got {_show(rng)} (a bool is not a seed).", argument="rng")
     try:
         return np.random.default_rng(rng)
     except (TypeError, ValueError) as exc:
-        raise TypeError("`rng` must be a numpy.random.Generator or anything numpy.random.default_rng "
-                        f"accepts (None, an int, a SeedSequence); got {_show(rng)}.") from exc
+        raise McdaArgumentTypeError(f"{_RNG_ALLOWED}; got {_show(rng)}.", argument="rng") from exc
 
 
 def nearest(word: str, candidates: Sequence[str], n: int = 3) -> list[str]:

@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
+from ._validation import McdaArgumentError
 from ._results import Result
 from ._validation import MissingDataWarning, check_alpha, shown, warn
 
@@ -123,7 +124,7 @@ def _values(scores, direction, method_names) -> _Prepared:
         warn(f"{len(prep.excluded)} method(s) lack results on some datasets and are excluded from the assumption "
              f"checks (nothing is imputed): {lacks}.", MissingDataWarning)
     if prep.n_methods < 2 or prep.n_datasets < 3:
-        raise ValueError(f"checking assumptions needs at least 2 complete methods and 3 datasets (Shapiro-Wilk "
+        raise McdaArgumentError(f"checking assumptions needs at least 2 complete methods and 3 datasets (Shapiro-Wilk "
                          f"needs 3 values); got {prep.n_methods} methods over {prep.n_datasets} datasets.")
     from .cards import direction_sign
 

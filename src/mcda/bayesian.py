@@ -30,9 +30,11 @@ import pandas as pd
 from scipy import special, stats
 
 from ._results import Result
-from ._validation import as_rng, check_choice, check_positive_int, check_probability, shown
+from ._validation import McdaArgumentError, McdaArgumentTypeError
+from ._validation import MissingDataWarning, as_rng, check_choice, check_positive_int, check_probability, shown, warn
+from ._validation import shown as _shown
 from .cards import direction_sign
-from .cube import as_cube, single_score_cube, orient, resolve_rope
+from .cube import as_cube, orient, resolve_rope, single_score_cube, without_empty_datasets
 from ._numeric import score_tolerance
 from .pairwise import pairwise_counts, region_counts
 from ._chunks import require_in_memory
@@ -225,10 +227,10 @@ class CorrelatedTResult(Result):
 
 def _check_positive_float(name: str, value) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"`{name}` must be a finite number > 0; got {value!r}.")
+        raise McdaArgumentTypeError(f"`{name}` must be a finite number > 0; got {value!r}.")
     v = float(value)
     if not math.isfinite(v) or v <= 0:
-        raise ValueError(f"`{name}` must be a finite number > 0; got {value!r}.")
+        raise McdaArgumentError(f"`{name}` must be a finite number > 0; got {value!r}.")
     return v
 
 
@@ -242,14 +244,14 @@ def _check_reproduce(reproduce, rng):
         return None, as_rng(rng)
     check_choice("reproduce", reproduce, REPRODUCE)
     if isinstance(rng, bool) or not isinstance(rng, numbers.Integral) or not 0 <= int(rng) <= _MAX_SEED:
-        raise TypeError("with `reproduce='baycomp'`, `rng` must be an int seed in [0, 2**32 - 1] (baycomp's "
+        raise McdaArgumentTypeError("with `reproduce='baycomp'`, `rng` must be an int seed in [0, 2**32 - 1] (baycomp's "
                         f"`random_state`; every pair starts a fresh numpy.random.RandomState(rng)); got {rng!r}.")
     return reproduce, int(rng)
 
 
 def _check_progress(progress):
     if progress is not None and not isinstance(progress, bool):
-        raise TypeError(f"`progress` must be None (automatic), True or False; got {progress!r}.")
+        raise McdaArgumentTypeError(f"`progress` must be None (automatic), True or False; got {progress!r}.")
     return progress
 
 
@@ -258,17 +260,17 @@ def _check_sampling(n_samples, reproduce, rng, progress, keep_draws, method: str
     n_samples = check_positive_int("n_samples", n_samples)
     reproduce, source = _check_reproduce(reproduce, rng)
     if reproduce is not None and method != "sampling":
-        raise ValueError("`reproduce='baycomp'` reproduces baycomp's posterior draws, so it needs "
+        raise McdaArgumentError("`reproduce='baycomp'` reproduces baycomp's posterior draws, so it needs "
                          f"`method='sampling'`; got method={method!r}.")
     progress = _check_progress(progress)
     if not isinstance(keep_draws, bool):
         if isinstance(keep_draws, (str, bytes)) or not hasattr(keep_draws, "__iter__"):
-            raise TypeError(f"`keep_draws` must be True, False or a list of (method_a, method_b) pairs; got "
+            raise McdaArgumentTypeError(f"`keep_draws` must be True, False or a list of (method_a, method_b) pairs; got "
                             f"{keep_draws!r}.")
         pairs = [tuple(p) if not isinstance(p, (str, bytes)) and hasattr(p, "__iter__") else p for p in keep_draws]
         bad = [p for p in pairs if not isinstance(p, tuple) or len(p) != 2]
         if bad:
-            raise TypeError(f"`keep_draws` must be True, False or a list of (method_a, method_b) pairs; got "
+            raise McdaArgumentTypeError(f"`keep_draws` must be True, False or a list of (method_a, method_b) pairs; got "
                             f"{shown(bad)} among them.")
         keep_draws = pairs
     return n_samples, reproduce, source, progress, keep_draws
@@ -286,7 +288,7 @@ def _kept_pairs(keep_draws, methods, pairs, usable, n_samples: int) -> np.ndarra
         position = {m: i for i, m in enumerate(methods)}
         unknown = [p for p in keep_draws if p[0] not in position or p[1] not in position or p[0] == p[1]]
         if unknown:
-            raise ValueError(f"`keep_draws` names pairs that are not two different methods of the scores: "
+            raise McdaArgumentError(f"`keep_draws` names pairs that are not two different methods of the scores: "
                              f"{shown(unknown)}; the methods are {shown(methods)}")
         wanted = {frozenset((position[a], position[b])) for a, b in keep_draws}
         kept = np.array([frozenset((int(i), int(j))) in wanted for i, j in pairs], dtype=bool) & usable
@@ -667,7 +669,7 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
                                                              method)
     cube = single_score_cube(scores, direction, method_names=method_names, what="a comparison over datasets")
     rope = resolve_rope(cube, rope)
-    counts = pairwise_counts(cube, rope=rope)
+    counts = pairwise_counts(without_empty_datasets(cube), rope=rope)
     methods = counts.methods
     wins = counts.wins.to_numpy()
     eq = counts.n_equivalent.to_numpy()
@@ -890,7 +892,7 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
                       instead="use mcda.bayesian_sign_comparison (chunk-wise, exact), or run this test on a subset "
                               "loaded into memory (cube.isel(dataset=...).load())")
     rope = resolve_rope(cube, rope)
-    counts_all = pairwise_counts(cube, rope=rope)
+    counts_all = pairwise_counts(without_empty_datasets(cube), rope=rope)
     methods = counts_all.methods
     pairs, _, _, n_shared, reasons = _pair_rows(counts_all.n_shared.to_numpy())
     values = orient(cube).values
@@ -996,11 +998,11 @@ def _as_vector(name: str, values):
         return values
     arr = np.asarray(values)
     if arr.ndim == 2:
-        raise ValueError(f"`{name}` is 2-dimensional (shape {arr.shape}); baycomp's two_on_multiple would run its "
+        raise McdaArgumentError(f"`{name}` is 2-dimensional (shape {arr.shape}); baycomp's two_on_multiple would run its "
                          "hierarchical model on per-fold scores, which mcda does not implement. Pass one score "
                          "per dataset (e.g. the mean over folds), or use correlated_t_test per dataset.")
     if arr.ndim != 1:
-        raise ValueError(f"`{name}` must be one-dimensional (one score per dataset); got shape {arr.shape}.")
+        raise McdaArgumentError(f"`{name}` must be one-dimensional (one score per dataset); got shape {arr.shape}.")
     return arr
 
 
@@ -1061,7 +1063,7 @@ def two_on_multiple(x, y, *, direction=None, metric=None, rope=None, test: str =
     check_choice("test", test, TESTS)
     names = [str(m) for m in method_names]
     if len(names) != 2 or names[0] == names[1]:
-        raise ValueError(f"`method_names` must be two different labels; got {list(method_names)!r}.")
+        raise McdaArgumentError(f"`method_names` must be two different labels; got {list(method_names)!r}.")
     xv, yv = _as_vector("x", x), _as_vector("y", y)
     if isinstance(xv, pd.Series) and isinstance(yv, pd.Series):
         frame = pd.concat([xv.rename(names[0]), yv.rename(names[1])], axis=1)
@@ -1069,13 +1071,20 @@ def two_on_multiple(x, y, *, direction=None, metric=None, rope=None, test: str =
     else:
         xa, ya = np.asarray(xv), np.asarray(yv)
         if xa.shape != ya.shape:
-            raise ValueError(f"`x` and `y` must have the same length; got {xa.shape[0]} and {ya.shape[0]}.")
+            raise McdaArgumentError(f"`x` and `y` must have the same length; got {xa.shape[0]} and {ya.shape[0]}.")
         frame = pd.DataFrame({names[0]: xa, names[1]: ya}, index=[str(i) for i in range(xa.shape[0])])
     if frame.shape[0] == 0:
-        raise ValueError("`x` and `y` are empty: no datasets.")
+        raise McdaArgumentError("`x` and `y` are empty: no datasets.")
     from .cube import score_cube
 
     cube = score_cube(frame, metric=metric, direction=direction)
+    one_sided = cube.isnull().any("method").values & ~cube.isnull().all("method").values
+    if one_sided.any():  # a pair is compared on the datasets where both have a result: say which are left out
+        lacking = [f"{d} ({names[0] if np.isnan(v[0]) else names[1]} missing)"
+                   for d, v in zip(cube.coords["dataset"].values[one_sided], cube.values[one_sided])]
+        warn(f"{int(one_sided.sum())} of {cube.sizes['dataset']} datasets have a result for only one of the two "
+             f"methods and are left out of the comparison (nothing is imputed): {_shown(lacking, fmt=str)}.",
+             MissingDataWarning)
     run = bayesian_signed_rank_comparison if test == "signed_rank" else bayesian_sign_comparison
     return run(cube, rope=rope, **options)
 
@@ -1160,19 +1169,19 @@ def correlated_t_test(scores, direction=None, *, rope=None, runs: int = 1, thres
                       reason="it tests each dataset's folds separately and returns one row per dataset and pair",
                       instead="select the datasets you need and load them (cube.isel(dataset=...).load())")
     if "seed" not in cube.dims:
-        raise ValueError("correlated_t_test needs the per-fold scores along a 'seed' dim (e.g. "
+        raise McdaArgumentError("correlated_t_test needs the per-fold scores along a 'seed' dim (e.g. "
                          "{dataset: {method: [fold scores]}}); the scores have dims "
                          f"{list(cube.dims)}.")
     extra = [d for d in cube.dims if d not in ("dataset", "method", "seed")]
     if extra:
-        raise ValueError(f"the scores have extra dims {extra}; select one value along each first.")
+        raise McdaArgumentError(f"the scores have extra dims {extra}; select one value along each first.")
     rope = resolve_rope(cube, rope)
     n_scores = cube.sizes["seed"]
     if n_scores % runs:
-        raise ValueError(f"`runs` must divide the number of fold scores ({n_scores}); got {runs}.")
+        raise McdaArgumentError(f"`runs` must divide the number of fold scores ({n_scores}); got {runs}.")
     n_folds = n_scores // runs
     if n_folds < 2:
-        raise ValueError(f"`runs` = {runs} leaves {n_folds} fold per run out of {n_scores} scores; the correlated "
+        raise McdaArgumentError(f"`runs` = {runs} leaves {n_folds} fold per run out of {n_scores} scores; the correlated "
                          "t test needs k-fold cross-validation with k >= 2.")
     values = orient(cube).transpose("dataset", "method", "seed").values
     sign = direction_sign(cube.attrs["direction"])
@@ -1189,7 +1198,8 @@ def correlated_t_test(scores, direction=None, *, rope=None, runs: int = 1, thres
                              (np.nan, np.nan, np.nan), reason))
                 continue
             mean = float(np.mean(z))
-            var = float(np.var(z, ddof=1)) * (1.0 / n_scores + 1.0 / (n_folds - 1))
+            spread = float(np.max(np.abs(z))) or 1.0  # scaled: squares of tiny differences underflow
+            var = float(np.var(z / spread, ddof=1)) * spread ** 2 * (1.0 / n_scores + 1.0 / (n_folds - 1))
             rows.append((dataset, methods[i], methods[j], n_scores, -sign * mean, math.sqrt(var),
                          float(n_scores - 1), _student_regions(mean, var, n_scores - 1, rope), ""))
     prob = np.array([r[7] for r in rows], dtype=np.float64).reshape(-1, 3)
@@ -1347,21 +1357,21 @@ def _design_rho(cube, n_scores: int, runs, rho):
     """(rho, runs): ρ given, or 1/k from the runs (given or in the cube's attrs) of k-fold CV."""
     if rho is not None:
         if runs is not None:
-            raise ValueError(f"give either `runs` or `rho`, not both; got runs={runs!r}, rho={rho!r}.")
+            raise McdaArgumentError(f"give either `runs` or `rho`, not both; got runs={runs!r}, rho={rho!r}.")
         value = check_probability("rho", rho, closed="neither")
         return value, None
     if runs is None:
         runs = cube.attrs.get("cv_runs")
         if runs is None:
-            raise ValueError("the correlation between folds is unknown: pass `runs=` (repetitions of k-fold "
+            raise McdaArgumentError("the correlation between folds is unknown: pass `runs=` (repetitions of k-fold "
                              "cross-validation; rho = 1/k = n_test/n_total) or `rho=` directly (the scores carry no "
                              "`cv_runs` attribute).")
     runs = check_positive_int("runs", runs)
     if n_scores % runs:
-        raise ValueError(f"`runs` must divide the number of fold scores ({n_scores}); got {runs}.")
+        raise McdaArgumentError(f"`runs` must divide the number of fold scores ({n_scores}); got {runs}.")
     n_folds = n_scores // runs
     if n_folds < 2:
-        raise ValueError(f"`runs` = {runs} leaves {n_folds} fold per run out of {n_scores} scores; the model needs "
+        raise McdaArgumentError(f"`runs` = {runs} leaves {n_folds} fold per run out of {n_scores} scores; the model needs "
                          "k-fold cross-validation with k >= 2 (or pass `rho=`).")
     return 1.0 / n_folds, runs
 
@@ -1516,7 +1526,7 @@ def hierarchical_comparison(scores, direction=None, *, rope=None, runs=None, rho
     Examples
     --------
     >>> from mcda import datasets, hierarchical_comparison
-    >>> folds = datasets.load("benavoli2017_uci54_folds").sel(method=["nbc", "aode"])
+    >>> folds = datasets.load("benavoli2017_uci54_folds").mcda.sel(method=["nbc", "aode"])
     >>> result = hierarchical_comparison(folds, rope=0.01, n_samples=1000, rng=0)
     >>> row = result.to_frame().iloc[0]
     >>> row["method_a"], row["method_b"], int(row["n_datasets"]), row["label"]
@@ -1532,18 +1542,18 @@ def hierarchical_comparison(scores, direction=None, *, rope=None, runs=None, rho
     gen = as_rng(rng)
     progress = _check_progress(progress)
     if not isinstance(keep_draws, bool):
-        raise TypeError(f"`keep_draws` must be True or False; got {keep_draws!r}.")
+        raise McdaArgumentTypeError(f"`keep_draws` must be True or False; got {keep_draws!r}.")
     cube = as_cube(scores, direction, method_names=method_names)
     require_in_memory(cube, "mcda.hierarchical_comparison",
                       reason="its model needs every dataset's folds at once",
                       instead="select the datasets you need and load them (cube.isel(dataset=...).load())")
     if "seed" not in cube.dims:
-        raise ValueError("hierarchical_comparison needs the per-fold scores along a 'seed' dim (e.g. "
+        raise McdaArgumentError("hierarchical_comparison needs the per-fold scores along a 'seed' dim (e.g. "
                          "mcda.datasets.load('benavoli2017_uci54_folds')); the scores have dims "
                          f"{list(cube.dims)}. For one score per dataset use bayesian_signed_rank_comparison.")
     extra = [d for d in cube.dims if d not in ("dataset", "method", "seed")]
     if extra:
-        raise ValueError(f"the scores have extra dims {extra}; select one value along each first.")
+        raise McdaArgumentError(f"the scores have extra dims {extra}; select one value along each first.")
     rope = resolve_rope(cube, rope)
     n_scores = cube.sizes["seed"]
     rho, runs = _design_rho(cube, n_scores, runs, rho)
@@ -1905,7 +1915,7 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
     gen = as_rng(rng)
     progress = _check_progress(progress)
     if not isinstance(keep_draws, bool):
-        raise TypeError(f"`keep_draws` must be True or False; got {keep_draws!r}.")
+        raise McdaArgumentTypeError(f"`keep_draws` must be True or False; got {keep_draws!r}.")
     cube = single_score_cube(scores, direction, method_names=method_names, what="the Plackett-Luce model")
     require_in_memory(cube, "mcda.plackett_luce", reason="its sampler visits every ranking in every sweep",
                       instead="load the cube (cube.load())")
@@ -1924,12 +1934,12 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
     rankings = [(name, canon_order, groups) for name, canon_order, groups in
                 _rankings(values[by_label][:, canon], [datasets[d] for d in by_label])]
     if len(rankings) < 2:
-        raise ValueError(f"the Plackett-Luce model needs at least 2 datasets with two or more results; got "
+        raise McdaArgumentError(f"the Plackett-Luce model needs at least 2 datasets with two or more results; got "
                          f"{len(rankings)}.")
     tied = [name for name, order, groups in rankings if groups[-1] < order.size - 1]
     if tied and ties == "refuse":
         shown = ", ".join(repr(t) for t in tied[:5]) + (" ..." if len(tied) > 5 else "")
-        raise ValueError(f"{len(tied)} dataset(s) have tied scores ({shown}); the Plackett-Luce model has no ties. "
+        raise McdaArgumentError(f"{len(tied)} dataset(s) have tied scores ({shown}); the Plackett-Luce model has no ties. "
                          "Pass ties='latent' (the order inside a tie is sampled as unknown) or ties='random' (broken "
                          "once at random, scmamp's advice), or resolve them yourself.")
     if tied:

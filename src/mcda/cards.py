@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from ._validation import check_choice, nearest
+from ._validation import McdaArgumentError, McdaArgumentTypeError, check_choice, nearest
 
 __all__ = [
     "MetricCard",
@@ -62,12 +62,15 @@ TASKS = ("classification", "clustering", "regression", "ranking", "cost", "other
 INTERVALS = ("t", "bootstrap")
 
 
-class CardError(ValueError):
+class CardError(McdaArgumentError):
     """A card file or mapping is malformed; the message names the source and the field."""
 
 
-class UnknownMetricError(KeyError, ValueError):
-    """No card has this name or alias; the message suggests the nearest ones."""
+class UnknownMetricError(KeyError, McdaArgumentError):
+    """No card has this name or alias; the message suggests the nearest ones (``.argument`` is ``"metric"``)."""
+
+    def __init__(self, message: str, *, argument: str = "metric"):
+        McdaArgumentError.__init__(self, message, argument=argument)
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""
@@ -125,6 +128,42 @@ class MetricCard:
     interval_note: str = ""
     references: tuple[str, ...] = field(default=())
     source: str = "registered"
+
+    def __post_init__(self):
+        # the invariants card_from_dict checks for files hold for a card built directly, too
+        src = f"metric card {self.name!r}" if isinstance(self.name, str) else "metric card"
+
+        def bad(fieldname, problem, type_error=False):
+            cls = McdaArgumentTypeError if type_error else CardError
+            return cls(f"{src}: field `{fieldname}` {problem}", argument=fieldname)
+
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise bad("name", f"must be a non-empty string; got {self.name!r}")
+        if self.direction not in DIRECTIONS:
+            raise bad("direction", f"must be one of {{'higher_is_better', 'lower_is_better'}}; got {self.direction!r}")
+        if isinstance(self.noise_floor, bool) or not isinstance(self.noise_floor, (int, float)):
+            raise bad("noise_floor", f"must be a number; got {self.noise_floor!r}", type_error=True)
+        if not math.isfinite(self.noise_floor) or self.noise_floor < 0:
+            raise bad("noise_floor", f"must be a finite number >= 0; got {self.noise_floor!r}")
+        object.__setattr__(self, "noise_floor", float(self.noise_floor))
+        for fieldname in ("lower", "upper"):
+            v = getattr(self, fieldname)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v)):
+                raise bad(fieldname, f"must be a number or None; got {v!r}")
+        if self.lower is not None and self.upper is not None and self.lower >= self.upper:
+            raise bad("range", f"lower ({self.lower}) must be below upper ({self.upper})")
+        if self.interval not in INTERVALS:
+            raise bad("interval", f"must be one of {{'t', 'bootstrap'}}; got {self.interval!r}")
+        if self.task not in TASKS:
+            raise bad("task", f"must be one of {set(TASKS)}; got {self.task!r}")
+        for fieldname in ("bounded", "heavy_tailed"):
+            if not isinstance(getattr(self, fieldname), bool):
+                raise bad(fieldname, f"must be True or False; got {getattr(self, fieldname)!r}")
+        for fieldname in ("aliases", "references"):
+            v = getattr(self, fieldname)
+            if isinstance(v, str) or not all(isinstance(a, str) for a in v):
+                raise bad(fieldname, f"must be a sequence of strings; got {v!r}")
+            object.__setattr__(self, fieldname, tuple(v))
 
     @property
     def higher_is_better(self) -> bool:
@@ -356,7 +395,7 @@ class _Registry:
         if isinstance(name, MetricCard):
             return name
         if not isinstance(name, str):
-            raise TypeError(f"`metric` must be a metric name (str) or a MetricCard; got {name!r}")
+            raise McdaArgumentTypeError(f"`metric` must be a metric name (str) or a MetricCard; got {name!r}")
         key = name.strip().lower()
         if key in self._lookup:
             return self._cards[self._lookup[key]]
@@ -403,7 +442,7 @@ def properties_for(names) -> list[MetricCard]:
     ['higher_is_better', 'lower_is_better']
     """
     if isinstance(names, str):
-        raise TypeError(f"`names` must be a list of metric names, not a single string; got {names!r}. "
+        raise McdaArgumentTypeError(f"`names` must be a list of metric names, not a single string; got {names!r}. "
                         f"Use properties_for([{names!r}]) or get_card({names!r}).")
     return [get_card(n) for n in names]
 
@@ -452,7 +491,7 @@ def register_card(card, *, replace: bool = False) -> list[MetricCard]:
         else:
             raise FileNotFoundError(f"`card` path {str(path)!r} does not exist")
     else:
-        raise TypeError(f"`card` must be a MetricCard, a dict, or a path to a .toml file or directory; got {card!r}")
+        raise McdaArgumentTypeError(f"`card` must be a MetricCard, a dict, or a path to a .toml file or directory; got {card!r}")
     for c in cards:
         _REGISTRY.add(c, replace=replace)
     return cards

@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ._validation import McdaArgumentError
 from ._validation import shown
 from .cube import check_csv_fields
 
@@ -411,10 +412,28 @@ _OPTION_WORDS = (("`selection`='best_val'", "--epoch-selection best_val"),
                   "mcda.reduce_seeds(cube, how='mean', missing='complete')."),
                  ("use paired_tests(..., paired=False) (Welch t / Mann-Whitney)", "give --unpaired (Welch t / "
                   "Mann-Whitney)"))
+# library argument (or (argument, value)) -> how the command line spells it. Errors carry the
+# arguments they mention as data (McdaArgumentError.mentions); nothing here reads their wording.
+FLAGS = {
+    "metric": "--metric", "direction": "--direction", "rope": "--rope", "alpha": "--alpha",
+    "test": "--test", "control": "--control", "rng": "--rng",
+    "selection": "--epoch-selection", "epoch_selection": "--epoch-selection",
+    "ci_method": "--ci-method", "pairwise_method": "--pairwise-method",
+    ("strict", "False"): "--fallback-final", ("strict", "True"): "no --fallback-final",
+}
+
+
+def _in_flags(exc: Exception) -> str:
+    """A library error in the command line's words: each argument it mentions spelled as its flag."""
+    from ._validation import McdaArgumentError
+
+    if isinstance(exc, McdaArgumentError):
+        return _option_words(exc.render(FLAGS))
+    return _option_words(str(exc))
 
 
 def _option_words(message: str) -> str:
-    """A library message in the command line's words (``strict=False`` → ``--fallback-final``)."""
+    """Phrases (not argument names, which FLAGS spells from the error's data) in the command line's words."""
     for library, option in _OPTION_WORDS:
         message = message.replace(library, option)
     return message
@@ -638,8 +657,6 @@ def _compare(args, stdout) -> int:
             if not report.has_seeds:
                 raise CliError("--cv-runs describes the folds along the seed column, and these scores have no seeds")
             report.raw.attrs["cv_runs"] = int(args.cv_runs)  # the design, read by the hierarchical view
-        if args.control is not None and args.control not in report.methods:
-            raise CliError(f"--control {args.control!r} is not one of the methods ({shown(report.methods)})")
         text = report.overview()
         paper = report.text()
     stdout.write(f"source: {source}\n")
@@ -716,7 +733,7 @@ def main(argv=None, *, stdout=None, stderr=None) -> int:
         if isinstance(exc, OSError) and getattr(exc, "filename", None) and exc.strerror:
             message = f"{exc.filename}: {exc.strerror}"
         elif args.command == "compare" and not isinstance(exc, CliError):
-            message = _option_words(message)
+            message = _in_flags(exc)
         stderr.write(f"mcda {args.command}: error: {' '.join(message.split())}\n")
         return 1
 

@@ -41,6 +41,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._numeric import TIE_TOLERANCE
 from ._results import Result
 from ._validation import (
@@ -51,11 +52,10 @@ from ._validation import (
     check_positive_int,
     check_probability,
     shown,
-    user_stacklevel,
     warn,
 )
 from .cards import DIRECTIONS, direction_sign
-from .cube import as_cube, complete_cases, cube_metric
+from .cube import as_cube, complete_cases, complete_cases_with, cube_metric
 
 __all__ = [
     "CriteriaComparison",
@@ -111,12 +111,12 @@ def _metric_mapping(name: str, value, metrics: list, what: str) -> dict:
     if isinstance(value, pd.Series):
         value = value.to_dict()
     if not isinstance(value, Mapping):
-        raise TypeError(f"`{name}` must be a mapping metric -> {what} (a dict or a pandas Series); "
+        raise McdaArgumentTypeError(f"`{name}` must be a mapping metric -> {what} (a dict or a pandas Series); "
                         f"got {value!r}")
     mapping = {str(k): v for k, v in value.items()}
     unknown = [k for k in mapping if k not in metrics]
     if unknown:
-        raise ValueError(f"`{name}` names metrics that are not criteria here: {shown(unknown)}; "
+        raise McdaArgumentError(f"`{name}` names metrics that are not criteria here: {shown(unknown)}; "
                          f"the criteria are {shown(metrics)}")
     return mapping
 
@@ -130,12 +130,12 @@ def _prepare(scores, *, metrics=None, rope=None) -> _Criteria:
                       instead="load a subset of datasets first, e.g. cube.isel(dataset=slice(0, 100_000)).load()")
     cube = as_cube(scores)
     if "seed" in cube.dims:
-        raise ValueError("`scores` has a 'seed' dim; comparing criteria needs one score per (dataset, method, "
+        raise McdaArgumentError("`scores` has a 'seed' dim; comparing criteria needs one score per (dataset, method, "
                          "metric). Reduce the seeds explicitly first, e.g. mcda.reduce_seeds(cube, how='mean') "
                          "(how seeds are collapsed is the analyst's decision).")
     extra = [d for d in cube.dims if d not in ("dataset", "method", "metric")]
     if extra:
-        raise ValueError(f"`scores` has extra dims {extra}; select one value along each first "
+        raise McdaArgumentError(f"`scores` has extra dims {extra}; select one value along each first "
                          f"(e.g. cube.sel({extra[0]}=...)).")
     if "metric" not in cube.dims:
         label = cube_metric(cube) or "score"
@@ -151,29 +151,29 @@ def _prepare(scores, *, metrics=None, rope=None) -> _Criteria:
         metrics = [str(m) for m in metrics]
         unknown = [m for m in metrics if m not in labels]
         if unknown:
-            raise ValueError(f"`metrics` names metrics that are not in the scores: {shown(unknown)}; "
+            raise McdaArgumentError(f"`metrics` names metrics that are not in the scores: {shown(unknown)}; "
                              f"the scores have {shown(labels)}")
         if len(set(metrics)) != len(metrics) or not metrics:
-            raise ValueError(f"`metrics` must name at least one metric, each once; got {metrics!r}")
+            raise McdaArgumentError(f"`metrics` must name at least one metric, each once; got {metrics!r}")
         cube = cube.sel(metric=np.array(metrics, dtype=object))
         labels = metrics
     cube = cube.transpose("dataset", "method", "metric")
     directions = [str(d) for d in cube.coords["direction"].values]
     for label, d in zip(labels, directions):
         if d not in DIRECTIONS:
-            raise ValueError(f"metric {label!r} has direction {d!r}; it must be one of {set(DIRECTIONS)}")
+            raise McdaArgumentError(f"metric {label!r} has direction {d!r}; it must be one of {set(DIRECTIONS)}")
     floors = np.array(cube.coords["noise_floor"].values, dtype=np.float64)
     if rope is not None:
         if isinstance(rope, numbers.Real) and not isinstance(rope, bool):
             if len(labels) != 1:
-                raise TypeError(f"`rope` must be a mapping metric -> floor when there are several criteria "
+                raise McdaArgumentTypeError(f"`rope` must be a mapping metric -> floor when there are several criteria "
                                 f"({shown(labels)}): each metric has its own units; got {rope!r}")
             rope = {labels[0]: rope}
         for label, value in _metric_mapping("rope", rope, labels, "noise floor").items():
             floors[labels.index(label)] = check_nonnegative_float("rope", value)
     lacking = [m for m, f in zip(labels, floors) if math.isnan(f)]
     if lacking:
-        raise ValueError(f"metrics {shown(lacking)} carry no card, so there is no noise floor to use; pass "
+        raise McdaArgumentError(f"metrics {shown(lacking)} carry no card, so there is no noise floor to use; pass "
                          f"`rope={{{lacking[0]!r}: ...}}` (0.0 for none) or give them a card (mcda.register_card).")
     signs = direction_sign(directions)
     values = np.ascontiguousarray(cube.values * signs, dtype=np.float64)
@@ -672,7 +672,7 @@ def _thresholds(prep: _Criteria, preference) -> np.ndarray:
         return p
     if isinstance(preference, numbers.Real) and not isinstance(preference, bool):
         if prep.n_metrics != 1:
-            raise TypeError(f"`preference` must be a mapping metric -> threshold when there are several criteria "
+            raise McdaArgumentTypeError(f"`preference` must be a mapping metric -> threshold when there are several criteria "
                             f"({shown(prep.metrics)}); got {preference!r}")
         preference = {prep.metrics[0]: preference}
     for label, value in _metric_mapping("preference", preference, prep.metrics, "preference threshold").items():
@@ -681,7 +681,7 @@ def _thresholds(prep: _Criteria, preference) -> np.ndarray:
         c = prep.metrics.index(label)
         v = check_nonnegative_float("preference", value)
         if not v > prep.floors[c]:
-            raise ValueError(f"`preference` for metric {label!r} must exceed its indifference threshold (noise "
+            raise McdaArgumentError(f"`preference` for metric {label!r} must exceed its indifference threshold (noise "
                              f"floor) {prep.floors[c]:g}; got {value!r}. Use None for the usual criterion with "
                              "indifference (a step at the floor).")
         p[c] = v
@@ -695,16 +695,16 @@ def _weights(prep: _Criteria, weights) -> np.ndarray:
     mapping = _metric_mapping("weights", weights, prep.metrics, "weight")
     lacking = [m for m in prep.metrics if m not in mapping]
     if lacking:
-        raise ValueError(f"`weights` must give a weight to every criterion; it lacks {shown(lacking)}")
+        raise McdaArgumentError(f"`weights` must give a weight to every criterion; it lacks {shown(lacking)}")
     raw = []
     for label in prep.metrics:
         w = mapping[label]
         if isinstance(w, (bool, np.bool_)) or not isinstance(w, numbers.Real) or not math.isfinite(float(w)) or w < 0:
-            raise ValueError(f"`weights` must be finite numbers >= 0; got {w!r} for metric {label!r}")
+            raise McdaArgumentError(f"`weights` must be finite numbers >= 0; got {w!r} for metric {label!r}")
         raw.append(float(w))
     raw = np.array(raw)
     if not (raw > 0).any():
-        raise ValueError("`weights` are all zero; at least one criterion needs a positive weight")
+        raise McdaArgumentError("`weights` are all zero; at least one criterion needs a positive weight")
     return raw / raw.sum()
 
 
@@ -731,14 +731,18 @@ class _Flows:
             return np.nanmean(array, axis=0) if np.isnan(array).any() else array.mean(axis=0)
 
 
-def _criterion_flows(scores, *, metrics, rope, preference, missing) -> _Flows:
+def _criterion_flows(scores, *, metrics, rope, preference, missing, check=None) -> _Flows:
+    """The per-criterion flows; ``check(prep)`` validates the caller's own arguments first
+    (before anything is computed or warned about)."""
     check_choice("missing", missing, MISSING_POLICIES)
     prep = _prepare(scores, metrics=metrics, rope=rope)
     p = _thresholds(prep, preference)
+    if check is not None:
+        check(prep)
     excluded: dict = {}
     values, methods, datasets = prep.values, prep.methods, prep.datasets
     if missing == "complete":
-        cc = complete_cases(prep.cube, policy="methods")
+        cc = complete_cases_with(prep.cube, policy="methods", ways_out="missing")
         keep_m = [methods.index(str(x)) for x in cc.cube.coords["method"].values]
         keep_d = [datasets.index(str(x)) for x in cc.cube.coords["dataset"].values]
         values = values[np.ix_(keep_d, keep_m)]
@@ -762,13 +766,13 @@ def _criterion_flows(scores, *, metrics, rope, preference, missing) -> _Flows:
     values, present, k_present = values[kept], present[kept], k_present[kept]
     datasets = [d for d, keep in zip(datasets, kept) if keep]
     if not datasets:
-        raise ValueError("no dataset has results for at least 2 methods on every criterion; nothing to compare")
+        raise McdaArgumentError("no dataset has results for at least 2 methods on every criterion; nothing to compare")
     if excluded or dropped:
         parts = [f"{mth} lacks {shown(lacks, 4)}" for mth, lacks in list(excluded.items())[:_MAX_SHOWN]]
         if dropped:
             parts.append(f"datasets with fewer than 2 complete methods dropped: {shown(dropped, 4)}")
         warn(f"{len(excluded)} method(s) excluded from the outranking (nothing is imputed; missing={missing!r}): "
-             + "; ".join(parts) + ".", MissingDataWarning, stacklevel=user_stacklevel())
+             + "; ".join(parts) + ".", MissingDataWarning)
     n, k, m = values.shape
     positive = np.full((n, m, k), np.nan)
     negative = np.full((n, m, k), np.nan)
@@ -971,7 +975,8 @@ def promethee(scores, *, weights=None, metrics=None, rope=None, preference=None,
     >>> res.to_frame().head(3)[["method", "net_flow", "rank"]].round(3).to_dict("list")
     {'method': ['Seurat', 'PCAHC', 'SC3'], 'net_flow': [0.427, 0.236, 0.205], 'rank': [1.0, 2.0, 3.0]}
     """
-    flows = _criterion_flows(scores, metrics=metrics, rope=rope, preference=preference, missing=missing)
+    flows = _criterion_flows(scores, metrics=metrics, rope=rope, preference=preference, missing=missing,
+                             check=lambda prep: _weights(prep, weights))
     prep = flows.prep
     w = _weights(prep, weights)
     per_dataset = np.einsum("c,ncm->nm", w, flows.net)
@@ -1146,13 +1151,14 @@ def weight_stability(scores, *, metrics=None, rope=None, preference=None, missin
     """
     n_steps = check_positive_int("n_steps", n_steps)
     n_resamples = check_positive_int("n_resamples", n_resamples)
+    gen = as_rng(rng)
     flows = _criterion_flows(scores, metrics=metrics, rope=rope, preference=preference, missing=missing)
     prep = flows.prep
     m = prep.n_metrics
     if m <= _GRID_MAX_CRITERIA:
         sampling, grid = "grid", _simplex_grid(m, n_steps)
     else:
-        sampling, grid = "dirichlet", as_rng(rng).dirichlet(np.ones(m), size=n_resamples)
+        sampling, grid = "dirichlet", gen.dirichlet(np.ones(m), size=n_resamples)
     criterion = flows.mean(flows.net)
     # the mean over datasets of weighted per-dataset flows is the weighted per-criterion mean
     net = grid @ criterion

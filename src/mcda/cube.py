@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+import numbers
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,7 +22,8 @@ import pandas as pd
 import xarray as xr
 
 from ._results import Result
-from ._validation import check_choice, check_rope, shown
+from ._validation import McdaArgumentError, McdaArgumentTypeError
+from ._validation import check_choice, check_rope, nearest, shown
 from .cards import DIRECTIONS, MetricCard, direction_sign, UnknownMetricError, card_from_dict, get_card
 
 __all__ = [
@@ -34,6 +36,8 @@ __all__ = [
     "CompleteCases",
     "reduce_seeds",
     "missing_cells",
+    "select",
+    "CubeAccessor",
     "cube_card",
     "cube_cards",
     "cube_direction",
@@ -66,7 +70,7 @@ def _resolve_one(metric, direction, *, what: str = "") -> tuple[str, str, Metric
         check_choice("direction", direction, DIRECTIONS)
     if metric is None:
         if direction is None:
-            raise ValueError("pass `metric=` (a card name such as 'accuracy') or `direction=` "
+            raise McdaArgumentError("pass `metric=` (a card name such as 'accuracy') or `direction=` "
                              "('higher_is_better' or 'lower_is_better'): mcda needs to know which way is better.")
         return "", direction, None
     try:
@@ -77,27 +81,31 @@ def _resolve_one(metric, direction, *, what: str = "") -> tuple[str, str, Metric
         name = metric.name if isinstance(metric, MetricCard) else str(metric)
         return name, direction, None
     if direction is not None and direction != card.direction:
-        raise ValueError(f"`direction` {direction!r}{where} contradicts the card for {card.name!r}, which says "
+        raise McdaArgumentError(f"`direction` {direction!r}{where} contradicts the card for {card.name!r}, which says "
                          f"{card.direction!r}. Drop `direction=`, or register a corrected card.")
     name = metric.name if isinstance(metric, MetricCard) else str(metric)
     return name, card.direction, card
 
 
-def attach_metric(da: xr.DataArray, metric, direction) -> xr.DataArray:
-    """Write the metric / direction / card attrs (and coords along ``metric``)."""
+def attach_metric(da: xr.DataArray, metric, direction, noise_floor=None) -> xr.DataArray:
+    """Write the metric / direction / card attrs (and coords along ``metric``).
+
+    ``noise_floor`` (a float, or with a ``metric`` dim a mapping label -> float) is the floor
+    of a metric without a card; a card's own floor always wins (contradictions were refused).
+    """
     attrs = {k: v for k, v in da.attrs.items() if k not in ("metric", "direction", "noise_floor", "card", "cards")}
     if "metric" in da.dims:
         labels = [str(m) for m in da.coords["metric"].values]
         metric_map = metric if isinstance(metric, Mapping) else None
         direction_map = direction if isinstance(direction, Mapping) else None
         if metric is not None and metric_map is None:
-            raise TypeError("with a `metric` dim, `metric` must be None (cards looked up from the labels) or a "
+            raise McdaArgumentTypeError("with a `metric` dim, `metric` must be None (cards looked up from the labels) or a "
                             f"mapping label -> card name; got {metric!r}")
         for mp, nm in ((metric_map, "metric"), (direction_map, "direction")):
             if mp is not None:
                 unknown = [k for k in mp if str(k) not in labels]
                 if unknown:
-                    raise ValueError(f"`{nm}` names metrics that are not in the cube: {shown(unknown)}; "
+                    raise McdaArgumentError(f"`{nm}` names metrics that are not in the cube: {shown(unknown)}; "
                                      f"the cube has {shown(labels)}")
         dirs, floors, cards = [], [], {}
         for label in labels:
@@ -105,18 +113,20 @@ def attach_metric(da: xr.DataArray, metric, direction) -> xr.DataArray:
             d = direction_map.get(label) if direction_map else direction
             _, dd, card = _resolve_one(m, d, what=label)
             dirs.append(dd)
-            floors.append(card.noise_floor if card else math.nan)
+            own = noise_floor.get(label) if isinstance(noise_floor, Mapping) else None
+            floors.append(card.noise_floor if card else (math.nan if own is None else own))
             cards[label] = card.to_dict() if card else None
         da = da.assign_coords(direction=("metric", np.array(dirs, dtype=object)),
                               noise_floor=("metric", np.array(floors, dtype=float)))
         attrs["cards"] = json.dumps(cards, sort_keys=True)
     else:
         if isinstance(metric, Mapping) or isinstance(direction, Mapping):
-            raise TypeError("`metric` and `direction` are mappings only for cubes with a `metric` dim")
+            raise McdaArgumentTypeError("`metric` and `direction` are mappings only for cubes with a `metric` dim")
         name, d, card = _resolve_one(metric, direction)
         attrs["metric"] = name
         attrs["direction"] = d
-        attrs["noise_floor"] = card.noise_floor if card else math.nan
+        own = noise_floor if isinstance(noise_floor, float) else None
+        attrs["noise_floor"] = card.noise_floor if card else (math.nan if own is None else own)
         attrs["card"] = card.to_json() if card else ""
     da.attrs = attrs
     return da
@@ -130,7 +140,7 @@ def cube_metric(cube: xr.DataArray) -> str:
 def cube_card(cube: xr.DataArray) -> MetricCard | None:
     """The card of a single-metric cube, or None when it has none."""
     if "metric" in cube.dims:
-        raise ValueError("this cube has a `metric` dim; use cube_cards(cube) or select one metric first "
+        raise McdaArgumentError("this cube has a `metric` dim; use cube_cards(cube) or select one metric first "
                          "(cube.sel(metric=...))")
     text = cube.attrs.get("card", "")
     return card_from_dict(json.loads(text), source=json.loads(text).get("source", "cube")) if text else None
@@ -150,7 +160,7 @@ def cube_direction(cube: xr.DataArray):
         return dict(zip([str(m) for m in cube.coords["metric"].values],
                         [str(d) for d in cube.coords["direction"].values]))
     if "direction" not in cube.attrs:
-        raise ValueError("this DataArray carries no `direction`; build it with mcda.score_cube(...)")
+        raise McdaArgumentError("this DataArray carries no `direction`; build it with mcda.score_cube(...)")
     return cube.attrs["direction"]
 
 
@@ -165,20 +175,38 @@ def resolve_rope(cube: xr.DataArray, rope=None) -> float:
     if rope is not None:
         return check_rope(rope)
     if "metric" in cube.dims:
-        raise ValueError("this cube has a `metric` dim; select one metric (cube.sel(metric=...)) before "
+        raise McdaArgumentError("this cube has a `metric` dim; select one metric (cube.sel(metric=...)) before "
                          "resolving its rope")
     floor = cube.attrs.get("noise_floor", math.nan)
     if floor is None or (isinstance(floor, float) and math.isnan(floor)):
-        raise ValueError("`rope` is None and the scores carry no metric card, so there is no noise floor to use; "
+        raise McdaArgumentError("`rope` is None and the scores carry no metric card, so there is no noise floor to use; "
                          "pass `rope=` explicitly (0.0 for none) or `metric=` naming a card.")
     return float(floor)
 
 
 # --------------------------------------------------------------------------- parsing
 
+# Scores beyond 1e150 in magnitude are refused: differences and sums of such scores (and the
+# squares a variance takes) overflow float64 (1e154**2 is inf). Tiny scores are kept: every
+# variance is computed on values scaled by their largest magnitude (within._spread), so 1e-154
+# does not underflow to a false "every difference equals".
+_HUGE = 1e150
+
+
 def _numeric(values: pd.Series | np.ndarray, where) -> np.ndarray:
-    """float64 values; non-numeric entries and ±inf raise naming ``where(i)`` for each bad i."""
+    """float64 values; non-numeric entries, ±inf, complex values and magnitudes beyond 1e150
+    raise naming ``where(i)`` for each bad i; masked entries become NaN (missing)."""
+    if np.ma.isMaskedArray(values):  # a masked entry is a missing result, as xarray reads it
+        values = np.ma.filled(np.ma.asarray(values).astype(np.float64) if values.dtype.kind in "fiub"
+                              else values.astype(object), np.nan)
     arr = np.asarray(values)
+    if arr.dtype.kind == "c" or (arr.dtype == object and any(isinstance(v, complex | np.complexfloating)
+                                                           for v in arr.ravel().tolist())):
+        raise McdaArgumentError("scores must be real numbers; got complex values (mcda does not drop the "
+                                "imaginary part: pass the real part, or the modulus, explicitly)", argument="scores")
+    if arr.dtype.kind == "b":
+        raise McdaArgumentTypeError("scores must be numbers; got booleans (True/False are not scores: pass "
+                                    "the numbers, e.g. as float)", argument="scores")
     if arr.dtype.kind in "fiu":
         out = arr.astype(np.float64)
         bad_text = np.zeros(out.shape, dtype=bool)
@@ -193,14 +221,24 @@ def _numeric(values: pd.Series | np.ndarray, where) -> np.ndarray:
             idx = list(zip(*np.nonzero(bad_text)))
             shown = [f"{where(i)}: {arr[i]!r}" for i in idx[:_MAX_SHOWN]]
             more = f" (and {len(idx) - _MAX_SHOWN} more)" if len(idx) > _MAX_SHOWN else ""
-            raise ValueError("scores must be numeric; non-numeric values at " + "; ".join(shown) + more)
+            raise McdaArgumentError("scores must be numeric; non-numeric values at " + "; ".join(shown) + more)
     infinite = np.isinf(out)
     if infinite.any():
         idx = list(zip(*np.nonzero(infinite)))
         shown = [f"{where(i)}: {out[i]!r}" for i in idx[:_MAX_SHOWN]]
         more = f" (and {len(idx) - _MAX_SHOWN} more)" if len(idx) > _MAX_SHOWN else ""
-        raise ValueError("scores must be finite (NaN marks a missing result); infinite values at "
+        raise McdaArgumentError("scores must be finite (NaN marks a missing result); infinite values at "
                          + "; ".join(shown) + more)
+    with np.errstate(invalid="ignore"):
+        extreme = np.abs(out) > _HUGE
+    if extreme.any():
+        idx = list(zip(*np.nonzero(extreme)))
+        shown = [f"{where(i)}: {out[i]!r}" for i in idx[:_MAX_SHOWN]]
+        more = f" (and {len(idx) - _MAX_SHOWN} more)" if len(idx) > _MAX_SHOWN else ""
+        raise McdaArgumentError(
+            f"scores must not exceed {_HUGE:g} in magnitude: their differences, sums and variances would "
+            "overflow float64. Rescale the scores (other units, or their logarithm); too large at "
+            + "; ".join(shown) + more)
     return out
 
 
@@ -214,17 +252,50 @@ def _is_missing_marker(v) -> bool:
     return v is pd.NA or v is pd.NaT
 
 
+def _text_labels(raw, dim: str, where: str) -> np.ndarray:
+    """``raw`` labels as text, refusing two labels that differ only in type (``1`` and ``"1"``).
+
+    Such labels would become one label and one would overwrite the other's results.
+    """
+    raw = list(raw)
+    text = np.array([str(v) for v in raw], dtype=object)
+    if len(raw) > 1:
+        first: dict = {}
+        for v, t in zip(raw, text.tolist()):
+            prior = first.setdefault(t, v)
+            if prior is not v and type(prior) is not type(v) and not (_same_label(prior, v)):
+                raise McdaArgumentError(
+                    f"{where} has {dim} labels that differ only in type: {prior!r} ({type(prior).__name__}) and "
+                    f"{v!r} ({type(v).__name__}) both read as {t!r}, so one would overwrite the other's results. "
+                    f"Make the {dim} labels distinct as text.")
+    return text
+
+
+def _same_label(a, b) -> bool:
+    """numpy and Python scalars of one kind (np.str_ and str, np.int64 and int) are one label."""
+    kinds = (str, numbers.Integral, numbers.Real, bool)
+    for k in kinds:
+        if isinstance(a, k) and isinstance(b, k):
+            return a == b
+    return False
+
+
 def _labels(values, dim: str) -> np.ndarray:
-    labels = pd.unique(pd.Series(values))
+    labels = pd.unique(pd.Series(values, dtype=object))
     if dim in _STRING_DIMS:
-        labels = np.array([str(v) for v in labels], dtype=object)
+        labels = _text_labels(labels, dim, "the table")
     else:
+        raw = labels
         labels = np.asarray(labels)
         if labels.dtype == object:
             try:
                 labels = labels.astype(np.int64)
-            except (TypeError, ValueError):
-                labels = np.array([str(v) for v in labels], dtype=object)
+            except (TypeError, ValueError, OverflowError):
+                labels = _text_labels(raw, dim, "the table")
+            if len(pd.unique(labels)) != len(labels):
+                raise McdaArgumentError(
+                    f"the table has {dim} labels that differ only in type: {shown(raw)} read as the same "
+                    f"integers, so one would overwrite the other's results. Make the {dim} labels distinct.")
     return labels
 
 
@@ -233,16 +304,16 @@ def _from_tidy(frame: pd.DataFrame, columns: Mapping[str, str]) -> xr.DataArray:
     if columns:
         unknown_roles = [k for k in columns if k not in cols]
         if unknown_roles:
-            raise ValueError(f"`columns` keys must be among {shown(cols)}; got {shown(unknown_roles)}")
+            raise McdaArgumentError(f"`columns` keys must be among {shown(cols)}; got {shown(unknown_roles)}")
         cols.update(columns)
     for role in ("dataset", "method", "score"):
         if cols[role] not in frame.columns:
-            raise ValueError(f"the tidy table has no {role} column {cols[role]!r}; its columns are "
+            raise McdaArgumentError(f"the tidy table has no {role} column {cols[role]!r}; its columns are "
                              f"{shown(frame.columns)}. Name it with `columns={{{role!r}: ...}}`.")
     if columns:
         for role, name in columns.items():
             if name not in frame.columns:
-                raise ValueError(f"`columns` maps {role!r} to {name!r}, which is not a column; the columns are "
+                raise McdaArgumentError(f"`columns` maps {role!r} to {name!r}, which is not a column; the columns are "
                                  f"{shown(frame.columns)}")
     dims = ["dataset", "method"] + [d for d in _OPTIONAL_DIMS if cols[d] in frame.columns]
     keys = [cols[d] for d in dims]
@@ -250,41 +321,52 @@ def _from_tidy(frame: pd.DataFrame, columns: Mapping[str, str]) -> xr.DataArray:
     for d, k in zip(dims, keys):
         if key_frame[k].isna().any():
             rows = list(frame.index[key_frame[k].isna()])
-            raise ValueError(f"the {d} column {k!r} is empty in rows {shown(rows)}")
+            raise McdaArgumentError(f"the {d} column {k!r} is empty in rows {shown(rows)}")
     dup = key_frame.duplicated(keep=False)
     if dup.any():
         dups = key_frame[dup].drop_duplicates().head(_MAX_SHOWN)
         examples = "; ".join(", ".join(f"{d}={v!r}" for d, v in zip(dims, row)) for row in dups.itertuples(index=False))
         n = int(key_frame[dup].drop_duplicates().shape[0])
-        raise ValueError(f"duplicate rows: {n} ({', '.join(dims)}) keys appear more than once, e.g. {examples}. "
+        raise McdaArgumentError(f"duplicate rows: {n} ({', '.join(dims)}) keys appear more than once, e.g. {examples}. "
                          "Aggregate them yourself or add the distinguishing column (e.g. a seed).")
     index_names = list(frame.index)
     values = _numeric(frame[cols["score"]].to_numpy(),
                       lambda i: f"row {index_names[i[0]]!r} (column {cols['score']!r})")
-    labels = {d: _labels(frame[k].to_numpy(), d) for d, k in zip(dims, keys)}
+    labels, codes = {}, []
+    for d, k in zip(dims, keys):
+        code, uniques = pd.factorize(pd.Series(frame[k].to_numpy(), dtype=object), sort=False)
+        labels[d] = _labels(uniques, d)
+        codes.append(code.astype(np.int64))
     shape = tuple(len(labels[d]) for d in dims)
     data = np.full(shape, np.nan)
-    codes = []
-    for d, k in zip(dims, keys):
-        raw = frame[k].to_numpy()
-        if d in _STRING_DIMS:
-            raw = np.array([str(v) for v in raw], dtype=object)
-        lookup = {v: i for i, v in enumerate(labels[d].tolist())}
-        codes.append(np.array([lookup[v] for v in (raw.tolist())], dtype=np.int64))
     data[tuple(codes)] = values
     return xr.DataArray(data, dims=dims, coords={d: labels[d] for d in dims}, name="score")
 
 
 def _from_wide(frame: pd.DataFrame, columns: Mapping[str, str] | None) -> xr.DataArray:
-    dataset_col = (columns or {}).get("dataset", "dataset")
+    if isinstance(frame.columns, pd.MultiIndex) or isinstance(frame.index, pd.MultiIndex):
+        which = "columns" if isinstance(frame.columns, pd.MultiIndex) else "index"
+        raise McdaArgumentError(
+            f"`data` is a wide DataFrame with a MultiIndex {which} ({shown(getattr(frame, which).names)}); mcda "
+            "would have to guess which level holds the methods. Pass a tidy frame instead "
+            "(frame.stack(...).reset_index() with columns dataset, method, score and e.g. seed or metric).",
+            argument="data")
+    cols = dict(_DEFAULT_COLUMNS) | dict(columns or {})
+    dataset_col = cols["dataset"]
+    stray = [cols[d] for d in _OPTIONAL_DIMS if cols[d] in frame.columns]
+    if stray:
+        raise McdaArgumentError(
+            f"`data` is a wide DataFrame (no {cols['method']!r} column, so every column is a method) but it has "
+            f"column(s) {shown(stray)}, which name a dimension, not a method. Pass a tidy frame with columns "
+            f"dataset, method, score and {', '.join(map(repr, stray))}.", argument="data")
     if dataset_col in frame.columns:
         frame = frame.set_index(dataset_col)
-    datasets = [str(v) for v in frame.index]
-    methods = [str(c) for c in frame.columns]
+    datasets = list(_text_labels(frame.index, "dataset", "the wide table"))
+    methods = list(_text_labels(frame.columns, "method", "the wide table"))
     for what, labels in (("dataset (row)", datasets), ("method (column)", methods)):
         seen = pd.Series(labels)
         if seen.duplicated().any():
-            raise ValueError(f"duplicate {what} labels: {shown(seen[seen.duplicated()].unique())}")
+            raise McdaArgumentError(f"duplicate {what} labels: {shown(seen[seen.duplicated()].unique())}")
     values = _numeric(frame.to_numpy(dtype=object),
                       lambda i: f"dataset {datasets[i[0]]!r}, method {methods[i[1]]!r}")
     return xr.DataArray(values, dims=("dataset", "method"),
@@ -293,19 +375,24 @@ def _from_wide(frame: pd.DataFrame, columns: Mapping[str, str] | None) -> xr.Dat
 
 
 def _from_dict(data: Mapping) -> xr.DataArray:
-    datasets = [str(k) for k in data]
+    datasets = list(_text_labels(list(data), "dataset", "the dict"))
     if len(set(datasets)) != len(datasets):
-        raise ValueError(f"duplicate dataset labels after conversion to text: {shown(datasets)}")
+        raise McdaArgumentError(f"duplicate dataset labels after conversion to text: {shown(datasets)}")
     methods: list[str] = []
+    raw_methods: list = []
     n_seeds = 0
     has_seeds = False
     for ds, inner in data.items():
         if not isinstance(inner, Mapping):
-            raise TypeError(f"a nested dict must map dataset -> {{method: score or [scores per seed]}}; "
+            raise McdaArgumentTypeError(f"a nested dict must map dataset -> {{method: score or [scores per seed]}}; "
                             f"dataset {ds!r} maps to {type(inner).__name__}")
+        _text_labels(list(inner), "method", f"the dict (dataset {ds!r})")
         for m, v in inner.items():
             if str(m) not in methods:
                 methods.append(str(m))
+                raw_methods.append(m)
+            else:
+                _text_labels([raw_methods[methods.index(str(m))], m], "method", "the dict")
             if isinstance(v, (list, tuple, np.ndarray, pd.Series)):
                 has_seeds = True
                 n_seeds = max(n_seeds, len(v))
@@ -330,9 +417,10 @@ def _from_dict(data: Mapping) -> xr.DataArray:
 
 
 def _from_array(data, method_names, dataset_names, seed_names) -> xr.DataArray:
-    arr = np.asarray(data)
+    # a masked entry is a missing result (as xarray reads a masked array); np.asarray would drop the mask
+    arr = np.ma.filled(np.ma.asarray(data, dtype=np.float64), np.nan) if np.ma.isMaskedArray(data) else np.asarray(data)
     if arr.ndim not in (2, 3):
-        raise ValueError(f"an array of scores must be 2-D (datasets × methods) or 3-D (datasets × methods × "
+        raise McdaArgumentError(f"an array of scores must be 2-D (datasets × methods) or 3-D (datasets × methods × "
                          f"seeds); got shape {arr.shape}")
     dims = ("dataset", "method", "seed")[: arr.ndim]
     names = {"dataset": dataset_names, "method": method_names, "seed": seed_names}
@@ -345,11 +433,11 @@ def _from_array(data, method_names, dataset_names, seed_names) -> xr.DataArray:
         else:
             given = list(given)
             if len(given) != arr.shape[axis]:
-                raise ValueError(f"`{d}_names` has {len(given)} labels but the array has {arr.shape[axis]} "
+                raise McdaArgumentError(f"`{d}_names` has {len(given)} labels but the array has {arr.shape[axis]} "
                                  f"{d}s (axis {axis}); got {shown(given)}")
             labels = np.array([str(v) for v in given], dtype=object) if d != "seed" else np.asarray(given)
             if len(set(labels.tolist())) != len(labels):
-                raise ValueError(f"`{d}_names` has duplicates: {shown(pd.Series(labels)[pd.Series(labels).duplicated()])}")
+                raise McdaArgumentError(f"`{d}_names` has duplicates: {shown(pd.Series(labels)[pd.Series(labels).duplicated()])}")
         coords[d] = labels
     values = _numeric(arr, lambda idx: ", ".join(f"{d} {coords[d][i]!r}" for d, i in zip(dims, idx)))
     return xr.DataArray(values, dims=dims, coords=coords, name="score")
@@ -365,10 +453,10 @@ def _kept_lazy_labels(labels: np.ndarray) -> bool:
 def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
     unknown = [d for d in da.dims if d not in DIMS]
     if unknown:
-        raise ValueError(f"a score cube's dims must be among {shown(DIMS)}; got unknown dims {shown(unknown)}")
+        raise McdaArgumentError(f"a score cube's dims must be among {shown(DIMS)}; got unknown dims {shown(unknown)}")
     for d in ("dataset", "method"):
         if d not in da.dims:
-            raise ValueError(f"a score cube needs a {d!r} dim; got dims {shown(da.dims)}")
+            raise McdaArgumentError(f"a score cube needs a {d!r} dim; got dims {shown(da.dims)}")
     order = [d for d in DIMS if d in da.dims]
     da = da.transpose(*order)
     coords = {}
@@ -380,12 +468,12 @@ def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
                 # millions of items: integer labels stay integers, text becomes objects without a Python loop
                 labels = labels.astype(object) if labels.dtype.kind == "U" else labels
             elif d in _STRING_DIMS:
-                labels = np.array([str(v) for v in labels], dtype=object)
+                labels = _text_labels(labels, d, "the DataArray")
         else:
             labels = np.arange(da.sizes[d]) if d not in _STRING_DIMS else np.array(
                 [f"{d}_{i}" for i in range(da.sizes[d])], dtype=object)
         if len(pd.unique(pd.Series(labels))) != len(labels):
-            raise ValueError(f"duplicate {d} labels: {shown(pd.Series(labels)[pd.Series(labels).duplicated()])}")
+            raise McdaArgumentError(f"duplicate {d} labels: {shown(pd.Series(labels)[pd.Series(labels).duplicated()])}")
         coords[d] = labels
     if hasattr(da.data, "dask"):  # keep lazy arrays lazy; values are checked chunk-wise where used
         out = da.assign_coords(coords)
@@ -472,7 +560,10 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
     if isinstance(data, (str, Path)):
         data = _read_path(Path(data), chunks=chunks, columns=columns)
     keep_attrs = {}
+    noise_floor = None
+    is_array = isinstance(data, (np.ndarray, list, tuple))
     if isinstance(data, xr.DataArray):
+        data = _one_metric_from_coords(data)
         if data.attrs.get("oriented"):  # back to the metric's own direction before re-validating
             attrs = dict(data.attrs)
             data = data * _sign(data)
@@ -483,40 +574,44 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
             metric = _stored_metric(data)
         if direction is None:
             direction = _stored_direction(data)
+        noise_floor = _stored_noise_floor(data, metric)
     elif isinstance(data, pd.DataFrame):
         if data.shape[0] == 0 or data.shape[1] == 0:
-            raise ValueError(f"`data` is empty (a DataFrame of shape {data.shape})")
+            raise McdaArgumentError(f"`data` is empty (a DataFrame of shape {data.shape})")
         cols = dict(_DEFAULT_COLUMNS) | dict(columns or {})
         is_tidy = cols["method"] in data.columns
         named = [str(c) for c in data.columns if str(c).lower() in METHOD_COLUMN_NAMES and str(c) != "method"]
         if not is_tidy and "method" not in (columns or {}) and named:
-            raise ValueError(f"the table has no 'method' column but a {named[0]!r} column: if it is tidy (one row per "
+            raise McdaArgumentError(f"the table has no 'method' column but a {named[0]!r} column: if it is tidy (one row per "
                              f"result), pass `columns={{'method': {named[0]!r}}}` (and the score column, e.g. "
                              f"`columns={{'method': {named[0]!r}, 'score': 'accuracy'}}`); a wide table has one "
                              "numeric column per method")
         da = _from_tidy(data, columns) if is_tidy else _from_wide(data, columns)
     elif isinstance(data, Mapping):
         if len(data) == 0:
-            raise ValueError("`data` is empty (a dict with no datasets)")
+            raise McdaArgumentError("`data` is empty (a dict with no datasets)")
         da = _from_dict(data)
-    elif isinstance(data, (np.ndarray, list, tuple)):
+    elif is_array:
+        try:
+            data = data if np.ma.isMaskedArray(data) else np.asarray(data)
+        except ValueError as exc:  # a ragged nested list
+            raise McdaArgumentError(f"`data` as a list must be rectangular (datasets × methods [× seeds]); numpy "
+                                    f"cannot make an array of it ({' '.join(str(exc).split())[:120]})",
+                                    argument="data") from None
         if np.size(data) == 0:
-            raise ValueError(f"`data` is empty (an array of shape {np.shape(data)})")
+            raise McdaArgumentError(f"`data` is empty (an array of shape {np.shape(data)})")
         da = _from_array(data, method_names, dataset_names, seed_names)
     else:
-        raise TypeError("`data` must be a tidy or wide pandas DataFrame, a nested dict, a numpy array (with "
+        raise McdaArgumentTypeError("`data` must be a tidy or wide pandas DataFrame, a nested dict, a numpy array (with "
                         f"`method_names`) or an xarray DataArray; got {type(data).__name__}")
-    if method_names is not None and not isinstance(data, (np.ndarray, list, tuple)):
-        names = [str(m) for m in method_names]
-        if names != [str(m) for m in da.coords["method"].values]:
-            if len(names) != da.sizes["method"]:
-                raise ValueError(f"`method_names` has {len(names)} labels but the scores have "
-                                 f"{da.sizes['method']} methods")
-            da = da.assign_coords(method=np.array(names, dtype=object))
+    if not is_array:
+        for dim, names in (("method", method_names), ("dataset", dataset_names), ("seed", seed_names)):
+            if names is not None:
+                da = _order_by_names(da, dim, names)
     if "metric" in da.dims and isinstance(metric, (str, MetricCard)):
         da, metric, direction = _select_metric(da, metric, direction)
     da = _apply_scale(da, scale, keep_attrs)
-    da = attach_metric(da, metric, direction)
+    da = attach_metric(da, metric, direction, noise_floor=noise_floor)
     for k, v in keep_attrs.items():
         da.attrs.setdefault(k, v)
     check_card_ranges(da)
@@ -535,16 +630,16 @@ def _apply_scale(da: xr.DataArray, scale, keep_attrs: dict) -> xr.DataArray:
     if scale is None:
         return da
     if "scale" in keep_attrs and isinstance(scale, str) and scale != "fraction":
-        raise ValueError(f"`scale`={scale!r}: these scores were already converted ({keep_attrs['scale']}); "
+        raise McdaArgumentError(f"`scale`={scale!r}: these scores were already converted ({keep_attrs['scale']}); "
                          "converting twice would divide them again")
     if isinstance(scale, Mapping):
         if "metric" not in da.dims:
-            raise TypeError("`scale` is a mapping (label -> scale) only for scores with a `metric` dim; "
+            raise McdaArgumentTypeError("`scale` is a mapping (label -> scale) only for scores with a `metric` dim; "
                             f"got {dict(scale)!r}")
         labels = [str(m) for m in da.coords["metric"].values]
         unknown = [k for k in scale if str(k) not in labels]
         if unknown:
-            raise ValueError(f"`scale` names metrics that are not in the cube: {shown(unknown)}; the cube has "
+            raise McdaArgumentError(f"`scale` names metrics that are not in the cube: {shown(unknown)}; the cube has "
                              f"{shown(labels)}")
         factors = []
         for label in labels:
@@ -615,7 +710,7 @@ def _check_range(cube: xr.DataArray, card: MetricCard, label: str) -> None:
     if card.upper == 1.0 and finite.size and 1.5 < finite.max() <= 100.0 and finite.min() >= 0.0:
         hint = ("they look like percentages: pass `scale='percent'` (CLI: --scale percent) to divide them by 100, "
                 "which is recorded with the scores; ")
-    raise ValueError(
+    raise McdaArgumentError(
         f"metric {label!r}: {len(idx)} of {values.size} scores lie outside the card's range {_range_text(card)} "
         f"({'; '.join(where)}{more}). The card's noise floor ({card.noise_floor:g}, the default rope) is in the "
         f"card's units, so these scores cannot be read with it. {(hint[0].upper() + hint[1:]) if hint else ''}"
@@ -625,6 +720,37 @@ def _check_range(cube: xr.DataArray, card: MetricCard, label: str) -> None:
 
 _META_ATTRS = ("metric", "direction", "noise_floor", "card", "cards", "oriented")
 
+
+def _order_by_names(da: xr.DataArray, dim: str, names) -> xr.DataArray:
+    """Labelled scores given ``<dim>_names``: the names must be the scores' own labels; they set the order.
+
+    They never relabel by position (that silently renamed a DataFrame's columns): to rename,
+    rename the labels themselves (``frame.rename(columns=...)``, ``cube.assign_coords(...)``).
+    """
+    arg = f"{dim}_names"
+    if isinstance(names, str) or not isinstance(names, Iterable):
+        raise McdaArgumentTypeError(f"`{arg}` must be a sequence of labels; got {names!r}", argument=arg)
+    if dim not in da.dims:
+        raise McdaArgumentError(f"`{arg}` is given but the scores have no {dim!r} dim (dims {shown(da.dims)})",
+                                argument=arg)
+    names = list(names)
+    have = da.coords[dim].values.tolist()
+    key = (lambda v: str(v)) if dim in _STRING_DIMS else (lambda v: v)
+    wanted = [key(v) for v in names]
+    if len(set(wanted)) != len(wanted):
+        raise McdaArgumentError(f"`{arg}` has duplicates: {shown(pd.Series(wanted)[pd.Series(wanted).duplicated()])}",
+                                argument=arg)
+    unknown = [v for v in wanted if v not in set(have)]
+    absent = [v for v in have if v not in set(wanted)]
+    if unknown or absent:
+        raise McdaArgumentError(
+            f"`{arg}` relabels only array input (by position); these scores carry their own {dim} labels, so "
+            f"`{arg}` may only list them (to set their order). Not in the scores: {shown(unknown) or 'none'}; "
+            f"not listed: {shown(absent) or 'none'}. To rename, rename the labels in the data itself.",
+            argument=arg)
+    if wanted == have:
+        return da
+    return da.sel({dim: wanted})
 
 def _stored_metric(da: xr.DataArray):
     """The card(s) a DataArray carries: a MetricCard, a name, a mapping (metric dim) or None."""
@@ -644,7 +770,87 @@ def _stored_direction(da: xr.DataArray):
         if "direction" not in da.coords:
             return None
         return dict(zip([str(m) for m in da.coords["metric"].values], [str(v) for v in da.coords["direction"].values]))
-    return da.attrs.get("direction") or None
+    stored = da.attrs.get("direction")
+    if stored is not None and stored not in DIRECTIONS:
+        raise McdaArgumentError(f"the scores' attrs['direction'] must be one of {set(DIRECTIONS)}; got {stored!r}",
+                                argument="direction")
+    return stored or None
+
+
+def _stored_noise_floor(da: xr.DataArray, metric):
+    """A noise floor the DataArray carries beside (or instead of) a card; contradictions raise.
+
+    With a card, a stored floor must equal the card's (a changed attr would otherwise be
+    ignored, or used, without a word); without one, a stored floor must be finite and >= 0
+    and is kept. With a ``metric`` dim: a mapping label -> floor for the labels without a card.
+    """
+    def check(value, card, what):
+        if value is None or value == "":
+            return None
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise McdaArgumentError(f"the scores' noise floor{what} must be a number >= 0; got {value!r}",
+                                    argument="noise_floor")
+        v = float(value)
+        if math.isnan(v):
+            return None
+        if not math.isfinite(v) or v < 0:
+            raise McdaArgumentError(f"the scores' noise floor{what} must be a finite number >= 0; got {value!r}",
+                                    argument="noise_floor")
+        if card is not None and v != card.noise_floor:
+            raise McdaArgumentError(f"the scores' noise floor{what} {v!r} contradicts their card {card.name!r}, which "
+                                    f"says {card.noise_floor!r}; register a corrected card or drop the attribute",
+                                    argument="noise_floor")
+        return v
+
+    if "metric" in da.dims:
+        if "noise_floor" not in da.coords:
+            return None
+        cards = metric if isinstance(metric, Mapping) else {}
+        out = {}
+        for label, value in zip([str(m) for m in da.coords["metric"].values], da.coords["noise_floor"].values):
+            card = cards.get(label)
+            out[label] = check(value.item() if hasattr(value, "item") else value,
+                               card if isinstance(card, MetricCard) else None, f" for metric {label!r}")
+        return out
+    return check(da.attrs.get("noise_floor"), metric if isinstance(metric, MetricCard) else None, "")
+
+
+def _one_metric_from_coords(da: xr.DataArray) -> xr.DataArray:
+    """A cube narrowed to one metric by xarray (``cube.sel(metric="ARI")``, ``.isel(metric=0)``).
+
+    xarray keeps the metric's label, direction and noise floor as scalar coordinates and the
+    cards of every metric in ``attrs["cards"]``; this moves them back into the single-metric
+    attrs, so such a DataArray is accepted wherever a cube is. A ``metric`` dim narrowed to
+    some labels (``.sel(metric=["ARI"])``) keeps only their cards.
+    """
+    if "metric" in da.dims:
+        raw = da.attrs.get("cards")
+        if raw:
+            cards = json.loads(raw)
+            labels = [str(m) for m in da.coords["metric"].values]
+            if set(cards) - set(labels):
+                da = da.copy(deep=False)
+                da.attrs = dict(da.attrs) | {"cards": json.dumps({k: v for k, v in cards.items() if k in labels},
+                                                                 sort_keys=True)}
+        return da
+    if "metric" not in da.coords and "direction" not in da.coords:
+        return da
+    attrs = dict(da.attrs)
+    label = str(da.coords["metric"].item()) if "metric" in da.coords else attrs.get("metric", "")
+    cards = json.loads(attrs.pop("cards", "") or "{}")
+    card = cards.get(label)
+    direction = str(da.coords["direction"].item()) if "direction" in da.coords else attrs.get("direction")
+    floor = float(da.coords["noise_floor"].item()) if "noise_floor" in da.coords else attrs.get("noise_floor")
+    for name, value in (("direction", direction), ("noise_floor", floor)):
+        if name in attrs and value is not None and attrs[name] != value and not (
+                isinstance(value, float) and math.isnan(value)):
+            raise McdaArgumentError(f"the scores carry two {name}s: {attrs[name]!r} in attrs and {value!r} as a "
+                                    "coordinate; drop one", argument=name)
+    out = da.drop_vars([c for c in ("metric", "direction", "noise_floor") if c in da.coords and not da.coords[c].dims])
+    attrs.update({"metric": label, "direction": direction, "noise_floor": floor,
+                  "card": json.dumps(card, sort_keys=True) if card else attrs.get("card", "")})
+    out.attrs = {k: v for k, v in attrs.items() if v is not None}
+    return out
 
 
 def _select_metric(da: xr.DataArray, metric, direction):
@@ -663,7 +869,7 @@ def _select_metric(da: xr.DataArray, metric, direction):
             target = None
         match = [lab for lab in labels if target is not None and _card_name(lab) == target]
     if not match:
-        raise ValueError(f"`metric` {wanted!r} is not among the cube's metrics {shown(labels)}")
+        raise McdaArgumentError(f"`metric` {wanted!r} is not among the cube's metrics {shown(labels)}")
     label = match[0]
     stored = _stored_metric(da)
     if isinstance(metric, MetricCard):
@@ -695,7 +901,7 @@ def check_csv_fields(frame: pd.DataFrame, where: str) -> pd.DataFrame:
     """
     if not isinstance(frame.index, pd.RangeIndex):
         n = len(frame.columns)
-        raise ValueError(f"{where}: the rows have more fields than the header ({n} names: "
+        raise McdaArgumentError(f"{where}: the rows have more fields than the header ({n} names: "
                          f"{shown(list(frame.columns))}), from line 2 on; every line needs one field per "
                          "header name")
     return frame
@@ -716,15 +922,15 @@ def _read_path(path: Path, *, chunks, columns):
         return check_csv_fields(pd.read_csv(path), f"`data` path {str(path)!r}")
     if suffix in (".parquet", ".pq"):
         return pd.read_parquet(path)
-    raise ValueError(f"`data` path {str(path)!r} has suffix {suffix!r}; mcda reads .csv, .parquet, .json (a cube "
+    raise McdaArgumentError(f"`data` path {str(path)!r} has suffix {suffix!r}; mcda reads .csv, .parquet, .json (a cube "
                      "from mcda.cube.to_json), .nc (from mcda.cube.to_netcdf) and .zarr stores")
 
 
 def _check_shape(da: xr.DataArray) -> xr.DataArray:
     if da.sizes["dataset"] == 0:
-        raise ValueError("`data` is empty: no datasets")
+        raise McdaArgumentError("`data` is empty: no datasets")
     if da.sizes["method"] < 2:
-        raise ValueError(f"a comparison needs at least 2 methods; got {da.sizes['method']} "
+        raise McdaArgumentError(f"a comparison needs at least 2 methods; got {da.sizes['method']} "
                          f"({shown(da.coords['method'].values)})")
     return da
 
@@ -732,12 +938,12 @@ def _check_shape(da: xr.DataArray) -> xr.DataArray:
 def as_cube(scores, direction=None, *, metric=None, method_names=None) -> xr.DataArray:
     """The cube for a statistic's ``scores`` argument (any input :func:`score_cube` takes).
 
-    A cube that already carries a direction is returned as is unless ``direction`` or
-    ``metric`` is given (then it must agree with its card).
+    The one validation every route into a statistic goes through: a DataArray that already
+    carries a direction (a cube, or one narrowed by ``.sel``/``.isel``/``.where``) is checked
+    exactly as :func:`score_cube` checks new input (finite real scores, distinct labels, a
+    known direction that agrees with its card, a noise floor >= 0). ``direction`` and
+    ``metric``, when given, must agree with the card it carries.
     """
-    if (isinstance(scores, xr.DataArray) and direction is None and metric is None and method_names is None
-            and ("direction" in scores.attrs or "direction" in scores.coords)):
-        return _check_shape(_from_dataarray(scores) if not _looks_built(scores) else scores)
     return score_cube(scores, metric=metric, direction=direction, method_names=method_names)
 
 
@@ -749,13 +955,15 @@ def single_score_cube(scores, direction=None, *, method_names=None,
     (:func:`reduce_seeds`). ``what`` names the computation in the message.
     """
     cube = as_cube(scores, direction, method_names=method_names)
+    if "metric" in cube.dims and cube.sizes["metric"] == 1:  # cube.sel(metric=["ari"]): that one metric
+        cube = as_cube(cube, metric=str(cube.coords["metric"].values[0]))
     extra = [d for d in cube.dims if d not in ("dataset", "method")]
     if "seed" in extra:
-        raise ValueError(f"the scores have a 'seed' dim (extra dims {extra}); {what} needs one score per "
+        raise McdaArgumentError(f"the scores have a 'seed' dim (extra dims {extra}); {what} needs one score per "
                          "(dataset, method). Reduce the seeds explicitly first, e.g. "
                          "mcda.reduce_seeds(cube, how='mean').")
     if extra:
-        raise ValueError(f"the scores have extra dims {extra}; {what} needs one score per (dataset, method): "
+        raise McdaArgumentError(f"the scores have extra dims {extra}; {what} needs one score per (dataset, method): "
                          "select one value along each first (e.g. cube.sel(metric='ari')).")
     return cube
 
@@ -763,6 +971,109 @@ def single_score_cube(scores, direction=None, *, method_names=None,
 def _looks_built(da: xr.DataArray) -> bool:
     order = [d for d in DIMS if d in da.dims]
     return (list(da.dims) == order and all(d in da.coords for d in order) and da.dtype == np.float64)
+
+
+# --------------------------------------------------------------------------- selection
+
+def select(cube: xr.DataArray, indexers: Mapping | None = None, /, *, drop: bool = False,
+           **labels) -> xr.DataArray:
+    """Select labels along the cube's dims, ``method`` included: ``mcda.select(cube, method="SC3")``.
+
+    The same as ``cube.mcda.sel(method="SC3")``. xarray's own ``DataArray.sel`` is a trap
+    here: it reads a ``method=`` keyword as its own argument (the fill method of inexact
+    lookups) and, given no other label, returns the whole cube without a word. Here every keyword is a dim, every label must exist
+    (a typo gets the nearest labels), and nothing else is done: the result is what
+    ``cube.sel({"method": "SC3"})``, xarray's dict form, gives.
+
+    Parameters
+    ----------
+    cube : xarray.DataArray
+        A score cube (or any DataArray with the cube's dims).
+    indexers : mapping, optional
+        dim -> label or list of labels (xarray's dict form), combined with ``labels``.
+    drop : bool, default False
+        As in ``xarray.DataArray.sel``: drop the coordinates of the dims selected by a scalar.
+    **labels
+        dim -> label or list of labels, e.g. ``method=["SC3", "Seurat"]``, ``metric="ari"``.
+
+    Returns
+    -------
+    xarray.DataArray
+        The selection. Every mcda function accepts it where it accepts a cube (a single metric
+        selected from a ``metric`` dim keeps its card).
+
+    Raises
+    ------
+    McdaArgumentError
+        A keyword that is not a dim of the cube, or a label that is not in it.
+
+    Examples
+    --------
+    >>> import mcda
+    >>> cube = mcda.datasets.load("duo2018")
+    >>> mcda.select(cube, method=["SC3", "Seurat"]).sizes["method"]
+    2
+    >>> cube.mcda.sel(method="SC3").dims
+    ('dataset',)
+    """
+    if not isinstance(cube, xr.DataArray):
+        raise McdaArgumentTypeError(f"`cube` must be an xarray.DataArray; got {type(cube).__name__}", argument="cube")
+    if indexers is not None and not isinstance(indexers, Mapping):
+        raise McdaArgumentTypeError(f"`indexers` must be a mapping dim -> labels; got {indexers!r}",
+                                    argument="indexers")
+    wanted = dict(indexers or {})
+    for dim, value in labels.items():
+        if dim in wanted:
+            raise McdaArgumentError(f"`{dim}` is given twice (in `indexers` and as a keyword)", argument=dim)
+        wanted[dim] = value
+    if not isinstance(drop, bool):
+        raise McdaArgumentTypeError(f"`drop` must be True or False; got {drop!r}", argument="drop")
+    chosen = {}
+    for dim, value in wanted.items():
+        if dim not in cube.dims:
+            close = nearest(str(dim), [str(d) for d in cube.dims])
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            raise McdaArgumentError(f"`{dim}` is not a dim of the cube; its dims are {shown(cube.dims)}.{hint}",
+                                    argument=str(dim))
+        have = cube.coords[dim].values.tolist() if dim in cube.coords else list(range(cube.sizes[dim]))
+        many = isinstance(value, (list, tuple, np.ndarray, pd.Index, pd.Series))
+        asked = list(value) if many else [value]
+        text = dim in _STRING_DIMS
+        lookup = {(str(v) if text else v): v for v in have}
+        resolved = []
+        for v in asked:
+            key = str(v) if text and isinstance(v, (str, numbers.Number)) else v
+            try:
+                resolved.append(lookup[key])
+            except (KeyError, TypeError):
+                close = nearest(str(v), [str(h) for h in have]) if text else []
+                hint = f" Did you mean {close[0]!r}?" if close else ""
+                raise McdaArgumentError(f"`{dim}` label {v!r} is not in the cube; its {dim} labels are "
+                                        f"{shown(have)}.{hint}", argument=str(dim)) from None
+        if many and len(set(map(str, resolved))) != len(resolved):
+            raise McdaArgumentError(f"`{dim}` lists a label twice: {shown(asked)}", argument=str(dim))
+        chosen[dim] = resolved if many else resolved[0]
+    return cube.sel(chosen, drop=drop)
+
+
+@xr.register_dataarray_accessor("mcda")
+class CubeAccessor:
+    """``cube.mcda``: mcda's helpers on any DataArray (registered when ``mcda.cube`` is imported).
+
+    ``cube.mcda.sel(method="SC3")`` selects methods (xarray's own ``sel`` does not: it reads
+    a ``method=`` keyword as its fill-method argument).
+    """
+
+    def __init__(self, obj: xr.DataArray):
+        self._obj = obj
+
+    def sel(self, indexers: Mapping | None = None, /, *, drop: bool = False, **labels) -> xr.DataArray:
+        """:func:`mcda.select` on this DataArray."""
+        return select(self._obj, indexers, drop=drop, **labels)
+
+    def validate(self, direction=None, *, metric=None) -> xr.DataArray:
+        """This DataArray as a checked cube (:func:`mcda.cube.as_cube`): what every statistic sees."""
+        return as_cube(self._obj, direction, metric=metric)
 
 
 # --------------------------------------------------------------------------- views
@@ -850,6 +1161,54 @@ class CompleteCases(Result):
         return "\n".join(lines)
 
 
+def incomplete_design_error(n_methods: int, n_datasets: int, excluded: dict, *,
+                            ways_out: str) -> McdaArgumentError:
+    """The error when dropping incomplete methods leaves too little to compare.
+
+    ``ways_out`` says what the *called* function lets the user do about it (its own arguments,
+    never another function's): one of :data:`WAYS_OUT`.
+    """
+    return McdaArgumentError(f"dropping incomplete methods leaves {n_methods} method(s) on {n_datasets} dataset(s); "
+                             f"excluded {shown(excluded)}. {WAYS_OUT[ways_out]}", argument=None)
+
+
+EMPTY_DATASET_RULE = ("a dataset on which no method has a result carries no comparison: every analysis leaves "
+                      "it out and names it (nothing is imputed)")
+
+
+def name_empty_datasets(empty, what: str) -> None:
+    """The one rule for datasets without any result: left out of ``what``, and named in a warning.
+
+    The library, the :class:`~mcda.Report` and the command line all follow it
+    (:data:`EMPTY_DATASET_RULE`); a result's ``empty_datasets`` (where it has one) lists them too.
+    """
+    empty = list(empty)
+    if empty:
+        from ._validation import MissingDataWarning, warn
+
+        warn(f"{len(empty)} dataset(s) have no result for any method and are left out of {what}: "
+             f"{shown(empty, fmt=str)} ({EMPTY_DATASET_RULE}).", MissingDataWarning)
+
+
+def without_empty_datasets(cube: xr.DataArray) -> xr.DataArray:
+    """``cube`` without the datasets on which no method has a result (already named to the user)."""
+    if hasattr(cube.data, "dask"):
+        return cube
+    empty = _cell_missing(cube).all("method").values
+    return cube.isel(dataset=np.flatnonzero(~empty)) if empty.any() else cube
+
+
+#: What a function that met an incomplete design can offer, by the arguments it takes.
+WAYS_OUT = {
+    "policy": "Try `policy='datasets'`, or restrict the comparison to the methods you need.",
+    "missing": "Pass `missing='available'` (each method ranked over the datasets it has results on), drop the "
+               "incomplete datasets first (mcda.complete_cases(scores, policy='datasets').cube), or restrict "
+               "the comparison to the methods you need.",
+    "none": "Drop the incomplete datasets first (mcda.complete_cases(scores, policy='datasets').cube), or "
+            "restrict the comparison to the methods you need.",
+}
+
+
 def complete_cases(cube: xr.DataArray, *, policy: str = "methods") -> CompleteCases:
     """The complete design of a cube: drop incomplete methods (default) or incomplete datasets.
 
@@ -868,6 +1227,10 @@ def complete_cases(cube: xr.DataArray, *, policy: str = "methods") -> CompleteCa
     ValueError
         When fewer than 2 methods or no dataset would remain (naming the other policy).
     """
+    return complete_cases_with(cube, policy=policy)
+
+
+def complete_cases_with(cube: xr.DataArray, *, policy: str = "methods", ways_out: str = "policy") -> CompleteCases:
     check_choice("policy", policy, ("methods", "datasets"))
     cube = as_cube(cube)
     miss = _cell_missing(cube)
@@ -880,7 +1243,7 @@ def complete_cases(cube: xr.DataArray, *, policy: str = "methods") -> CompleteCa
     excluded: dict = {}
     if policy == "methods":
         rows = np.flatnonzero(miss.values.any(axis=1))
-        columns, excluded, _ = complete_design(ds, me, (rows, miss.values[rows]), fmt=lambda v: v)
+        columns, excluded, _ = complete_design(ds, me, (rows, miss.values[rows]), fmt=lambda v: v, ways_out=ways_out)
         bad = np.ones(me.size, dtype=bool)
         bad[columns] = False
         out = cube if (keep_ds.all() and not bad.any()) else cube.isel(
@@ -893,7 +1256,7 @@ def complete_cases(cube: xr.DataArray, *, policy: str = "methods") -> CompleteCa
         idx = np.nonzero(keep_ds)[0][~bad]
         out = cube.isel(dataset=idx)
         if out.sizes["dataset"] == 0:
-            raise ValueError(f"dropping incomplete datasets leaves none; excluded {shown(excluded)}. "
+            raise McdaArgumentError(f"dropping incomplete datasets leaves none; excluded {shown(excluded)}. "
                              "Try `policy='methods'`.")
     return CompleteCases(cube=out, excluded=excluded, empty_datasets=empty_datasets, policy=policy)
 
@@ -914,11 +1277,13 @@ def concat_missing(a: tuple, b: tuple) -> tuple:
     return np.concatenate([a[0], b[0]]), np.concatenate([a[1], b[1]])
 
 
-def complete_design(datasets, methods, flags: tuple, *, fmt=str) -> tuple[np.ndarray, dict, np.ndarray]:
+def complete_design(datasets, methods, flags: tuple, *, fmt=str,
+                    ways_out: str = "none") -> tuple[np.ndarray, dict, np.ndarray]:
     """Finalize: (kept method columns, excluded method -> datasets it lacks, empty dataset positions).
 
     Datasets without any result are dropped (they make no method incomplete); every method that
-    lacks a result on another dataset is excluded. Fewer than 2 methods or no dataset left raises.
+    lacks a result on another dataset is excluded. Fewer than 2 methods or no dataset left raises,
+    saying what the calling function offers instead (``ways_out``, a key of :data:`WAYS_OUT`).
     """
     rows, missing = flags
     n_methods = len(methods)
@@ -932,9 +1297,7 @@ def complete_design(datasets, methods, flags: tuple, *, fmt=str) -> tuple[np.nda
     columns = np.flatnonzero(~bad)
     n_kept = len(labels) - int(empty.sum())
     if columns.size < 2 or n_kept == 0:
-        raise ValueError(f"dropping incomplete methods leaves {columns.size} method(s) on {n_kept} dataset(s); "
-                         f"excluded {shown(excluded)}. Try `policy='datasets'`, or restrict the comparison to the "
-                         "methods you need.")
+        raise incomplete_design_error(int(columns.size), n_kept, excluded, ways_out=ways_out)
     return columns, excluded, np.asarray(rows[empty], dtype=np.int64)
 
 
@@ -979,7 +1342,7 @@ def reduce_seeds(cube: xr.DataArray, *, how: str, missing: str = "available") ->
     check_choice("missing", missing, ("complete", "available"))
     cube = as_cube(cube)
     if "seed" not in cube.dims:
-        raise ValueError(f"`cube` has no 'seed' dim to reduce; its dims are {shown(cube.dims)}")
+        raise McdaArgumentError(f"`cube` has no 'seed' dim to reduce; its dims are {shown(cube.dims)}")
     skipna = missing == "available"
     op = how
     if how in ("best", "worst"):
@@ -1062,7 +1425,7 @@ def _json_default(obj):
         return obj.item()
     if isinstance(obj, float) and math.isnan(obj):
         return None
-    raise TypeError(f"cannot write {type(obj).__name__} to JSON")
+    raise McdaArgumentTypeError(f"cannot write {type(obj).__name__} to JSON")
 
 
 def _clean_attrs(attrs: dict) -> dict:
@@ -1083,16 +1446,19 @@ def from_json(source) -> xr.DataArray:
         text = source
     doc = json.loads(text)
     if doc.get("format") != JSON_FORMAT:
-        raise ValueError(f"not an mcda cube JSON (format {doc.get('format')!r}, expected {JSON_FORMAT!r})")
+        raise McdaArgumentError(f"not an mcda cube JSON (format {doc.get('format')!r}, expected {JSON_FORMAT!r})")
     if doc.get("version", 0) > JSON_VERSION:
-        raise ValueError(f"this cube JSON is version {doc['version']}; this mcda reads up to {JSON_VERSION}")
+        raise McdaArgumentError(f"this cube JSON is version {doc['version']}; this mcda reads up to {JSON_VERSION}")
     dims = doc["dims"]
     coords = {}
     for d in dims:
         labels = doc["coords"][d]
         coords[d] = np.array(labels, dtype=object) if d in _STRING_DIMS else np.array(labels)
-    values = np.array([[np.nan if v is None else v for v in row] for row in [doc["values"]]][0], dtype=object)
-    values = np.array(_nan_from_none(doc["values"]), dtype=np.float64)
+    raw = np.array(_nan_from_none(doc["values"]), dtype=object)
+    if raw.shape != tuple(len(coords[d]) for d in dims):
+        raise McdaArgumentError(f"the cube JSON's values have shape {raw.shape} but its coords give "
+                                f"{tuple(len(coords[d]) for d in dims)}", argument="source")
+    values = _numeric(raw, lambda idx: "JSON value at " + ", ".join(f"{d} {coords[d][i]!r}" for d, i in zip(dims, idx)))
     da = xr.DataArray(values, dims=dims, coords=coords, name="score")
     for name, spec in doc.get("extra_coords", {}).items():
         raw = spec["values"]
@@ -1102,7 +1468,7 @@ def from_json(source) -> xr.DataArray:
     if attrs.get("noise_floor", 0) is None:
         attrs["noise_floor"] = math.nan
     da.attrs = attrs
-    return da
+    return as_cube(da)
 
 
 def _has_numbers(raw) -> bool:
@@ -1206,7 +1572,7 @@ def from_netcdf(path: str | Path, *, chunks=None) -> xr.DataArray:
             attrs[key] = json.loads(attrs[key])
     da.attrs = attrs
     da.name = "score"
-    return da
+    return as_cube(da)
 
 
 def require_dask() -> None:
@@ -1278,10 +1644,11 @@ def open_cube(path, *, chunks: int | None = None) -> xr.DataArray:
         lazy_labels = {"create_default_indexes": False} if _open_zarr_makes_indexes_optional() else {}
         ds = xr.open_zarr(str(path), chunks=spec if spec else {}, consolidated=False, **lazy_labels)
         if "score" not in ds:
-            raise ValueError(f"`path` {str(path)!r} is a Zarr store without a 'score' array; it has {list(ds)}")
+            raise McdaArgumentError(f"`path` {str(path)!r} is a Zarr store without a 'score' array; it has {list(ds)}")
         da = ds["score"]
-    else:
-        da = xr.open_dataarray(str(path), chunks=spec or {"dataset": 100_000})
+    else:  # netCDF: read (and decoded) as from_netcdf reads it, lazily
+        da = from_netcdf(path, chunks=spec or {"dataset": 100_000})
+        return da.chunk({d: -1 for d in da.dims if d != "dataset"})
     axes = [i for i, d in enumerate(da.dims) if d != "dataset" and da.data.numblocks[i] > 1]
     if axes:  # one chunk along every dim but dataset (on the dask array: no hashing of the labels)
         da = da.copy(data=da.data.rechunk({i: -1 for i in axes}))
@@ -1297,12 +1664,11 @@ def open_cube(path, *, chunks: int | None = None) -> xr.DataArray:
             da = da.assign_coords({name: labels})
     unknown = [d for d in da.dims if d not in DIMS]
     if unknown:
-        raise ValueError(f"the store's dims must be among {DIMS}; got unknown dims {unknown}")
+        raise McdaArgumentError(f"the store's dims must be among {DIMS}; got unknown dims {unknown}")
     da = da.transpose(*[d for d in DIMS if d in da.dims])
     attrs = dict(da.attrs)
     if attrs.get("noise_floor") is None or attrs.get("noise_floor") == "":
         attrs["noise_floor"] = math.nan
     da.attrs = attrs
-    da = attach_metric(da, _stored_metric(da), _stored_direction(da))
     da.name = "score"
-    return _check_shape(da)
+    return as_cube(da)

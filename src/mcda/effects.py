@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._results import Result
 from ._validation import MissingDataWarning, as_rng, check_choice, check_positive_int, check_probability, shown, warn
 
@@ -252,7 +253,7 @@ def effect_sizes(scores, direction=None, *, kind: str = "cohen_d", against: str 
     n_resamples = check_positive_int("n_resamples", n_resamples, minimum=1)
     gen = as_rng(rng)
     if not isinstance(against, str):
-        raise TypeError(f"`against` must be 'best', 'all' or a method's name; got {against!r}.")
+        raise McdaArgumentTypeError(f"`against` must be 'best', 'all' or a method's name; got {against!r}.")
     from .store import require_in_memory
 
     cube = as_cube(scores, direction, method_names=method_names)
@@ -260,7 +261,7 @@ def effect_sizes(scores, direction=None, *, kind: str = "cohen_d", against: str 
                       "and resamples each pair's units", instead="select the datasets you need and load them, "
                       "e.g. cube.isel(dataset=slice(0, 1000)).load()")
     if "metric" in cube.dims:
-        raise ValueError(f"`scores` has a 'metric' dim ({shown([str(m) for m in cube.coords['metric'].values])}): "
+        raise McdaArgumentError(f"`scores` has a 'metric' dim ({shown([str(m) for m in cube.coords['metric'].values])}): "
                          "effect sizes are per metric; select one, e.g. cube.sel(metric=...).")
     methods = [str(m) for m in cube.coords["method"].values]
     if against not in ("best", "all") and against not in methods:
@@ -268,14 +269,14 @@ def effect_sizes(scores, direction=None, *, kind: str = "cohen_d", against: str 
 
         close = nearest(against, methods)
         hint = f" Did you mean {close[0]!r}?" if close else ""
-        raise ValueError(f"`against` must be 'best', 'all' or one of the methods [{shown(methods, fmt=str)}]; "
+        raise McdaArgumentError(f"`against` must be 'best', 'all' or one of the methods [{shown(methods, fmt=str)}]; "
                          f"got {against!r}.{hint}")
     rows, units_x, units_y = [], [], []
     excluded: dict = {}
     if "seed" in cube.dims:
         extra = [d for d in cube.dims if d not in ("dataset", "method", "seed")]
         if extra:
-            raise ValueError(f"`scores` has the extra dims {extra}; select one value along each first.")
+            raise McdaArgumentError(f"`scores` has the extra dims {extra}; select one value along each first.")
         scope = "within datasets"
         values = np.asarray(orient(cube).transpose("dataset", "method", "seed").values, dtype=np.float64)
         datasets = [str(d) for d in cube.coords["dataset"].values]
@@ -300,7 +301,7 @@ def effect_sizes(scores, direction=None, *, kind: str = "cohen_d", against: str 
             warn(f"{len(excluded)} method(s) lack results on some datasets and are excluded from the effect sizes "
                  f"(nothing is imputed): {lacks}.", MissingDataWarning)
         if against not in ("best", "all") and against not in prep.methods:
-            raise ValueError(f"`against` {against!r} was excluded as incomplete: it lacks "
+            raise McdaArgumentError(f"`against` {against!r} was excluded as incomplete: it lacks "
                              f"[{shown(excluded.get(against, []), 4, fmt=str)}].")
         methods = list(prep.methods)
         location = -rank_rows(prep.values).mean(axis=0) if prep.n_datasets else np.zeros(len(methods))

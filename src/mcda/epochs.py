@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._results import Result
 from ._validation import check_choice, check_probability, shown, user_stacklevel
 from .cards import direction_sign
@@ -72,10 +73,10 @@ def _resolve_splits(cube: xr.DataArray, split, validation) -> tuple[str | None, 
     if split is None:
         split = "test" if "test" in labels else (labels[0] if len(labels) == 1 else None)
         if split is None:
-            raise ValueError(f"`split` is None and the cube has no 'test' split; name the reported split, one of "
+            raise McdaArgumentError(f"`split` is None and the cube has no 'test' split; name the reported split, one of "
                              f"{shown(labels, _MAX_SHOWN)}")
     if split not in labels:
-        raise ValueError(f"`split` must be one of the cube's splits {shown(labels, _MAX_SHOWN)}; got {split!r}")
+        raise McdaArgumentError(f"`split` must be one of the cube's splits {shown(labels, _MAX_SHOWN)}; got {split!r}")
     if validation is None:
         candidates = [s for s in labels if s.lower() in VALIDATION_NAMES and s != split]
         if not candidates:
@@ -84,7 +85,7 @@ def _resolve_splits(cube: xr.DataArray, split, validation) -> tuple[str | None, 
             return split, None, f"no validation split distinct from the reported split {split!r}{hint}"
         return split, candidates[0], ""
     if validation not in labels:
-        raise ValueError(f"`validation` must be one of the cube's splits {shown(labels, _MAX_SHOWN)}; got {validation!r}")
+        raise McdaArgumentError(f"`validation` must be one of the cube's splits {shown(labels, _MAX_SHOWN)}; got {validation!r}")
     if validation == split:
         return split, None, (f"the validation split {validation!r} is the reported split; selecting on it would "
                              "select on the numbers reported")
@@ -100,12 +101,12 @@ def _check_cube(scores, criterion):
     if "metric" in cube.dims:
         labels = [str(m) for m in cube.coords["metric"].values]
         if criterion is None:
-            raise ValueError("the scores have a `metric` dim: name the metric whose validation series chooses the "
+            raise McdaArgumentError("the scores have a `metric` dim: name the metric whose validation series chooses the "
                              f"epoch with `criterion=`, one of {shown(labels, _MAX_SHOWN)}")
         if criterion not in labels:
-            raise ValueError(f"`criterion` must be one of the cube's metrics {shown(labels, _MAX_SHOWN)}; got {criterion!r}")
+            raise McdaArgumentError(f"`criterion` must be one of the cube's metrics {shown(labels, _MAX_SHOWN)}; got {criterion!r}")
     elif criterion is not None:
-        raise ValueError(f"`criterion` is only for cubes with a `metric` dim; got criterion={criterion!r}")
+        raise McdaArgumentError(f"`criterion` is only for cubes with a `metric` dim; got criterion={criterion!r}")
     return cube
 
 
@@ -291,10 +292,10 @@ def _plan(scores, selection, split, validation, strict, criterion):
     """The chosen epoch index per run, the rule per run, and the cube (one place for both public functions)."""
     check_choice("selection", selection, EPOCH_SELECTIONS)
     if not isinstance(strict, bool):
-        raise TypeError(f"`strict` must be True or False; got {strict!r}")
+        raise McdaArgumentTypeError(f"`strict` must be True or False; got {strict!r}")
     cube = _check_cube(scores, criterion)
     if "epoch" not in cube.dims:
-        raise ValueError(f"the scores have no `epoch` dim (dims {shown(cube.dims, _MAX_SHOWN)}); there is no epoch to select")
+        raise McdaArgumentError(f"the scores have no `epoch` dim (dims {shown(cube.dims, _MAX_SHOWN)}); there is no epoch to select")
     support = epoch_selection_support(cube, split=split, validation=validation, criterion=criterion)
     split = support.split if support.split is not None else split
     reported = _reported_present(cube, split).values
@@ -306,9 +307,10 @@ def _plan(scores, selection, split, validation, strict, criterion):
         reasons = "; ".join(f"{d}: {r}" for d, r in list(support.unsupported.items())[:_MAX_SHOWN])
         n = len(support.unsupported)
         more = f" (and {n - _MAX_SHOWN} more)" if n > _MAX_SHOWN else ""
-        raise ValueError(f"`selection`='best_val' needs a validation series distinct from the reported split on every "
-                         f"dataset; {n} dataset(s) have none — {reasons}{more}. Pass strict=False to fall back to "
-                         "the final epoch there (named in selected_epochs()), or use selection='final'.")
+        raise McdaArgumentError(f"`selection='best_val'` needs a validation series distinct from the reported split on "
+                                f"every dataset; {n} dataset(s) have none — {reasons}{more}. Pass `strict=False` to fall "
+                                "back to the final epoch there (each such dataset is named with its rule), or use "
+                                "`selection='final'`.", argument="selection")
     ok = support.table["supported"].to_numpy()
     chosen = final.copy()
     if support.validation is not None and ok.any():
@@ -452,20 +454,20 @@ class LearningCurves(Result):
 def _epoch_cube(cube, split, metric):
     cube = as_cube(cube)
     if "epoch" not in cube.dims:
-        raise ValueError(f"`cube` must have an 'epoch' dim for learning curves; its dims are {tuple(cube.dims)}")
+        raise McdaArgumentError(f"`cube` must have an 'epoch' dim for learning curves; its dims are {tuple(cube.dims)}")
     if "split" in cube.dims:
         labels = [str(s) for s in cube.coords["split"].values]
         if split is None:
             split = "test" if "test" in labels else (labels[0] if len(labels) == 1 else None)
         if split not in labels:
-            raise ValueError(f"`split` must be one of the cube's splits {labels}; got {split!r}")
+            raise McdaArgumentError(f"`split` must be one of the cube's splits {labels}; got {split!r}")
         cube = cube.sel(split=split, drop=True)
     elif split is not None:
-        raise ValueError(f"`split` was given ({split!r}) but the cube has no 'split' dim")
+        raise McdaArgumentError(f"`split` was given ({split!r}) but the cube has no 'split' dim")
     if "metric" in cube.dims:
         labels = [str(m) for m in cube.coords["metric"].values]
         if metric not in labels:
-            raise ValueError(f"`metric` must be one of the cube's metrics {labels}; got {metric!r}")
+            raise McdaArgumentError(f"`metric` must be one of the cube's metrics {labels}; got {metric!r}")
         card = cube_cards(cube).get(metric)
         direction = str(cube.coords["direction"].sel(metric=metric).values) if "direction" in cube.coords else None
         part = cube.sel(metric=metric, drop=True)
@@ -473,7 +475,7 @@ def _epoch_cube(cube, split, metric):
         part.attrs = {}
         cube = score_cube(part, metric=card, direction=None if card is not None else direction)
     elif metric is not None:
-        raise ValueError(f"`metric` was given ({metric!r}) but the cube has a single metric")
+        raise McdaArgumentError(f"`metric` was given ({metric!r}) but the cube has a single metric")
     return cube, split
 
 

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._validation import check_positive_int
 
 __all__ = ["scores_to_latex", "pairwise_to_latex", "comparison_to_latex", "latex_escape", "significance_marker"]
@@ -122,7 +123,7 @@ def _result_frame(result, expected: str) -> pd.DataFrame:
     """``result.to_frame()``, or a TypeError naming what was expected when ``result`` has none."""
     to_frame = getattr(result, "to_frame", None)
     if not callable(to_frame) or isinstance(result, (pd.DataFrame, pd.Series)) or hasattr(result, "dims"):
-        raise TypeError(f"`result` must be a {expected}; got {type(result).__name__}")
+        raise McdaArgumentTypeError(f"`result` must be a {expected}; got {type(result).__name__}")
     return to_frame()
 
 
@@ -133,7 +134,7 @@ def _scores_frame(source) -> tuple[pd.DataFrame, str | None, float | None, str, 
     if hasattr(source, "table") and hasattr(source, "ci_method"):  # an IntervalSummary
         table = source.table
         if "metric" in table.columns:
-            raise ValueError("`source` summarises several metrics; a scores table is about one metric "
+            raise McdaArgumentError("`source` summarises several metrics; a scores table is about one metric "
                              "(summarise a single-metric cube)")
         n = table["n_seeds"] if "n_seeds" in table.columns else None
         seeds = None
@@ -149,11 +150,11 @@ def _scores_frame(source) -> tuple[pd.DataFrame, str | None, float | None, str, 
 
     cube = as_cube(source)
     if "seed" in cube.dims:
-        raise ValueError("`source` has a `seed` dim; pass its interval summary (mcda.summary(cube)) so each cell "
+        raise McdaArgumentError("`source` has a `seed` dim; pass its interval summary (mcda.summary(cube)) so each cell "
                          "shows a mean and an interval, or reduce the seeds first (mcda.reduce_seeds)")
     extra = [d for d in cube.dims if d not in ("dataset", "method")]
     if extra:
-        raise ValueError(f"`source` has extra dims {extra}; select one value along each first")
+        raise McdaArgumentError(f"`source` has extra dims {extra}; select one value along each first")
     frame = cube.to_dataframe(name="mean").reset_index()[["dataset", "method", "mean"]]
     frame["ci_low"] = np.nan
     frame["ci_high"] = np.nan
@@ -181,7 +182,7 @@ def best_in_rows(means: pd.DataFrame, direction: str, digits: int) -> pd.DataFra
     Comparing the displayed values means two cells that read the same are both bold.
     """
     if direction not in ("higher_is_better", "lower_is_better"):
-        raise ValueError(f"`direction` must be one of {{'higher_is_better', 'lower_is_better'}}; got {direction!r}")
+        raise McdaArgumentError(f"`direction` must be one of {{'higher_is_better', 'lower_is_better'}}; got {direction!r}")
     shown = means.round(digits)
     target = shown.max(axis=1) if direction == "higher_is_better" else shown.min(axis=1)
     return shown.eq(target, axis=0) & shown.notna()
@@ -233,7 +234,7 @@ def scores_to_latex(source, path=None, *, bold_best: bool = True, digits: int = 
     """
     digits = check_positive_int("digits", digits, minimum=0)
     if not isinstance(bold_best, bool):
-        raise TypeError(f"`bold_best` must be True or False; got {bold_best!r}")
+        raise McdaArgumentTypeError(f"`bold_best` must be True or False; got {bold_best!r}")
     frame, ci_method, level, src_direction, src_metric, seeds = _scores_frame(source)
     direction = direction or src_direction
     metric = metric or src_metric or "score"
@@ -301,7 +302,7 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
     needed = ["dataset", "method_a", "method_b", "mean_diff", "ci_low", "ci_high", "p_raw", "p_holm"]
     missing = [c for c in needed if c not in frame.columns]
     if missing:
-        raise TypeError(f"`result` must be a PairedTests (mcda.paired_tests); its table lacks {missing}")
+        raise McdaArgumentTypeError(f"`result` must be a PairedTests (mcda.paired_tests); its table lacks {missing}")
     alpha = float(result.alpha)
     method = str(getattr(result, "method", ""))
     rows, comments = [], []
@@ -394,7 +395,7 @@ def comparison_to_latex(result, path=None, *, caption: str | None = None, label:
     from .frequentist import ComparisonResult
 
     if not isinstance(result, ComparisonResult):
-        raise TypeError("`result` must be a ComparisonResult (mcda.compare_over_datasets); got "
+        raise McdaArgumentTypeError("`result` must be a ComparisonResult (mcda.compare_over_datasets); got "
                         f"{type(result).__name__}")
     order = list(result.mean_ranks.sort_values(kind="stable").index)
     letters = _group_letters(list(result.groups), order)

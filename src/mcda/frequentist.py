@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, special
 
+from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._cliques import groups_from_decisions, maximal_cliques as _maximal_cliques  # noqa: F401 (tests use it)
 from ._numeric import TIE_TOLERANCE
 from ._posthoc import PosthocResult
@@ -60,6 +61,8 @@ _ALL_PAIRS_TESTS = ("nemenyi", "holm", "shaffer", "bergmann-hommel", "holland", 
 _OTHER_POSTHOCS = ("conover", "siegel", "miller")  # Friedman-rank post-hocs of mcda.omnibus
 _COMPARISON_TESTS = ("nemenyi", "bonferroni-dunn", "holm", "hochberg", "hommel", "holland", "finner", "li", "rom",
                      "shaffer", "bergmann-hommel")
+#: The post-hoc tests :func:`compare_over_datasets` runs (its ``test=``).
+COMPARISON_TESTS = _COMPARISON_TESTS
 #: post-hoc test name -> the p-value adjustment it applies (mcda.multitest)
 _ADJUSTMENT_OF_TEST = {"bonferroni-dunn": "bonferroni", "holland": "holm-sidak"}
 _ATTAINABLE_ADJUSTMENTS = ("bonferroni", "holm", "shaffer", "bergmann-hommel")
@@ -122,7 +125,7 @@ def _rank_statistics(scores, direction, method_names, *, what: str, missing: str
     """
     missing = missing_policy(missing)
     if missing == "available":
-        raise ValueError(f"{what} ranks a complete design; for the incomplete design as it is use "
+        raise McdaArgumentError(f"{what} ranks a complete design; for the incomplete design as it is use "
                          "mcda.skillings_mack_test (or compare_over_datasets(missing='available'))")
     if isinstance(scores, MeanRanks):
         _check_mean_ranks(scores, what)
@@ -143,12 +146,12 @@ def _rank_statistics(scores, direction, method_names, *, what: str, missing: str
 
 def _check_mean_ranks(mean_ranks: MeanRanks, what: str) -> None:
     if mean_ranks.is_weighted:
-        raise ValueError(f"{what} needs the uniform mean rank (every dataset counts once); got a MeanRanks with "
+        raise McdaArgumentError(f"{what} needs the uniform mean rank (every dataset counts once); got a MeanRanks with "
                          f"aggregation={mean_ranks.aggregation!r}. Only the uniform mean rank has the "
                          "Friedman/Nemenyi null, so a weighted mean rank supports no critical difference and no "
                          "test: read it as a diagnostic, or pass the scores (or mcda.average_ranks(scores)).")
     if not mean_ranks.supports_critical_difference:
-        raise ValueError(f"{what} needs mean ranks over a complete design; got a MeanRanks with "
+        raise McdaArgumentError(f"{what} needs mean ranks over a complete design; got a MeanRanks with "
                          f"missing={mean_ranks.missing!r}, which is descriptive only (each method ranked among "
                          "different pools). Use missing='complete' (incomplete methods are excluded and named).")
 
@@ -416,11 +419,11 @@ def iman_davenport(chi2, n_methods, n_datasets) -> float:
     k = check_positive_int("n_methods", n_methods, minimum=2)
     n = check_positive_int("n_datasets", n_datasets)
     if isinstance(chi2, bool) or not isinstance(chi2, numbers.Real) or not math.isfinite(float(chi2)):
-        raise TypeError(f"`chi2` must be a finite real number >= 0; got {chi2!r}.")
+        raise McdaArgumentTypeError(f"`chi2` must be a finite real number >= 0; got {chi2!r}.")
     chi2 = float(chi2)
     top = n * (k - 1)
     if chi2 < 0 or chi2 > top * (1 + 1e-12):
-        raise ValueError(f"`chi2` must lie in [0, N(k-1)] = [0, {top}] for k = {k} methods over N = {n} datasets; "
+        raise McdaArgumentError(f"`chi2` must lie in [0, N(k-1)] = [0, {top}] for k = {k} methods over N = {n} datasets; "
                          f"got {chi2!r}.")
     return _iman_davenport(min(chi2, float(top)), k, n)
 
@@ -544,11 +547,11 @@ def critical_difference(n_methods, n_datasets=None, *, alpha: float = 0.05, test
     if isinstance(n_methods, MeanRanks):
         _check_mean_ranks(n_methods, "a critical difference")
         if n_datasets is not None:
-            raise ValueError("pass `n_datasets` only with an integer `n_methods`; a MeanRanks carries its own "
+            raise McdaArgumentError("pass `n_datasets` only with an integer `n_methods`; a MeanRanks carries its own "
                              f"({n_methods.n_datasets}); got n_datasets={n_datasets!r}.")
         n_methods, n_datasets = n_methods.n_methods, n_methods.n_datasets
     if n_datasets is None:
-        raise TypeError("critical_difference needs `n_datasets` (N >= 1) with an integer `n_methods`; got None.")
+        raise McdaArgumentTypeError("critical_difference needs `n_datasets` (N >= 1) with an integer `n_methods`; got None.")
     k = check_positive_int("n_methods", n_methods, minimum=2)
     n = check_positive_int("n_datasets", n_datasets)
     return q_alpha(k, alpha=alpha, test=test) * _standard_error(k, n)
@@ -563,7 +566,7 @@ def _two_sided_normal_p(z: np.ndarray) -> np.ndarray:
 
 def _check_exact(exact) -> None:
     if not isinstance(exact, (bool, np.bool_)):
-        raise TypeError(f"`exact` must be True or False; got {exact!r}.")
+        raise McdaArgumentTypeError(f"`exact` must be True or False; got {exact!r}.")
 
 
 def _exact_pvalues(stats: _RankStatistics, first, second) -> np.ndarray:
@@ -632,18 +635,18 @@ def _posthoc(stats: _RankStatistics, test: str, control: str | None, alpha: floa
 
 def _resolve_control(control, stats: _RankStatistics) -> str:
     if not isinstance(control, str):
-        raise TypeError(f"`control` must be the name of a method (chosen before looking at the results); "
+        raise McdaArgumentTypeError(f"`control` must be the name of a method (chosen before looking at the results); "
                         f"got {control!r}.")
     if control in stats.methods:
         return control
     if control in stats.excluded:
-        raise ValueError(f"`control` {control!r} was excluded as incomplete: it lacks "
+        raise McdaArgumentError(f"`control` {control!r} was excluded as incomplete: it lacks "
                          f"{_listed(stats.excluded[control], 4)}. Choose a complete method or complete its results.")
     from ._validation import nearest
 
     close = nearest(control, stats.methods)
     hint = f" Did you mean {close[0]!r}?" if close else ""
-    raise ValueError(f"`control` must be one of the methods compared {_listed(stats.methods)}; got {control!r}.{hint}")
+    raise McdaArgumentError(f"`control` must be one of the methods compared {_listed(stats.methods)}; got {control!r}.{hint}")
 
 
 def nemenyi(scores, direction=None, *, alpha: float = 0.05, exact: bool = False,
@@ -798,7 +801,7 @@ def control_test(scores, direction=None, *, control: str, test: str = "holm", al
     _check_exact(exact)
     if test in ("conover", "siegel"):
         if exact:
-            raise ValueError(f"`exact` applies to the Friedman rank-sum tests, not to test={test!r}.")
+            raise McdaArgumentError(f"`exact` applies to the Friedman rank-sum tests, not to test={test!r}.")
         from . import omnibus
 
         run = omnibus.conover_posthoc if test == "conover" else omnibus.siegel_posthoc
@@ -865,7 +868,7 @@ def all_pairs_test(scores, direction=None, *, test: str = "holm", alpha: float =
     _check_exact(exact)
     if test in _OTHER_POSTHOCS:
         if exact:
-            raise ValueError(f"`exact` applies to the Friedman rank-sum tests, not to test={test!r}.")
+            raise McdaArgumentError(f"`exact` applies to the Friedman rank-sum tests, not to test={test!r}.")
         from . import omnibus
 
         if test == "miller":
@@ -1096,10 +1099,10 @@ def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", cont
     _check_exact(exact)
     test = _test_name("test", test, _COMPARISON_TESTS)
     if control is None and test not in _ALL_PAIRS_TESTS:
-        raise ValueError(f"`test` {test!r} compares methods with a control; pass `control=` (a method chosen "
+        raise McdaArgumentError(f"`test` {test!r} compares methods with a control; pass `control=` (a method chosen "
                          f"beforehand), or use an all-pairs test {{{', '.join(map(repr, _ALL_PAIRS_TESTS))}}}.")
     if control is not None and test not in _CONTROL_TESTS:
-        raise ValueError(f"`test` {test!r} compares all pairs and takes no `control`; against a control use one of "
+        raise McdaArgumentError(f"`test` {test!r} compares all pairs and takes no `control`; against a control use one of "
                          f"{{{', '.join(map(repr, _CONTROL_TESTS))}}}; got control={control!r}.")
     policy = missing_policy(missing)
     if policy == "available" and not isinstance(scores, MeanRanks):
@@ -1138,7 +1141,7 @@ def _compare_incomplete(scores, direction, *, test, control, alpha, method_names
 
         close = nearest(str(control), methods)
         hint = f" Did you mean {close[0]!r}?" if close else ""
-        raise ValueError(f"`control` must be one of the methods compared {_listed(methods)}; got {control!r}.{hint}")
+        raise McdaArgumentError(f"`control` must be one of the methods compared {_listed(methods)}; got {control!r}.{hint}")
     if design.kind == "unbalanced incomplete":
         omnibus = skillings_mack_test(scores, direction, alpha=alpha, method_names=method_names)
         note = ("no post-hoc test applies to an unbalanced incomplete design here (Durbin's and Conover's need a "

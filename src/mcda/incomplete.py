@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
+from ._validation import McdaArgumentError
 from ._validation import check_alpha, shown
 from .ranks import prepare_across
 
@@ -87,11 +88,11 @@ def prepared_incomplete(scores, direction, method_names, what: str):
     values, present = values[~few], present[~few]
     datasets = [d for d, f in zip(prep.datasets, few) if not f]
     if values.shape[0] == 0:
-        raise ValueError(f"{what} needs datasets with results for at least 2 methods; none has "
+        raise McdaArgumentError(f"{what} needs datasets with results for at least 2 methods; none has "
                          f"(datasets {shown(prep.datasets)})")
     lonely = [m for m, n in zip(prep.methods, present.sum(axis=0)) if n == 0]
     if lonely:
-        raise ValueError(f"{what}: methods {shown(lonely)} share no dataset with another method, so nothing "
+        raise McdaArgumentError(f"{what}: methods {shown(lonely)} share no dataset with another method, so nothing "
                          "compares them; drop them or add results")
     return values, present, list(prep.methods), datasets, dropped
 
@@ -427,7 +428,7 @@ def durbin_test(scores, direction=None, *, alpha: float = 0.05, adjust: str | No
     values, present, methods, datasets, dropped = prepared_incomplete(scores, direction, method_names, "the Durbin test")
     design = design_of(present, methods, datasets)
     if design.kind == "unbalanced incomplete":
-        raise ValueError("the Durbin test needs a balanced incomplete block design (the same number of methods on "
+        raise McdaArgumentError("the Durbin test needs a balanced incomplete block design (the same number of methods on "
                          "every dataset, of datasets per method, and of shared datasets per pair); these scores "
                          f"have datasets per method {shown(design.n_datasets_per_method.to_dict())} and methods per "
                          f"dataset {shown(sorted(set(design.n_methods_per_dataset.tolist())))}. Use "

@@ -42,6 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._validation import check_positive_int, shown
 
 __all__ = ["parquet_to_zarr", "csv_to_zarr"]
@@ -88,7 +89,7 @@ class _ParquetSource(_Source):
             self.file = pq.ParquetFile(self.path, pre_buffer=False, read_dictionary=[cols["method"]])
         missing = [c for c in cols.values() if c not in names]
         if missing:
-            raise ValueError(f"the Parquet file has no column(s) {shown(missing)}; its columns are {shown(names)}. "
+            raise McdaArgumentError(f"the Parquet file has no column(s) {shown(missing)}; its columns are {shown(names)}. "
                              "Name them with `columns={'dataset': ..., 'method': ..., 'score': ...}`.")
         self.n_rows = int(self.file.metadata.num_rows)
 
@@ -110,7 +111,7 @@ class _CsvSource(_Source):
         names = reader.schema.names
         missing = [c for c in cols.values() if c not in names]
         if missing:
-            raise ValueError(f"the CSV file has no column(s) {shown(missing)}; its columns are {shown(names)}. "
+            raise McdaArgumentError(f"the CSV file has no column(s) {shown(missing)}; its columns are {shown(names)}. "
                              "Name them with `columns={'dataset': ..., 'method': ..., 'score': ...}`.")
         # rows are unknown before reading: size / 16 bytes over-estimates them (more partitions, smaller ones)
         size = os.path.getsize(self.path)
@@ -146,7 +147,7 @@ class _CsvSource(_Source):
             except pa.ArrowInvalid as exc:
                 if not text_scores and "conversion error to double" in str(exc):
                     raise _TextScores() from exc
-                raise ValueError(f"the CSV file {self.path!r} could not be read: {exc}") from None
+                raise McdaArgumentError(f"the CSV file {self.path!r} could not be read: {exc}") from None
             yield [batch.column(batch.schema.get_field_index(c)) for c in columns]
 
 
@@ -195,7 +196,7 @@ def _as_labels(column, role: str, name: str, first_row: int):
             return column
     empty = pc.or_kleene(pc.is_null(column), pc.equal(pc.binary_length(column), 0))
     rows = first_row + np.flatnonzero(empty.fill_null(True).to_numpy(zero_copy_only=False))
-    raise ValueError(f"the {role} column {name!r} is empty in rows {shown(rows.tolist())}")
+    raise McdaArgumentError(f"the {role} column {name!r} is empty in rows {shown(rows.tolist())}")
 
 
 def _method_codes(column, lookup: dict) -> np.ndarray:
@@ -243,14 +244,14 @@ def _scores(column, name: str, datasets, methods, first_row: int) -> np.ndarray:
         values = np.full(len(column), np.nan)
     else:
         rows = first_row + np.arange(min(len(column), _MAX_SHOWN))
-        raise ValueError(f"scores must be numeric; the score column {name!r} holds {kind} values "
+        raise McdaArgumentError(f"scores must be numeric; the score column {name!r} holds {kind} values "
                          f"(rows {shown(rows.tolist())}, …)")
     values = np.ascontiguousarray(values, dtype=np.float64)
     infinite = np.isinf(values)
     if infinite.any():
         idx = np.flatnonzero(infinite)
         more = f" (and {idx.size - _MAX_SHOWN} more)" if idx.size > _MAX_SHOWN else ""
-        raise ValueError("scores must be finite (NaN marks a missing result); infinite values at "
+        raise McdaArgumentError("scores must be finite (NaN marks a missing result); infinite values at "
                          + "; ".join(f"{where(i)}: {float(values[i])!r}" for i in idx[:_MAX_SHOWN]) + more)
     return values
 
@@ -546,11 +547,11 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
 
     require_dask()
     if not isinstance(overwrite, bool):
-        raise TypeError(f"`overwrite` must be True or False; got {overwrite!r}")
+        raise McdaArgumentTypeError(f"`overwrite` must be True or False; got {overwrite!r}")
     if Path(path).exists() and not overwrite:
         raise FileExistsError(f"`path` {str(path)!r} already exists; pass overwrite=True to replace it")
     if work_dir is not None and not Path(work_dir).is_dir():
-        raise ValueError(f"`work_dir` {str(work_dir)!r} is not a directory")
+        raise McdaArgumentError(f"`work_dir` {str(work_dir)!r} is not a directory")
     n_rows = source.n_rows if source.n_rows is not None else source.n_rows_estimate
     bits = _bits_for(n_rows, max(1, rows_in_memory // 2))  # partitions of R / 2 rows: two are assembled at once
     folder = tempfile.mkdtemp(prefix="mcda-ingest-", dir=None if work_dir is None else str(work_dir))
@@ -569,7 +570,7 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
                 os.makedirs(folder)
                 text_scores = True
         if not lookup:
-            raise ValueError(f"the {source.kind} file has no rows")
+            raise McdaArgumentError(f"the {source.kind} file has no rows")
         provisional = list(lookup)
         methods = sorted(provisional)
         recode = np.array([methods.index(m) for m in provisional], dtype=np.int64)
@@ -601,7 +602,7 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
                     assembled += int(parts.counts[p])
                     line.update(assembled)
         except _Duplicates as dup:
-            raise ValueError(f"duplicate rows: {_duplicate_rows(source, dup.pairs, methods)}. A cube holds one score "
+            raise McdaArgumentError(f"duplicate rows: {_duplicate_rows(source, dup.pairs, methods)}. A cube holds one score "
                              "per (dataset, method): reduce repeated results (seeds, folds) to one first, or "
                              "drop the repeated rows.") from None
         writer.close()
@@ -627,10 +628,10 @@ def _checked(chunk_datasets, rows_in_memory, columns) -> tuple[int, int, dict]:
     cols = {r: r for r in _ROLES}
     if columns is not None:
         if not isinstance(columns, dict):
-            raise TypeError(f"`columns` must be a dict role -> column name; got {columns!r}")
+            raise McdaArgumentTypeError(f"`columns` must be a dict role -> column name; got {columns!r}")
         unknown = [r for r in columns if r not in _ROLES]
         if unknown:
-            raise ValueError(f"`columns` keys must be among {shown(_ROLES)}; got {shown(unknown)}")
+            raise McdaArgumentError(f"`columns` keys must be among {shown(_ROLES)}; got {shown(unknown)}")
         cols.update(columns)
     return chunk_datasets, rows_in_memory, cols
 
@@ -717,7 +718,7 @@ def csv_to_zarr(csv, path, *, metric=None, direction=None, chunk_datasets: int =
     """
     chunk_datasets, rows_in_memory, cols = _checked(chunk_datasets, rows_in_memory, columns)
     if not isinstance(delimiter, str) or len(delimiter) != 1:
-        raise ValueError(f"`delimiter` must be one character; got {delimiter!r}")
+        raise McdaArgumentError(f"`delimiter` must be one character; got {delimiter!r}")
     source = _CsvSource(csv, cols, max(1, rows_in_memory // 4), delimiter)
     return _ingest(source, path, metric=metric, direction=direction, chunk_datasets=chunk_datasets,
                    rows_in_memory=rows_in_memory, work_dir=work_dir, overwrite=overwrite)

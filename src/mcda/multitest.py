@@ -17,6 +17,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from ._validation import McdaArgumentError
 from ._validation import shown
 
 __all__ = [
@@ -88,7 +89,7 @@ def canonical_adjustment(value, name: str = "method", *, allowed=None, optional:
         close = difflib.get_close_matches(key, [a for a in _ALIASES if _ALIASES[a] in allowed], n=1)
         hint = f" Did you mean {_ALIASES[close[0]]!r}?" if close else ""
     choices = "{" + ", ".join(repr(a) for a in allowed) + "}"
-    raise ValueError(f"`{name}` must be {'None or ' if optional else ''}one of {choices} (or an alias in "
+    raise McdaArgumentError(f"`{name}` must be {'None or ' if optional else ''}one of {choices} (or an alias in "
                      f"mcda.multitest.PVALUE_ADJUSTMENTS); got {value!r}.{hint}")
 
 
@@ -214,11 +215,13 @@ def adjust_finite(p: np.ndarray, method: str, n_methods: int | None = None, alph
     if method == "bonferroni":
         out = np.minimum(m * ps, 1.0)
     elif method == "sidak":
-        out = -np.expm1(m * np.log1p(-ps))
+        with np.errstate(divide="ignore"):  # p = 1: log1p(-1) = -inf, and 1 - (1 - p)^m = 1 exactly
+            out = -np.expm1(m * np.log1p(-ps))
     elif method == "holm":
         out = _step_down(ps, steps)
     elif method == "holm-sidak":
-        out = np.minimum(np.maximum.accumulate(-np.expm1(steps * np.log1p(-ps))), 1.0)
+        with np.errstate(divide="ignore"):  # as above
+            out = np.minimum(np.maximum.accumulate(-np.expm1(steps * np.log1p(-ps))), 1.0)
     elif method == "shaffer":
         out = _step_down(ps, _shaffer_counts(n_methods).astype(np.float64))
     elif method == "hochberg":
@@ -353,17 +356,17 @@ def adjust_pvalues(pvalues, method: str = "holm", *, alpha: float = 0.05):
     index = pvalues.index if isinstance(pvalues, pd.Series) else None
     p = np.array(pvalues, dtype=np.float64)
     if p.ndim != 1:
-        raise ValueError(f"`pvalues` must be 1-D; got shape {p.shape}.")
+        raise McdaArgumentError(f"`pvalues` must be 1-D; got shape {p.shape}.")
     finite = ~np.isnan(p)
     bad = finite & ((p < 0) | (p > 1))
     if bad.any():
-        raise ValueError(f"`pvalues` must lie in [0, 1] (NaN for a test that did not apply); got "
+        raise McdaArgumentError(f"`pvalues` must lie in [0, 1] (NaN for a test that did not apply); got "
                          f"{_listed(p[bad].tolist())} at positions {_listed(np.nonzero(bad)[0].tolist())}.")
     n_methods = None
     if method in PAIR_STRUCTURED:
         n_methods = _methods_from_pairs(p.size, method)
         if not finite.all():
-            raise ValueError(f"`pvalues` for {method!r} must have no NaN: the procedure needs every pair; "
+            raise McdaArgumentError(f"`pvalues` for {method!r} must have no NaN: the procedure needs every pair; "
                              f"NaN at positions {_listed(np.nonzero(~finite)[0].tolist())}.")
     out = np.full(p.shape, np.nan)
     out[finite] = adjust_finite(p[finite], method, n_methods, alpha=alpha)
@@ -373,7 +376,7 @@ def adjust_pvalues(pvalues, method: str = "holm", *, alpha: float = 0.05):
 def _methods_from_pairs(n_pairs: int, method: str) -> int:
     k = int(round((1 + math.sqrt(1 + 8 * n_pairs)) / 2))
     if k < 2 or k * (k - 1) // 2 != n_pairs:
-        raise ValueError(f"`pvalues` for {method!r} must hold the k(k-1)/2 p-values of all pairs of k methods "
+        raise McdaArgumentError(f"`pvalues` for {method!r} must hold the k(k-1)/2 p-values of all pairs of k methods "
                          f"(1, 3, 6, 10, 15, ...); got {n_pairs}.")
     if method == "bergmann-hommel":
         check_bergmann_hommel(k)
@@ -383,7 +386,7 @@ def _methods_from_pairs(n_pairs: int, method: str) -> int:
 def check_bergmann_hommel(n_methods: int) -> None:
     """Refuse Bergmann–Hommel beyond :data:`BERGMANN_HOMMEL_MAX_METHODS` methods, saying what to use."""
     if n_methods > BERGMANN_HOMMEL_MAX_METHODS:
-        raise ValueError(f"Bergmann-Hommel visits every exhaustive set of hypotheses (one per partition of the "
+        raise McdaArgumentError(f"Bergmann-Hommel visits every exhaustive set of hypotheses (one per partition of the "
                          f"methods: {_bell(n_methods):,} for k = {n_methods}); mcda handles k <= "
                          f"{BERGMANN_HOMMEL_MAX_METHODS} (B_12 = 4,213,597 sets, about 3 s). With {n_methods} methods "
                          "use test='shaffer' (Shaffer's static procedure, any k) or test='holm'.")

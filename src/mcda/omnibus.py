@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
+from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._results import Result
 from ._validation import check_alpha, check_choice, shown
 from ._numeric import score_tolerance
@@ -75,10 +76,10 @@ def _checked(prep, what: str):
     """Warn about the excluded methods and refuse a design too small for ``what``."""
     prep.warn_excluded(what)
     if prep.n_methods < 2:
-        raise ValueError(f"{what} needs at least 2 complete methods; got {prep.n_methods} "
+        raise McdaArgumentError(f"{what} needs at least 2 complete methods; got {prep.n_methods} "
                          f"({shown(prep.methods, fmt=str)}).")
     if prep.n_datasets < 2:
-        raise ValueError(f"{what} needs at least 2 datasets with a result for every method; got {prep.n_datasets}.")
+        raise McdaArgumentError(f"{what} needs at least 2 datasets with a result for every method; got {prep.n_datasets}.")
     return prep
 
 
@@ -96,15 +97,15 @@ def _adjustment(adjust, *, control, allow_single_step: bool = False) -> str:
     if isinstance(adjust, str) and adjust.strip().lower() in ("none", "single-step", "single_step"):
         key = adjust.strip().lower().replace("_", "-")
         if key == "single-step" and not allow_single_step:
-            raise ValueError("`adjust` 'single-step' (the studentized range over all pairs) applies to the "
+            raise McdaArgumentError("`adjust` 'single-step' (the studentized range over all pairs) applies to the "
                              "Conover all-pairs test only; got it here.")
         if key == "single-step" and control is not None:
-            raise ValueError("`adjust` 'single-step' is an all-pairs procedure; against a control use a "
+            raise McdaArgumentError("`adjust` 'single-step' is an all-pairs procedure; against a control use a "
                              "step-down adjustment such as 'holm'.")
         return key
     name = canonical_adjustment(adjust, "adjust", optional=True)
     if control is not None and name in PAIR_STRUCTURED:
-        raise ValueError(f"`adjust` {name!r} needs the k(k-1)/2 pairs of all methods; against a control use "
+        raise McdaArgumentError(f"`adjust` {name!r} needs the k(k-1)/2 pairs of all methods; against a control use "
                          f"'holm', 'hochberg', 'hommel', 'bonferroni', ...; got adjust={adjust!r} with "
                          f"control={control!r}.")
     return name
@@ -119,18 +120,18 @@ def _resolve_control(control, methods: list, excluded: dict):
     if control is None:
         return None
     if not isinstance(control, str):
-        raise TypeError(f"`control` must be the name of a method (chosen before looking at the results); "
+        raise McdaArgumentTypeError(f"`control` must be the name of a method (chosen before looking at the results); "
                         f"got {control!r}.")
     if control in methods:
         return control
     if control in excluded:
-        raise ValueError(f"`control` {control!r} was excluded as incomplete: it lacks "
+        raise McdaArgumentError(f"`control` {control!r} was excluded as incomplete: it lacks "
                          f"[{shown(excluded[control], 4, fmt=str)}].")
     from ._validation import nearest
 
     close = nearest(control, methods)
     hint = f" Did you mean {close[0]!r}?" if close else ""
-    raise ValueError(f"`control` must be one of the methods compared [{shown(methods, fmt=str)}]; "
+    raise McdaArgumentError(f"`control` must be one of the methods compared [{shown(methods, fmt=str)}]; "
                      f"got {control!r}.{hint}")
 
 

@@ -15,6 +15,7 @@ True
 """
 
 from __future__ import annotations
+from ._validation import McdaArgumentError, McdaArgumentTypeError
 
 import re
 
@@ -26,20 +27,20 @@ _UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
 
 def _parse_bytes(value) -> int:
     if isinstance(value, bool):
-        raise TypeError(f"`memory_limit` must be a number of bytes or a size such as '4GiB'; got {value!r}")
+        raise McdaArgumentTypeError(f"`memory_limit` must be a number of bytes or a size such as '4GiB'; got {value!r}")
     if isinstance(value, (int, float)):
         number, unit = float(value), ""
     elif isinstance(value, str):
         match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([a-zA-Z]*)\s*", value)
         if not match or match.group(2).lower() not in _UNITS:
-            raise ValueError(f"`memory_limit` must be a number of bytes or a size such as '4GiB' or '500MB'; "
+            raise McdaArgumentError(f"`memory_limit` must be a number of bytes or a size such as '4GiB' or '500MB'; "
                              f"got {value!r}")
         number, unit = float(match.group(1)), match.group(2).lower()
     else:
-        raise TypeError(f"`memory_limit` must be a number of bytes or a size such as '4GiB'; got {value!r}")
+        raise McdaArgumentTypeError(f"`memory_limit` must be a number of bytes or a size such as '4GiB'; got {value!r}")
     nbytes = number * _UNITS[unit]
     if not nbytes >= 1:
-        raise ValueError(f"`memory_limit` must be at least 1 byte; got {value!r}")
+        raise McdaArgumentError(f"`memory_limit` must be at least 1 byte; got {value!r}")
     return int(nbytes)
 
 
@@ -69,7 +70,7 @@ class set_options:  # noqa: N801 - used as a function and a context manager, as 
     def __init__(self, **options):
         unknown = sorted(set(options) - set(_VALIDATORS))
         if unknown:
-            raise ValueError(f"unknown option(s) {unknown}; the options are {sorted(_VALIDATORS)}")
+            raise McdaArgumentError(f"unknown option(s) {unknown}; the options are {sorted(_VALIDATORS)}")
         parsed = {name: _VALIDATORS[name](value) for name, value in options.items()}
         self._previous = {name: _OPTIONS[name] for name in parsed}
         _OPTIONS.update(parsed)
@@ -98,5 +99,5 @@ def check_allocation(nbytes: float, what: str, way_on: str) -> None:
     """
     limit = _OPTIONS["memory_limit"]
     if nbytes > limit:
-        raise ValueError(f"{what}: about {format_bytes(nbytes)}, over the memory limit of {format_bytes(limit)}. "
+        raise McdaArgumentError(f"{what}: about {format_bytes(nbytes)}, over the memory limit of {format_bytes(limit)}. "
                          f"{way_on}, or raise the limit with mcda.set_options(memory_limit=...).")

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
+from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._results import Result
 from ._validation import SmallSampleWarning, check_alpha, check_choice, check_probability, check_rope, warn
 from .cards import DIRECTIONS, direction_sign
@@ -52,7 +53,7 @@ def count_regions(values: np.ndarray, rope: float):
 
     values = np.ascontiguousarray(values, dtype=np.float64)
     if values.ndim != 2:
-        raise ValueError(f"`values` must be a datasets × methods matrix; got shape {values.shape}")
+        raise McdaArgumentError(f"`values` must be a datasets × methods matrix; got shape {values.shape}")
     return region_counts(values, float(rope), float(SCORE_ULPS))
 
 
@@ -166,12 +167,12 @@ class PairwiseCounts(Result):
         if isinstance(wins, pd.DataFrame):
             labels = [str(m) for m in wins.index]
             if sorted(labels) != sorted(str(c) for c in wins.columns) or len(set(labels)) != len(labels):
-                raise ValueError("`wins` must be a square table with the same unique labels on its index and "
+                raise McdaArgumentError("`wins` must be a square table with the same unique labels on its index and "
                                  f"columns; got index {labels} and columns {[str(c) for c in wins.columns]}")
             wins = wins.set_axis(labels, axis=0).set_axis([str(c) for c in wins.columns], axis=1)
             wins = wins.loc[labels, labels]
             if methods is not None and [str(m) for m in methods] != labels:
-                raise ValueError(f"`methods` {list(methods)} disagrees with the labels of `wins` {labels}")
+                raise McdaArgumentError(f"`methods` {list(methods)} disagrees with the labels of `wins` {labels}")
             methods = labels
         w = _count_table("wins", wins)
         k = w.shape[0]
@@ -179,9 +180,9 @@ class PairwiseCounts(Result):
             methods = [str(i) for i in range(k)]
         methods = [str(m) for m in methods]
         if len(methods) != k or len(set(methods)) != k:
-            raise ValueError(f"`methods` must hold {k} unique labels (one per row of `wins`); got {methods}")
+            raise McdaArgumentError(f"`methods` must hold {k} unique labels (one per row of `wins`); got {methods}")
         if k < 2:
-            raise ValueError(f"a comparison needs at least 2 methods; got {k}")
+            raise McdaArgumentError(f"a comparison needs at least 2 methods; got {k}")
         np.fill_diagonal(w, 0)
         decisive = w + w.T
         eq = None if n_equivalent is None else _count_table("n_equivalent", _aligned(n_equivalent, methods), k)
@@ -198,7 +199,7 @@ class PairwiseCounts(Result):
         bad = np.argwhere((eq < 0) | (decisive + eq != shared) | (eq != eq.T))
         if len(bad):
             i, j = bad[0]
-            raise ValueError("the counts disagree: wins[a, b] + wins[b, a] + n_equivalent[a, b] must equal "
+            raise McdaArgumentError("the counts disagree: wins[a, b] + wins[b, a] + n_equivalent[a, b] must equal "
                              f"n_shared[a, b] (and `n_equivalent` be symmetric); for ({methods[i]!r}, {methods[j]!r}) "
                              f"got {w[i, j]} + {w[j, i]} + {eq[i, j]} != {shared[i, j]}")
         idx = pd.Index(methods, name="method")
@@ -235,16 +236,16 @@ def _count_table(name: str, table, k: int | None = None) -> np.ndarray:
     """A square table of non-negative whole counts as int64 (a copy)."""
     arr = np.asarray(table.to_numpy() if isinstance(table, pd.DataFrame) else table)
     if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
-        raise ValueError(f"`{name}` must be a square table of counts; got shape {arr.shape}")
+        raise McdaArgumentError(f"`{name}` must be a square table of counts; got shape {arr.shape}")
     if k is not None and arr.shape[0] != k:
-        raise ValueError(f"`{name}` must be {k} × {k} like `wins`; got shape {arr.shape}")
+        raise McdaArgumentError(f"`{name}` must be {k} × {k} like `wins`; got shape {arr.shape}")
     if arr.dtype.kind not in "iuf":
-        raise TypeError(f"`{name}` must hold numbers (counts); got dtype {arr.dtype}")
+        raise McdaArgumentTypeError(f"`{name}` must hold numbers (counts); got dtype {arr.dtype}")
     values = arr.astype(np.float64)
     bad = ~np.isfinite(values) | (values < 0) | (values != np.round(values))
     if bad.any():
         i, j = np.argwhere(bad)[0]
-        raise ValueError(f"`{name}` must hold non-negative whole counts; got {arr[i, j]!r} at [{i}, {j}]")
+        raise McdaArgumentError(f"`{name}` must hold non-negative whole counts; got {arr[i, j]!r} at [{i}, {j}]")
     return values.astype(np.int64)
 
 
@@ -255,7 +256,7 @@ def _aligned(table, methods):
     table = table.set_axis([str(m) for m in table.index], axis=0).set_axis([str(c) for c in table.columns], axis=1)
     missing = sorted(set(methods) - set(table.index) | set(methods) - set(table.columns))
     if missing:
-        raise ValueError(f"a table passed with `wins` lacks the labels {missing}")
+        raise McdaArgumentError(f"a table passed with `wins` lacks the labels {missing}")
     return table.loc[methods, methods]
 
 
@@ -312,7 +313,7 @@ def _as_counts(scores, direction, rope, method_names) -> PairwiseCounts:
         given = {k: v for k, v in (("direction", direction), ("rope", rope), ("method_names", method_names))
                  if v is not None}
         if given:
-            raise ValueError(f"`scores` is already a PairwiseCounts (rope {scores.rope}, {scores.direction}); "
+            raise McdaArgumentError(f"`scores` is already a PairwiseCounts (rope {scores.rope}, {scores.direction}); "
                              f"{', '.join(f'`{k}`' for k in given)} cannot change it. Pass the scores instead, "
                              "or drop the argument.")
         return scores
@@ -325,7 +326,7 @@ def _counts_of(report, function: str) -> PairwiseCounts:
         return report.counts
     if isinstance(report, PairwiseCounts):
         return report
-    raise TypeError(f"`report` must be the SuperiorityReport of mcda.pairwise_superiority(...) or a PairwiseCounts "
+    raise McdaArgumentTypeError(f"`report` must be the SuperiorityReport of mcda.pairwise_superiority(...) or a PairwiseCounts "
                     f"(e.g. PairwiseCounts.from_matrix(wins)); got {type(report).__name__}. "
                     f"For raw scores call {function}(mcda.pairwise_superiority(scores, ...)).")
 
@@ -375,7 +376,7 @@ def sign_test_pvalues(wins_a, wins_b) -> np.ndarray:
     return np.where(n > 0, p, np.nan)
 
 
-def _check_adjust(adjust) -> str | None:
+def check_adjust(adjust) -> str | None:
     """The canonical name of a multiplicity adjustment for sign-test p-values, or None."""
     if adjust is None:
         return None
@@ -584,7 +585,7 @@ def pairwise_superiority(scores, direction=None, *, rope=None, alpha: float = 0.
     0.03125
     """
     alpha = check_alpha(alpha)
-    adjust = _check_adjust(adjust)
+    adjust = check_adjust(adjust)
     counts = _as_counts(scores, direction, rope, method_names)
     methods = list(counts.methods)
     wins, equivalent, shared = _arrays(counts)

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
+from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._chunks import require_in_memory
 from ._cliques import groups_from_decisions
 from ._validation import MissingDataWarning, check_alpha, check_choice, nearest, shown, warn
@@ -207,16 +208,16 @@ def _sign_p(wins, losses, ties, zero_method):
 
 def _resolve_control(control, methods, excluded) -> str:
     if not isinstance(control, str):
-        raise TypeError(f"`control` must be the name of a method (chosen before looking at the results); "
+        raise McdaArgumentTypeError(f"`control` must be the name of a method (chosen before looking at the results); "
                         f"got {control!r}.")
     if control in methods:
         return control
     if control in excluded:
-        raise ValueError(f"`control` {control!r} was excluded as incomplete: it lacks "
+        raise McdaArgumentError(f"`control` {control!r} was excluded as incomplete: it lacks "
                          f"{shown(excluded[control], 4, fmt=str)}. Choose a complete method or complete its results.")
     close = nearest(control, methods)
     hint = f" Did you mean {close[0]!r}?" if close else ""
-    raise ValueError(f"`control` must be one of the methods compared [{shown(methods, 8, fmt=str)}]; "
+    raise McdaArgumentError(f"`control` must be one of the methods compared [{shown(methods, 8, fmt=str)}]; "
                      f"got {control!r}.{hint}")
 
 
@@ -336,11 +337,11 @@ def pairwise_over_datasets(scores, direction=None, *, test: str = "wilcoxon", ad
     test = check_choice("test", test.strip().lower() if isinstance(test, str) else test, TESTS)
     zero_method = check_choice("zero_method", zero_method, ZERO_METHODS)
     if test == "sign" and zero_method == "pratt":
-        raise ValueError("`zero_method` 'pratt' ranks the zero differences, which the sign test does not do; for "
+        raise McdaArgumentError("`zero_method` 'pratt' ranks the zero differences, which the sign test does not do; for "
                          "the sign test use 'wilcox' (ties dropped) or 'zsplit' (ties split evenly); got 'pratt'.")
     adjust = _adjustment(adjust)
     if decimals is not None and (isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer))):
-        raise TypeError(f"`decimals` must be an integer (decimals of the printed scores) or None; got {decimals!r}.")
+        raise McdaArgumentTypeError(f"`decimals` must be an integer (decimals of the printed scores) or None; got {decimals!r}.")
     require_in_memory(scores, "mcda.pairwise_over_datasets", reason="the signed-rank test ranks each pair's "
                       "differences across all datasets at once", instead="load the cube (cube.load())")
     prep = prepare_across(scores, direction, method_names=method_names, missing="complete")
@@ -351,7 +352,7 @@ def pairwise_over_datasets(scores, direction=None, *, test: str = "wilcoxon", ad
              f"tests over datasets (nothing is imputed): {listed}.", MissingDataWarning)
     n, k = values.shape
     if k < 2:
-        raise ValueError(f"pairwise tests over datasets need at least 2 complete methods; got {k} ({methods}).")
+        raise McdaArgumentError(f"pairwise tests over datasets need at least 2 complete methods; got {k} ({methods}).")
     if control is not None:
         control = _resolve_control(control, methods, prep.excluded)
         c = methods.index(control)

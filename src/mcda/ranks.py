@@ -16,6 +16,7 @@ import pandas as pd
 import xarray as xr
 from scipy import stats
 
+from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._numeric import TIE_TOLERANCE
 from ._results import Result
 from ._validation import (
@@ -31,7 +32,8 @@ from ._validation import (
 )
 from . import _chunks
 from ._chunks import require_in_memory
-from .cube import as_cube, complete_design, concat_missing, missing_rows, orient, reduce_seeds, single_score_cube
+from .cube import (as_cube, complete_design, concat_missing, missing_rows, name_empty_datasets, orient, reduce_seeds,
+                   single_score_cube)
 
 __all__ = ["AcrossDatasets", "prepare_across", "rank_sums", "table_rank_sums", "rank_rows", "rank_table",
            "average_ranks", "MeanRanks", "mean_ranks", "rank_stability", "RankStability"]
@@ -181,7 +183,8 @@ def _ranks_of(values: np.ndarray) -> np.ndarray:
         return rank_rows(values)
 
 
-def _design(cube: xr.DataArray, missing: str, flags: tuple) -> tuple[np.ndarray, dict, np.ndarray]:
+def _design(cube: xr.DataArray, missing: str, flags: tuple,
+            ways_out: str = "none") -> tuple[np.ndarray, dict, np.ndarray]:
     """(kept columns, excluded, empty positions) from the missing flags of every dataset."""
     methods = [str(m) for m in cube.coords["method"].values]
     rows, mask = flags
@@ -189,36 +192,40 @@ def _design(cube: xr.DataArray, missing: str, flags: tuple) -> tuple[np.ndarray,
         try:
             columns, excluded, empty = complete_design(cube.coords["dataset"].values, methods, flags)
         except ValueError as exc:  # complete_design speaks of complete_cases' `policy`; here it is `missing`
-            raise ValueError(str(exc).replace("Try `policy='datasets'`", "Try missing='datasets' or "
+            raise McdaArgumentError(str(exc).replace("Try `policy='datasets'`", "Try missing='datasets' or "
                                               "missing='available' (the incomplete design as it is)")) from None
     elif missing == "datasets":
         columns, excluded = np.arange(len(methods)), {}
         empty, _ = _incomplete_datasets(cube, flags)
         if empty.size == cube.sizes["dataset"]:
-            raise ValueError("dropping incomplete datasets leaves none (every dataset lacks a method); try "
+            raise McdaArgumentError("dropping incomplete datasets leaves none (every dataset lacks a method); try "
                              "missing='methods' or missing='available'")
     else:
         columns, excluded = np.arange(len(methods)), {}
         empty = np.asarray(rows[mask.reshape(-1, len(methods)).all(axis=1)], dtype=np.int64)
     n = cube.sizes["dataset"]
     if empty.size == n:
-        raise ValueError("`data` is empty: no dataset has a result")
+        raise McdaArgumentError("`data` is empty: no dataset has a result")
     return columns, excluded, empty
 
 
 def _prepared(cube, missing, columns, excluded, empty, **sums) -> AcrossDatasets:
     labels, methods = cube.coords["dataset"].values, cube.coords["method"].values  # one coordinate lookup each
+    name_empty_datasets([str(d) for d in labels[empty]], "the across-dataset analysis")
     return AcrossDatasets(cube=cube, methods=[str(methods[j]) for j in columns],
                           columns=np.asarray(columns), empty=np.asarray(empty, dtype=np.int64), excluded=excluded,
                           empty_datasets=tuple(str(d) for d in labels[empty]), missing=missing, **sums)
 
 
-def prepare_across(scores, direction=None, *, method_names=None, missing: str = "complete") -> AcrossDatasets:
+def prepare_across(scores, direction=None, *, method_names=None, missing: str = "complete",
+                   ways_out: str = "none") -> AcrossDatasets:
     """Cube → the design of the across-dataset question (one pass over the missing flags).
 
     A ``seed`` dim must be reduced first (:func:`mcda.reduce_seeds`): how seeds are collapsed
     is the analyst's decision, never made silently here. ``missing="complete"`` drops
     incomplete methods and names them; ``"available"`` keeps NaN cells. A lazy cube stays lazy.
+    ``ways_out`` says what the calling public function offers when too little is complete (a
+    key of :data:`mcda.cube.WAYS_OUT`: only the arguments that function takes).
     """
     missing = missing_policy(missing)
     cube = orient(single_score_cube(scores, direction, method_names=method_names,
@@ -279,7 +286,7 @@ def _rank_pass(cube, policy, columns, keep):
 
 
 def rank_sums(scores, direction=None, *, method_names=None, missing: str = "complete",
-              keep_ranks: bool = False) -> AcrossDatasets:
+              keep_ranks: bool = False, ways_out: str = "none") -> AcrossDatasets:
     """The design with the rank sums, Σ r² and N: one pass over the cube when no cell is missing.
 
     With a missing cell under ``missing="complete"`` the first pass collects the flags and a
@@ -298,7 +305,7 @@ def rank_sums(scores, direction=None, *, method_names=None, missing: str = "comp
             dropped = _incomplete_datasets(cube, part["flags"])[1]
         part, ranks = _rank_pass(cube, "drop", None if missing == "datasets" else columns, keep_ranks)
     if part["n"] == 0:
-        raise ValueError("`data` is empty: no dataset has a result")
+        raise McdaArgumentError("`data` is empty: no dataset has a result")
     empty = part["empty"]
     if ranks is not None and empty.size:
         ranks = ranks[np.setdiff1d(np.arange(cube.sizes["dataset"]), empty)]
@@ -355,7 +362,7 @@ def rank_table(scores, direction=None, *, missing: str = "complete", method_name
     >>> table.loc["d1"].tolist()
     [1.0, 2.5, 2.5]
     """
-    prep = prepare_across(scores, direction, method_names=method_names, missing=missing)
+    prep = prepare_across(scores, direction, method_names=method_names, missing=missing, ways_out="missing")
     _warn_excluded(prep.excluded, "the rank table")
     warn_dropped_datasets(prep.excluded_datasets, "the rank table")
     table = prep.rank_table()
@@ -549,7 +556,7 @@ def _as_mapping(name: str, value, what: str) -> dict:
         return {str(k): v for k, v in value.items()}
     if isinstance(value, Mapping):
         return {str(k): v for k, v in value.items()}
-    raise TypeError(f"`{name}` must be a mapping dataset -> {what} (a dict or a pandas Series); "
+    raise McdaArgumentTypeError(f"`{name}` must be a mapping dataset -> {what} (a dict or a pandas Series); "
                     f"got {type(value).__name__}")
 
 
@@ -557,11 +564,11 @@ def _check_names(name: str, mapping: dict, prep: AcrossDatasets) -> None:
     known = set(prep.datasets) | {str(d) for d in prep.empty_datasets}
     unknown = [k for k in mapping if k not in known]
     if unknown:
-        raise ValueError(f"`{name}` names datasets that are not in the scores: {shown(unknown)}; "
+        raise McdaArgumentError(f"`{name}` names datasets that are not in the scores: {shown(unknown)}; "
                          f"the datasets are {shown(prep.datasets)}")
     lacking = [d for d in prep.datasets if d not in mapping]
     if lacking:
-        raise ValueError(f"`{name}` must name every dataset; it lacks {shown(lacking)}")
+        raise McdaArgumentError(f"`{name}` must name every dataset; it lacks {shown(lacking)}")
 
 
 def _group_codes(groups, prep: AcrossDatasets) -> tuple[np.ndarray, tuple]:
@@ -570,7 +577,7 @@ def _group_codes(groups, prep: AcrossDatasets) -> tuple[np.ndarray, tuple]:
     labels = [mapping[d] for d in prep.datasets]
     bad = [d for d, g in zip(prep.datasets, labels) if g is None or (isinstance(g, float) and np.isnan(g))]
     if bad:
-        raise ValueError(f"`groups` gives no group (None/NaN) for datasets {shown(bad)}")
+        raise McdaArgumentError(f"`groups` gives no group (None/NaN) for datasets {shown(bad)}")
     names = sorted({str(g) for g in labels})
     code_of = {g: i for i, g in enumerate(names)}
     return np.array([code_of[str(g)] for g in labels], dtype=np.int64), tuple(names)
@@ -583,11 +590,11 @@ def _custom_weights(weights, prep: AcrossDatasets) -> np.ndarray:
     for d in prep.datasets:
         w = mapping[d]
         if isinstance(w, (bool, np.bool_)) or not isinstance(w, numbers.Real) or not np.isfinite(float(w)) or w < 0:
-            raise ValueError(f"`weights` must be finite numbers >= 0; got {w!r} for dataset {d!r}")
+            raise McdaArgumentError(f"`weights` must be finite numbers >= 0; got {w!r} for dataset {d!r}")
         raw.append(float(w))
     raw = np.array(raw, dtype=np.float64)
     if not (raw > 0).any():
-        raise ValueError("`weights` are all zero; at least one dataset needs a positive weight")
+        raise McdaArgumentError("`weights` are all zero; at least one dataset needs a positive weight")
     return raw
 
 
@@ -598,18 +605,18 @@ def _mean_interval_widths(cube: xr.DataArray, prep: AcrossDatasets) -> np.ndarra
     per_seed = cube.sel({"dataset": prep.labels, "method": prep.methods})
     other = [d for d in per_seed.dims if d not in ("dataset", "method", "seed")]
     if other:
-        raise ValueError(f"the scores have extra dims {other}; select one value along each first "
+        raise McdaArgumentError(f"the scores have extra dims {other}; select one value along each first "
                          f"(e.g. cube.sel(metric='ari')).")
     table = summary(per_seed, ci_method="t", confidence_level=_RELIABILITY_LEVEL).table
     if int(table["n_seeds"].min()) < 2:
-        raise ValueError("aggregation='reliability' needs at least 2 seeds per (dataset, method) to measure an "
+        raise McdaArgumentError("aggregation='reliability' needs at least 2 seeds per (dataset, method) to measure an "
                          f"interval width; the scores have {per_seed.sizes['seed']} seed(s)")
     widths = (table["ci_high"] - table["ci_low"]).groupby(table["dataset"].astype(str), sort=False).mean()
     width = widths.reindex(prep.datasets).to_numpy(dtype=np.float64)
     zero = width <= 0
     if zero.any():
         names = [prep.datasets[i] for i in np.nonzero(zero)[0]]
-        raise ValueError(f"aggregation='reliability' weights a dataset by 1 / (mean interval width), but every "
+        raise McdaArgumentError(f"aggregation='reliability' weights a dataset by 1 / (mean interval width), but every "
                          f"method has identical scores over seeds on datasets {shown(names)} (width 0, infinite "
                          "weight). Use aggregation='custom' with explicit `weights`, or 'uniform'.")
     return width
@@ -624,16 +631,17 @@ def _prepare_aggregation(scores, *, aggregation, groups, weights, direction, met
     """
     check_choice("aggregation", aggregation, AGGREGATIONS)
     missing = missing_policy(missing)
+    ways_out = "missing" if function == "mcda.mean_ranks" else "none"  # rank_stability takes no `missing`
     if groups is not None and aggregation != "hierarchical":
-        raise ValueError(f"`groups` is used only with aggregation='hierarchical'; got aggregation={aggregation!r}")
+        raise McdaArgumentError(f"`groups` is used only with aggregation='hierarchical'; got aggregation={aggregation!r}")
     if weights is not None and aggregation != "custom":
-        raise ValueError(f"`weights` is used only with aggregation='custom'; got aggregation={aggregation!r}")
+        raise McdaArgumentError(f"`weights` is used only with aggregation='custom'; got aggregation={aggregation!r}")
     if aggregation == "hierarchical" and groups is None:
-        raise ValueError("aggregation='hierarchical' needs `groups`, a mapping dataset -> group")
+        raise McdaArgumentError("aggregation='hierarchical' needs `groups`, a mapping dataset -> group")
     if aggregation == "custom" and weights is None:
-        raise ValueError("aggregation='custom' needs `weights`, a mapping dataset -> weight (>= 0)")
+        raise McdaArgumentError("aggregation='custom' needs `weights`, a mapping dataset -> weight (>= 0)")
     if missing == "available" and aggregation != "uniform":
-        raise ValueError(f"`missing`='available' is descriptive only and allowed only with aggregation='uniform'; "
+        raise McdaArgumentError(f"`missing`='available' is descriptive only and allowed only with aggregation='uniform'; "
                          f"got aggregation={aggregation!r}. Use missing='complete'.")
     if aggregation != "uniform":
         require_in_memory(scores, f"{function}(aggregation={aggregation!r})",
@@ -646,14 +654,15 @@ def _prepare_aggregation(scores, *, aggregation, groups, weights, direction, met
     if aggregation == "reliability":
         cube = as_cube(scores, direction, method_names=method_names)
         if "seed" not in cube.dims:
-            raise ValueError("aggregation='reliability' weights each dataset by the inverse width of its confidence "
+            raise McdaArgumentError("aggregation='reliability' weights each dataset by the inverse width of its confidence "
                              f"intervals over seeds, so the scores need a 'seed' dim; their dims are {tuple(cube.dims)}. "
                              "Use aggregation='uniform', or pass the per-seed scores.")
         prep = rank_sums(reduce_seeds(cube, how="mean", missing="complete"), missing=missing, keep_ranks=True)
         raw = 1.0 / _mean_interval_widths(cube, prep)
         seeds_reduced = "mean"
     else:
-        prep = rank_sums(scores, direction, method_names=method_names, missing=missing, keep_ranks=True)
+        prep = rank_sums(scores, direction, method_names=method_names, missing=missing, keep_ranks=True,
+                         ways_out=ways_out)
         if aggregation == "hierarchical":
             codes, labels = _group_codes(groups, prep)
             raw = 1.0 / np.bincount(codes)[codes]
@@ -1090,10 +1099,10 @@ def _stability_from_indices(agg: _Aggregation, index_blocks, *, confidence_level
     for indices in index_blocks:
         indices = np.ascontiguousarray(indices, dtype=np.int64)
         if indices.ndim != 2 or 0 in indices.shape or indices.min() < 0 or indices.max() >= n:
-            raise ValueError(f"resample indices must be a non-empty 2-d array of dataset positions in [0, {n})")
+            raise McdaArgumentError(f"resample indices must be a non-empty 2-d array of dataset positions in [0, {n})")
         given.append(indices)
     if not given:
-        raise ValueError(f"resample indices must be a non-empty 2-d array of dataset positions in [0, {n})")
+        raise McdaArgumentError(f"resample indices must be a non-empty 2-d array of dataset positions in [0, {n})")
     draws = _Resamples(n=n, n_resamples=sum(g.shape[0] for g in given), given=tuple(given))
     return _stability(agg, draws, draws.n_resamples, confidence_level)
 
@@ -1204,7 +1213,7 @@ def rank_stability(scores, direction=None, *, n_resamples: int = 10_000, aggrega
     confidence_level = check_probability("confidence_level", confidence_level)
     missing = missing_policy(missing)
     if missing == "available":
-        raise ValueError("`missing`='available' ranks methods among different pools on each dataset, which a "
+        raise McdaArgumentError("`missing`='available' ranks methods among different pools on each dataset, which a "
                          "bootstrap of mean ranks cannot compare; use missing='methods' or 'datasets'")
     gen = as_rng(rng)
     agg = _prepare_aggregation(scores, aggregation=aggregation, groups=groups, weights=weights, direction=direction,
@@ -1221,7 +1230,7 @@ def rank_stability(scores, direction=None, *, n_resamples: int = 10_000, aggrega
     n_positive = int(np.count_nonzero(agg.weights_or_ones() > 0))
     if n_positive < 2:
         what = "datasets with a positive weight" if aggregation == "custom" else "datasets"
-        raise ValueError(f"rank_stability resamples datasets and needs at least 2 {what}; got {n_positive}")
+        raise McdaArgumentError(f"rank_stability resamples datasets and needs at least 2 {what}; got {n_positive}")
     if n_positive < 5:
         warn(f"the bootstrap resamples only {n_positive} datasets: few distinct resamples exist and the "
              "intervals and position probabilities are coarse.", SmallSampleWarning)

@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ._validation import McdaArgumentError, McdaArgumentTypeError
 from . import __version__
 from ._validation import (
     check_alpha,
@@ -58,6 +59,7 @@ from .cube import (
     reduce_seeds,
     resolve_rope,
     score_cube,
+    without_empty_datasets,
 )
 from .cube import from_json as _cube_from_json
 from .cube import from_netcdf as _cube_from_netcdf
@@ -75,6 +77,7 @@ PAIRWISE_METHODS = ("t", "wilcoxon")
 SEED_REDUCTIONS = ("mean", "median")
 MISSING_SETTINGS = ("methods", "datasets", "available")
 _MAX_SEED = 2**63 - 1
+_MAX_RESAMPLES = 10**7
 
 # setting -> default; the order is the order shown and stored
 _DEFAULTS = {
@@ -112,7 +115,7 @@ def _check_setting(name: str, value, cube: xr.DataArray | None = None):
         return check_choice("pairwise_method", value, PAIRWISE_METHODS)
     if name == "paired":
         if not isinstance(value, bool):
-            raise TypeError(f"`paired` must be True or False; got {value!r}")
+            raise McdaArgumentTypeError(f"`paired` must be True or False; got {value!r}")
         return value
     if name == "alpha":
         return check_alpha(value)
@@ -127,24 +130,46 @@ def _check_setting(name: str, value, cube: xr.DataArray | None = None):
     if name == "missing":
         return check_choice("missing", value, MISSING_SETTINGS)
     if name == "n_resamples":
-        return check_positive_int("n_resamples", value)
+        n = check_positive_int("n_resamples", value)
+        if n > _MAX_RESAMPLES:
+            raise McdaArgumentError(f"a Report's `n_resamples` must be at most {_MAX_RESAMPLES:,} (each view draws that "
+                                    f"many resamples per cell or per comparison); got {n:,}", argument="n_resamples")
+        return n
     if name == "strict":
         if not isinstance(value, bool):
-            raise TypeError(f"`strict` must be True or False; got {value!r}")
+            raise McdaArgumentTypeError(f"`strict` must be True or False; got {value!r}")
         return value
-    if name in ("test", "split"):
+    if name == "test":
+        from .frequentist import COMPARISON_TESTS
+
+        return check_choice("test", value, COMPARISON_TESTS)
+    if name == "adjust":
+        from .pairwise import check_adjust
+
+        return check_adjust(value)
+    if name == "control":
+        if value is None:
+            return None
+        methods = [str(m) for m in cube.coords["method"].values] if cube is not None else None
+        if not isinstance(value, str) or (methods is not None and value not in methods):
+            close = nearest(str(value), methods) if methods else []
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            raise McdaArgumentError(f"`control` {value!r} is not one of the methods ({shown(methods or [])}); give "
+                                    f"one of them, or None for all pairs.{hint}", argument="control")
+        return value
+    if name == "split":
         if not isinstance(value, str):
-            raise TypeError(f"`{name}` must be a string; got {value!r}")
+            raise McdaArgumentTypeError(f"`{name}` must be a string; got {value!r}")
         return value
-    if name in ("control", "validation", "adjust"):
+    if name == "validation":
         if value is not None and not isinstance(value, str):
-            raise TypeError(f"`{name}` must be a string or None; got {value!r}")
+            raise McdaArgumentTypeError(f"`{name}` must be a string or None; got {value!r}")
         return value
     if name == "rng":
         if value is None:
             return int(np.random.SeedSequence().generate_state(1, dtype=np.uint64)[0] % _MAX_SEED)
         if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 0 <= int(value) <= _MAX_SEED:
-            raise TypeError("a Report's `rng` must be an integer in [0, 2**63 - 1] (or None: one is drawn and "
+            raise McdaArgumentTypeError("a Report's `rng` must be an integer in [0, 2**63 - 1] (or None: one is drawn and "
                             "stored), so "
                             f"that every view, figure and export of the report uses the same draws; got {value!r}. "
                             "A Generator may still be passed to a single view, e.g. report.summary(rng=gen).")
@@ -156,6 +181,10 @@ def _single_card(cube: xr.DataArray) -> MetricCard | None:
     return cube_card(cube) if "metric" not in cube.dims else None
 
 
+class _NotCacheable(TypeError):
+    """A call argument the view cache cannot key on."""
+
+
 def _frozen(value):
     """A hashable stand-in for a call argument, or raise TypeError (then the view is not cached)."""
     if isinstance(value, (str, int, float, bool, type(None))):
@@ -164,7 +193,7 @@ def _frozen(value):
         return tuple(_frozen(v) for v in value)
     if isinstance(value, dict):
         return tuple(sorted((str(k), _frozen(v)) for k, v in value.items()))
-    raise TypeError("not cacheable")
+    raise _NotCacheable("not cacheable")
 
 
 def _metric_label(requested, labels: list[str]) -> str:
@@ -188,7 +217,7 @@ def _metric_label(requested, labels: list[str]) -> str:
                 continue
     close = nearest(name, labels)
     hint = f" Did you mean {close[0]!r}?" if close else ""
-    raise ValueError(f"`metric` must name one of the scores' metrics {labels}; got {name!r}.{hint}")
+    raise McdaArgumentError(f"`metric` must name one of the scores' metrics {labels}; got {name!r}.{hint}")
 
 
 def _one_metric(scores, metric, direction, method_names) -> xr.DataArray:
@@ -196,7 +225,7 @@ def _one_metric(scores, metric, direction, method_names) -> xr.DataArray:
     if isinstance(scores, pd.DataFrame) and "metric" in scores.columns and "method" in scores.columns:
         labels = [str(v) for v in pd.unique(scores["metric"].astype(str))]
         if metric is None and len(labels) > 1:
-            raise ValueError(f"the scores hold several metrics {labels}; a report is about one metric: pass `metric=` "
+            raise McdaArgumentError(f"the scores hold several metrics {labels}; a report is about one metric: pass `metric=` "
                              "naming one of them")
         label = labels[0] if metric is None else _metric_label(metric, labels)
         scores = scores.loc[scores["metric"].astype(str) == label].drop(columns="metric")
@@ -207,7 +236,7 @@ def _one_metric(scores, metric, direction, method_names) -> xr.DataArray:
         full = as_cube(scores)
         labels = [str(v) for v in full.coords["metric"].values]
         if metric is None and len(labels) > 1:
-            raise ValueError(f"the scores hold several metrics {labels}; a report is about one metric: pass `metric=` "
+            raise McdaArgumentError(f"the scores hold several metrics {labels}; a report is about one metric: pass `metric=` "
                              "naming one of them")
         label = labels[0] if metric is None else _metric_label(metric, labels)
         card = cube_cards(full).get(label)
@@ -371,7 +400,7 @@ class Report:
         if unknown:
             close = nearest(unknown[0], list(SETTINGS))
             hint = f" Did you mean {close[0]!r}?" if close else ""
-            raise TypeError(f"Report() got unknown settings {unknown}; the settings are {list(SETTINGS)}.{hint}")
+            raise McdaArgumentTypeError(f"Report() got unknown settings {unknown}; the settings are {list(SETTINGS)}.{hint}")
         from .store import require_in_memory
 
         require_in_memory(scores, "mcda.Report", reason="a report draws every view, figure and table of one "
@@ -413,7 +442,7 @@ class Report:
     def _check_epoch_settings(self):
         """Apply the epoch choice now, so an impossible one fails where it is made (not in a later view)."""
         if "epoch" not in self._raw.dims and self._settings["epoch_selection"] != "final":
-            raise ValueError(f"`epoch_selection`={self._settings['epoch_selection']!r} needs scores with an `epoch` "
+            raise McdaArgumentError(f"`epoch_selection`={self._settings['epoch_selection']!r} needs scores with an `epoch` "
                              "dim; these have none (one score per run)")
         if "epoch" in self._raw.dims or "split" in self._raw.dims:
             self._selected()
@@ -426,7 +455,7 @@ class Report:
     def _resolve(self, overrides: dict, names) -> dict:
         unknown = [k for k in overrides if k not in _DEFAULTS]
         if unknown:
-            raise TypeError(f"unknown settings {unknown}; the settings are {list(SETTINGS)}")
+            raise McdaArgumentTypeError(f"unknown settings {unknown}; the settings are {list(SETTINGS)}")
         out = {}
         for name in names:
             if name in overrides:
@@ -568,7 +597,7 @@ class Report:
 
     def _requires_seeds(self, view: str):
         if "seed" not in self._selected().dims:
-            raise ValueError(f"report.{view}() is a within-dataset view over seeds, and these scores have one "
+            raise McdaArgumentError(f"report.{view}() is a within-dataset view over seeds, and these scores have one "
                              "score per "
                              "(dataset, method) (no `seed` dim): it does not apply. The across-dataset views "
                              "(compare, superiority, bayesian, …) do.")
@@ -675,6 +704,13 @@ class Report:
             cube, n_resamples=s["n_resamples"], aggregation=aggregation, groups=groups, weights=weights,
             confidence_level=s["confidence_level"], rng=self._rng(s["rng"]), missing=policy))
 
+    def empty_datasets(self) -> list:
+        """The datasets on which no method has a result: every view leaves them out (and names them)."""
+        missing = self.cube.isnull()
+        other = [d for d in missing.dims if d not in ("dataset",)]
+        empty = missing.all(other).values
+        return self.cube.coords["dataset"].values[empty].tolist()
+
     def compare_not_applicable(self, **overrides) -> str:
         """Why :meth:`compare` cannot run on these scores ("" when it can).
 
@@ -682,7 +718,7 @@ class Report:
         fewer than 2 of them there is nothing to rank (the pairwise views still apply).
         """
         s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "missing"))
-        cube = self._across(s)
+        cube = without_empty_datasets(self._across(s))  # one rule: datasets without any result are left out
         present = cube.notnull().transpose("dataset", "method").values
         if s["missing"] == "available":
             if (present.sum(axis=1) >= 2).any():
@@ -743,7 +779,7 @@ class Report:
         from .bayesian import hierarchical_comparison
 
         if "seed" not in self._selected().dims:
-            raise ValueError("report.hierarchical() models the per-fold scores of cross-validation (a `seed` dim "
+            raise McdaArgumentError("report.hierarchical() models the per-fold scores of cross-validation (a `seed` dim "
                              "of folds), and these scores have one score per (dataset, method): it does not "
                              "apply. report.bayesian() (the sign test) does.")
         s = self._resolve(overrides, _CUBE_SETTINGS + ("rope", "confidence_level", "rng"))
@@ -861,7 +897,7 @@ class Report:
         cube = self._across(s)
         methods = [str(m) for m in cube.coords["method"].values]
         if isinstance(pair, (str, bytes)) or len(tuple(pair)) != 2 or any(str(m) not in methods for m in pair):
-            raise ValueError(f"`pair` must name two methods of the report ({shown(methods)}); got {pair!r}")
+            raise McdaArgumentError(f"`pair` must name two methods of the report ({shown(methods)}); got {pair!r}")
         pair = (str(pair[0]), str(pair[1]))
         positions = [methods.index(pair[0]), methods.index(pair[1])]
         result = self._cached(("posterior_pair", s, pair, n_samples), lambda: bayesian_sign_comparison(
@@ -905,7 +941,7 @@ class Report:
     def plot_learning_curves(self, **kwargs):
         """Learning curves of the raw cube (needs an ``epoch`` dim): the reported split, the report's level."""
         if "epoch" not in self._raw.dims:
-            raise ValueError("plot_learning_curves needs scores with an `epoch` dim; these have none")
+            raise McdaArgumentError("plot_learning_curves needs scores with an `epoch` dim; these have none")
         settings, rest = self._split(kwargs)
         if "split" in self._raw.dims:
             rest.setdefault("split", self._resolve(settings, ("split",))["split"])  # the reported split
@@ -980,16 +1016,29 @@ class Report:
             text = source
         doc = json.loads(text)
         if doc.get("format") != REPORT_FORMAT:
-            raise ValueError(f"not an mcda report bundle (format {doc.get('format')!r}, expected {REPORT_FORMAT!r})")
+            raise McdaArgumentError(f"not an mcda report bundle (format {doc.get('format')!r}, expected {REPORT_FORMAT!r})")
         if doc.get("version", 0) > REPORT_VERSION:
-            raise ValueError(f"this report bundle is version {doc['version']}; this mcda reads up to {REPORT_VERSION}")
+            raise McdaArgumentError(f"this report bundle is version {doc['version']}; this mcda reads up to {REPORT_VERSION}")
         cube = _cube_from_json(json.dumps(doc["cube"]))
         return cls._from_parts(cube, doc.get("settings", {}))
 
     @classmethod
     def _from_parts(cls, cube: xr.DataArray, settings: dict) -> Report:
-        known = {k: v for k, v in settings.items() if k in _DEFAULTS}
-        return cls(cube, **known)
+        """A report from a stored cube and settings: the same checks as ``Report(...)``, and a
+        bundle must carry its ``rng`` (a new one would silently give other draws) and no
+        setting this mcda does not know (it would be dropped)."""
+        if not isinstance(settings, dict):
+            raise McdaArgumentTypeError(f"the report bundle's settings must be a mapping; got {settings!r}",
+                                        argument="settings")
+        unknown = [k for k in settings if k not in _DEFAULTS]
+        if unknown:
+            raise McdaArgumentError(f"the report bundle has settings this mcda does not know: {shown(unknown)}; "
+                                    f"the settings are {shown(list(_DEFAULTS), 20)}", argument="settings")
+        if settings.get("rng") is None:
+            raise McdaArgumentError("the report bundle stores no `rng`, so its bootstrap and sampled views could "
+                                    "not be reproduced; write it with Report.to_json (which stores the rng), or "
+                                    "build Report(cube, rng=...) yourself", argument="rng")
+        return cls(cube, **settings)
 
     def to_netcdf(self, path) -> None:
         """Write the raw cube to netCDF with the settings in the attribute ``mcda_report`` (JSON)."""
@@ -1004,7 +1053,7 @@ class Report:
         cube = _cube_from_netcdf(path)
         meta = json.loads(cube.attrs.pop("mcda_report", "{}") or "{}")
         if meta.get("format") != REPORT_FORMAT:
-            raise ValueError(f"{str(path)!r} holds a cube but no mcda report settings (attribute `mcda_report`)")
+            raise McdaArgumentError(f"{str(path)!r} holds a cube but no mcda report settings (attribute `mcda_report`)")
         for key in ("noise_floor",):
             if key in cube.attrs and isinstance(cube.attrs[key], float) and math.isnan(cube.attrs[key]):
                 cube.attrs[key] = math.nan
@@ -1061,10 +1110,13 @@ class Report:
         else:
             seeds = "one score per dataset and method (no seeds)"
         scale = self._raw.attrs.get("scale")
+        empty = self.empty_datasets()
         lines = [f"mcda report: {name}{long}, {better}; rope {rope:g} ({rope_note})"
                  + (f"; scores converted {scale}" if scale else ""),
                  f"{cube.sizes['dataset']} datasets x {cube.sizes['method']} methods; {seeds}; "
-                 f"{n_missing} missing cell{'s' if n_missing != 1 else ''}",
+                 f"{n_missing} missing cell{'s' if n_missing != 1 else ''}"
+                 + (f"; {len(empty)} dataset(s) with no result at all, left out of every view: "
+                    f"{shown(empty, fmt=str)}" if empty else ""),
                  f"settings: alpha {self.alpha:g}; across datasets {self.test}"
                  + (f" against {self.control}" if self.control else "")
                  + f"; superiority adjustment {self.adjust}; interval {self.ci_method} "
@@ -1216,8 +1268,11 @@ class Report:
         if self.rope_value() > 0:
             equivalent = self.equivalence().to_frame()
             n_eq = int(equivalent["equivalent"].astype(bool).sum())
-            lines.append(f"equivalence (TOST, margin = rope {self.rope_value():g}): {n_eq} of {len(equivalent)} "
-                         "(dataset, pair) differences shown equivalent")
+            p_col = next((c for c in ("p_tost", "p_raw") if c in equivalent.columns), None)
+            eq_untested = int(equivalent[p_col].isna().sum()) if p_col else 0
+            lines.append(f"equivalence (TOST, margin = rope {self.rope_value():g}): {n_eq} of "
+                         f"{len(equivalent) - eq_untested} tested (dataset, pair) differences shown equivalent"
+                         + (f"; {eq_untested} not tested" if eq_untested else ""))
         else:
             lines.append("equivalence: does not apply with a rope of 0 (no margin to be equivalent within)")
         power = self.power()

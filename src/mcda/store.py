@@ -24,6 +24,8 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ._validation import McdaArgumentTypeError
+from ._validation import McdaArgumentError
 from ._chunks import is_lazy, require_in_memory
 from ._validation import check_positive_int
 from ._progress import progress
@@ -42,7 +44,7 @@ def to_zarr(cube: xr.DataArray, path, *, chunk_datasets: int = 100_000, overwrit
     require_dask()
     chunk_datasets = check_positive_int("chunk_datasets", chunk_datasets)
     if not isinstance(overwrite, bool):
-        raise TypeError(f"`overwrite` must be True or False; got {overwrite!r}")
+        raise McdaArgumentTypeError(f"`overwrite` must be True or False; got {overwrite!r}")
     if Path(path).exists() and not overwrite:
         raise FileExistsError(f"`path` {str(path)!r} already exists; pass overwrite=True to replace it")
     cube = as_cube(cube)

@@ -30,6 +30,7 @@ import pandas as pd
 import xarray as xr
 from scipy import stats
 
+from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._results import Result
 from ._validation import (
     UnpairedSeedsWarning,
@@ -95,14 +96,14 @@ def _blocks(scores, direction, metric, method_names) -> tuple[xr.DataArray, list
                               ".load(), or use mcda.method_summary for per-method statistics")
     cube = as_cube(scores, direction, metric=metric, method_names=method_names)
     if "seed" not in cube.dims:
-        raise ValueError(
+        raise McdaArgumentError(
             f"`scores` has no 'seed' dim (its dims are {tuple(cube.dims)}): within-dataset statistics compare "
             "methods over repeated runs (seeds) on each dataset. Pass per-seed scores (a tidy frame with a "
             "`seed` column, a nested dict of lists, or a datasets × methods × seeds array); for one score per "
             "dataset use the across-dataset functions (mcda.friedman_test, mcda.pairwise_superiority).")
     extra = [d for d in cube.dims if d not in ("dataset", "method", "seed", "metric")]
     if extra:
-        raise ValueError(f"`scores` has the extra dims {extra}; select one value along each first "
+        raise McdaArgumentError(f"`scores` has the extra dims {extra}; select one value along each first "
                          f"(e.g. cube.sel({extra[0]}=...)).")
     datasets = [str(d) for d in cube.coords["dataset"].values]
     methods = [str(m) for m in cube.coords["method"].values]
@@ -522,8 +523,12 @@ def _spread(values: np.ndarray, n: np.ndarray):
     """
     with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
         warnings.simplefilter("ignore", RuntimeWarning)
-        mean = np.where(n > 0, np.nansum(values, axis=1) / np.maximum(n, 1), np.nan)
-        sd = np.where(n > 1, np.nanstd(values, axis=1, ddof=1), np.nan)
+        # scaled by each row's largest magnitude: squares of 1e-154 would underflow (a false sd of 0)
+        scale = np.nanmax(np.abs(values), axis=1) if values.shape[1] else np.zeros(values.shape[0])
+        scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
+        scaled = values / scale[:, None]
+        mean = np.where(n > 0, np.nansum(scaled, axis=1) / np.maximum(n, 1), np.nan) * scale
+        sd = np.where(n > 1, np.nanstd(scaled, axis=1, ddof=1), np.nan) * scale
         constant = (n > 1) & (np.nanmax(values, axis=1) == np.nanmin(values, axis=1))
     sd[constant] = 0.0
     return mean, sd
@@ -695,10 +700,10 @@ def wilcoxon_signed_ranks(differences, *, zero_method: str = "wilcox") -> Signed
     check_choice("zero_method", zero_method, ZERO_METHODS)
     d = np.asarray(differences, dtype=np.float64).ravel()
     if d.size == 0:
-        raise ValueError("`differences` is empty")
+        raise McdaArgumentError("`differences` is empty")
     if not np.isfinite(d).all():
         bad = np.nonzero(~np.isfinite(d))[0]
-        raise ValueError(f"`differences` must be finite; got non-finite values at positions {bad[:8].tolist()}")
+        raise McdaArgumentError(f"`differences` must be finite; got non-finite values at positions {bad[:8].tolist()}")
     r_plus, r_minus = _signed_rank_sums(d[None, :], zero_method)
     n_zero = int((d == 0).sum())
     n = d.size - n_zero if zero_method == "wilcox" else d.size
@@ -964,7 +969,7 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
     alpha = check_alpha(alpha)
     check_choice("zero_method", zero_method, ZERO_METHODS)
     if not isinstance(paired, bool):
-        raise TypeError(f"`paired` must be True or False; got {paired!r}")
+        raise McdaArgumentTypeError(f"`paired` must be True or False; got {paired!r}")
     cube, blocks = _blocks(scores, direction, metric, method_names)
     notes = _pairing_notes(cube, blocks, paired=paired)
     if not paired:
@@ -1048,24 +1053,24 @@ def _margins(blocks: list[_Block], margin) -> list[float]:
         if margin is None:
             value = block.noise_floor
             if value is None or math.isnan(value):
-                raise ValueError(f"`margin` is None and {'metric ' + repr(block.metric) if block.metric else 'the scores'}"
+                raise McdaArgumentError(f"`margin` is None and {'metric ' + repr(block.metric) if block.metric else 'the scores'}"
                                  " carries no card with a noise floor; pass `margin=` (a positive number in the "
                                  "metric's units) or `metric=` naming a card.")
             if value <= 0:
                 why = f" ({block.card.noise_floor_justification})" if block.card is not None else ""
-                raise ValueError(f"`margin` is None and the card for {block.metric!r} has noise floor {value!r}{why}; "
+                raise McdaArgumentError(f"`margin` is None and the card for {block.metric!r} has noise floor {value!r}{why}; "
                                  "pass `margin=` (a positive number in the metric's units).")
         elif isinstance(margin, Mapping):
             if block.metric not in margin:
-                raise ValueError(f"`margin` has no entry for metric {block.metric!r}; it has {sorted(margin)}")
+                raise McdaArgumentError(f"`margin` has no entry for metric {block.metric!r}; it has {sorted(margin)}")
             value = margin[block.metric]
         else:
             value = margin
         if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
-            raise TypeError(f"`margin` must be a positive number (or None for the card's noise floor); got {value!r}")
+            raise McdaArgumentTypeError(f"`margin` must be a positive number (or None for the card's noise floor); got {value!r}")
         value = float(value)
         if not math.isfinite(value) or value <= 0:
-            raise ValueError(f"`margin` must be a finite number > 0 in the metric's units; got {value!r}")
+            raise McdaArgumentError(f"`margin` must be a finite number > 0 in the metric's units; got {value!r}")
         out.append(value)
     return out
 
@@ -1322,7 +1327,7 @@ def power(scores, direction=None, *, alpha: float = 0.05, target_power: float = 
     alpha = check_alpha(alpha)
     target_power = check_probability("target_power", target_power)
     if target_power <= alpha:
-        raise ValueError(f"`target_power` must exceed `alpha` ({alpha!r}): the test already rejects with "
+        raise McdaArgumentError(f"`target_power` must exceed `alpha` ({alpha!r}): the test already rejects with "
                          f"probability alpha when there is no difference; got {target_power!r}")
     cube, blocks = _blocks(scores, direction, metric, method_names)
 

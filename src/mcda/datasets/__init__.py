@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .._validation import McdaArgumentError
 from .._validation import as_rng, check_nonnegative_float, check_positive_int, check_probability
 from ..cube import score_cube
 
@@ -69,7 +70,7 @@ def _check_name(name):
 
         close = nearest(str(name), list(_DATA))
         hint = f" Did you mean {close[0]!r}?" if close else ""
-        raise ValueError(f"`name` must be one of {sorted(_DATA)}; got {name!r}.{hint}")
+        raise McdaArgumentError(f"`name` must be one of {sorted(_DATA)}; got {name!r}.{hint}")
 
 
 def _read(filename: str) -> pd.DataFrame:
@@ -177,7 +178,7 @@ def synthetic(*, n_datasets: int = 10, n_methods: int = 5, n_seeds: int = 5, eff
         effects = np.arange(n_methods) * 0.01
     effects = np.asarray(effects, dtype=float)
     if effects.shape != (n_methods,):
-        raise ValueError(f"`effects` must have one value per method ({n_methods}); got shape {effects.shape}")
+        raise McdaArgumentError(f"`effects` must have one value per method ({n_methods}); got shape {effects.shape}")
     from ..cards import get_card
 
     sign = get_card(metric).sign

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from .._validation import McdaArgumentError, McdaArgumentTypeError
 from . import _style
 
 #: Marker shapes, paired with the palette so that more than eight methods stay distinguishable
@@ -19,7 +20,7 @@ def require(result, fields: Sequence[str], *, what: str, maker: str):
     """Raise a TypeError naming ``result`` unless it has every attribute in ``fields``."""
     missing = [f for f in fields if not hasattr(result, f)]
     if missing:
-        raise TypeError(f"`result` must be a {what} (from {maker}); got {type(result).__name__} "
+        raise McdaArgumentTypeError(f"`result` must be a {what} (from {maker}); got {type(result).__name__} "
                         f"(missing {', '.join(missing)}).")
     return result
 
@@ -28,15 +29,15 @@ def one_metric(table: pd.DataFrame, metric, *, name: str = "metric") -> tuple[pd
     """The rows of one metric: ``metric`` names it; None is allowed when there is only one."""
     if "metric" not in table.columns:
         if metric is not None:
-            raise ValueError(f"`{name}` was given ({metric!r}) but the result has a single metric")
+            raise McdaArgumentError(f"`{name}` was given ({metric!r}) but the result has a single metric")
         return table, None
     labels = list(pd.unique(table["metric"]))
     if metric is None:
         if len(labels) == 1:
             return table, str(labels[0])
-        raise ValueError(f"`{name}` must name one of the result's metrics {labels}; got None")
+        raise McdaArgumentError(f"`{name}` must name one of the result's metrics {labels}; got None")
     if metric not in labels:
-        raise ValueError(f"`{name}` must be one of {labels}; got {metric!r}")
+        raise McdaArgumentError(f"`{name}` must be one of {labels}; got {metric!r}")
     return table[table["metric"] == metric], str(metric)
 
 
@@ -48,7 +49,7 @@ def subset(name: str, chosen, available: Sequence) -> list:
     chosen = [chosen] if isinstance(chosen, str) else list(chosen)
     unknown = [c for c in chosen if c not in available]
     if unknown or not chosen:
-        raise ValueError(f"`{name}` must be labels among {available}; got {chosen}")
+        raise McdaArgumentError(f"`{name}` must be labels among {available}; got {chosen}")
     return chosen
 
 
@@ -85,7 +86,7 @@ def panel_grid(ax, n_panels: int, width, *, max_cols: int, height, **subplot_kw)
         return fig, grid[:n_panels], cols
     axes = np.atleast_1d(np.asarray(ax, dtype=object)).ravel()
     if len(axes) != n_panels:
-        raise ValueError(f"`ax` must hold one Axes per dataset ({n_panels}); got {len(axes)}")
+        raise McdaArgumentError(f"`ax` must hold one Axes per dataset ({n_panels}); got {len(axes)}")
     return axes[0].figure, axes, 1
 
 
@@ -103,7 +104,7 @@ def axes_pair(ax, width, *, height, width_ratios):
         return fig, list(axes)
     axes = list(ax) if not hasattr(ax, "figure") else None
     if axes is None or len(axes) != 2:
-        raise TypeError("`ax` must be None or a pair of matplotlib Axes for this figure's two panels; "
+        raise McdaArgumentTypeError("`ax` must be None or a pair of matplotlib Axes for this figure's two panels; "
                         f"got {type(ax).__name__}.")
     for a in axes:
         _style.get_figure(a)

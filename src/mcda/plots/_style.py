@@ -38,6 +38,7 @@ import contextlib
 import functools
 from collections.abc import Iterator, Sequence
 
+from .._validation import McdaArgumentError, McdaArgumentTypeError
 from .._validation import check_choice
 
 __all__ = [
@@ -210,7 +211,7 @@ def figure_size(width="column", *, aspect: float = 0.62, height: float | None = 
     if isinstance(width, str):
         width = WIDTHS[check_choice("width", width, tuple(WIDTHS))]
     elif not isinstance(width, (int, float)) or isinstance(width, bool) or not width > 0:
-        raise ValueError(f"`width` must be one of {{'column', 'page'}} or a positive number of inches; "
+        raise McdaArgumentError(f"`width` must be one of {{'column', 'page'}} or a positive number of inches; "
                          f"got {width!r}.")
     width = float(width)
     return (width, float(height) if height is not None else aspect * width)
@@ -239,7 +240,7 @@ def get_figure(ax, width="column", *, aspect: float = 0.62, height: float | None
     from matplotlib.axes import Axes
 
     if not isinstance(ax, Axes):
-        raise TypeError(f"`ax` must be a matplotlib Axes or None; got {type(ax).__name__}.")
+        raise McdaArgumentTypeError(f"`ax` must be a matplotlib Axes or None; got {type(ax).__name__}.")
     return ax.figure, ax
 
 

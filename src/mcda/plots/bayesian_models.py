@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._validation import McdaArgumentError
 from . import _common, _style
 
 __all__ = ["shrinkage_rows", "rank_strip", "strip_height", "plot_shrinkage", "plot_rank_distribution"]
@@ -41,13 +42,13 @@ def shrinkage_rows(result, pair, *, sort: str = "raw") -> pd.DataFrame:
     [['d2', 0.2, 0.1, 0], ['d1', -0.1, -0.2, 1]]
     """
     if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-        raise ValueError(f"`pair` must be a (method_a, method_b) tuple; got {pair!r}")
+        raise McdaArgumentError(f"`pair` must be a (method_a, method_b) tuple; got {pair!r}")
     a, b = (str(p) for p in pair)
     methods = [str(m) for m in result.methods]
     if a not in methods or b not in methods or a == b:
-        raise ValueError(f"`pair` must name two different methods of the result {methods}; got {pair!r}")
+        raise McdaArgumentError(f"`pair` must name two different methods of the result {methods}; got {pair!r}")
     if sort not in ("raw", "shrunk", "input"):
-        raise ValueError(f"`sort` must be one of {{'raw', 'shrunk', 'input'}}; got {sort!r}")
+        raise McdaArgumentError(f"`sort` must be one of {{'raw', 'shrunk', 'input'}}; got {sort!r}")
     shrink = result.shrinkage
     forward = shrink[(shrink["method_a"] == a) & (shrink["method_b"] == b)]
     cols = ["dataset", "mean_diff", "ci_low", "ci_high", "shrunk_diff", "shrunk_ci_low",

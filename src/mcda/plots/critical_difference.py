@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._validation import McdaArgumentError, McdaArgumentTypeError
 from .._validation import check_choice, shown
 from . import _style
 
@@ -217,13 +218,13 @@ def cd_layout(mean_ranks: pd.Series, groups: Sequence[Sequence[str]] = (), *, la
     (1, 3, 1, [('a', 'b')])
     """
     if not isinstance(mean_ranks, pd.Series) or len(mean_ranks) < 2:
-        raise ValueError(f"`mean_ranks` must be a pandas Series with at least 2 methods; got {mean_ranks!r}")
+        raise McdaArgumentError(f"`mean_ranks` must be a pandas Series with at least 2 methods; got {mean_ranks!r}")
     values = mean_ranks.to_numpy(dtype=float)
     if not np.all(np.isfinite(values)):
-        raise ValueError(f"`mean_ranks` must be finite; got {mean_ranks.to_dict()}")
+        raise McdaArgumentError(f"`mean_ranks` must be finite; got {mean_ranks.to_dict()}")
     unknown = sorted({m for g in groups for m in g} - set(mean_ranks.index), key=str)
     if unknown:
-        raise ValueError(f"`groups` name methods without a mean rank: {unknown}")
+        raise McdaArgumentError(f"`groups` name methods without a mean rank: {unknown}")
     k = len(values)
     low, high = 1, max(k, int(math.ceil(values.max())))
     bars = clique_bars(mean_ranks, groups)
@@ -268,7 +269,7 @@ def _inputs(result):
                 False)
     needed = ("mean_ranks", "groups", "posthoc", "friedman", "alpha", "test", "control", "critical_difference")
     if not all(hasattr(result, name) for name in needed):
-        raise TypeError("`result` must be a ComparisonResult (mcda.compare_over_datasets), a PairwiseOverDatasets "
+        raise McdaArgumentTypeError("`result` must be a ComparisonResult (mcda.compare_over_datasets), a PairwiseOverDatasets "
                         f"(mcda.pairwise_over_datasets) or a MeanRanks (mcda.mean_ranks); got {type(result).__name__}.")
     notes = []
     excluded = list(getattr(result, "excluded", {}) or {})
@@ -475,7 +476,7 @@ def plot_critical_difference(result, *, annotate: bool = True, highlight: Sequen
         highlight = {str(h) for h in ([highlight] if isinstance(highlight, str) else highlight)}
     unknown = sorted(highlight - {str(m) for m in mean_ranks.index})
     if unknown:
-        raise ValueError(f"`highlight` must name methods of the result {list(mean_ranks.index)}; got {unknown}")
+        raise McdaArgumentError(f"`highlight` must name methods of the result {list(mean_ranks.index)}; got {unknown}")
     layout = cd_layout(mean_ranks, groups, labels=labels)
     with _style.style():
         return _draw(layout, mean_ranks=mean_ranks, cd=cd, test=test, alpha=alpha, control=control, notes=notes,

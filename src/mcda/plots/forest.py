@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._validation import McdaArgumentError
 from . import _common, _style
 
 __all__ = ["forest_positions", "plot_forest"]
@@ -108,7 +109,7 @@ def plot_forest(summary, *, metric=None, datasets=None, methods=None, sort: bool
     methods = _common.subset("methods", methods, list(pd.unique(table["method"])))
     if not (band is None or band == "best" or (isinstance(band, (tuple, list)) and len(band) == 2
                                                  and all(np.isfinite(float(v)) for v in band))):
-        raise ValueError(f"`band` must be None, 'best' or a (low, high) pair of numbers; got {band!r}")
+        raise McdaArgumentError(f"`band` must be None, 'best' or a (low, high) pair of numbers; got {band!r}")
     higher = _direction(summary, metric)
     table = table[table["dataset"].isin(datasets) & table["method"].isin(methods)]
     pos = forest_positions(table, datasets=datasets, methods=methods, sort=bool(sort), higher_is_better=higher)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._validation import McdaArgumentError, McdaArgumentTypeError
 from . import _common, _style
 
 __all__ = ["plot_learning_curves"]
@@ -53,11 +54,11 @@ def plot_learning_curves(result, *, datasets=None, methods=None, max_cols: int |
     from ..epochs import LearningCurves
 
     if not isinstance(result, LearningCurves):
-        raise TypeError(f"`result` must be the LearningCurves of mcda.learning_curves(cube); got "
+        raise McdaArgumentTypeError(f"`result` must be the LearningCurves of mcda.learning_curves(cube); got "
                         f"{type(result).__name__}. For a cube call plot_learning_curves(mcda.learning_curves(cube)).")
     max_cols = (2 if width == "column" else 4) if max_cols is None else max_cols
     if not isinstance(max_cols, int) or isinstance(max_cols, bool) or max_cols < 1:
-        raise ValueError(f"`max_cols` must be a positive integer; got {max_cols}")
+        raise McdaArgumentError(f"`max_cols` must be a positive integer; got {max_cols}")
     table = result.table
     datasets = _common.subset("datasets", datasets, list(pd.unique(table["dataset"])))
     methods = _common.subset("methods", methods, list(pd.unique(table["method"])))

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from .._validation import McdaArgumentError
 from .._validation import check_choice
 from . import _common, _style
 
@@ -124,7 +125,7 @@ def _draw_matrix(result, table, datasets, methods, *, max_cols, width, ax):
     k = len(methods)
     max_cols = (2 if width == "column" else 4) if max_cols is None else max_cols
     if not isinstance(max_cols, int) or isinstance(max_cols, bool) or max_cols < 1:
-        raise ValueError(f"`max_cols` must be a positive integer; got {max_cols!r}")
+        raise McdaArgumentError(f"`max_cols` must be a positive integer; got {max_cols!r}")
     panels = [pair_matrix(table, d, methods) for d in datasets]
     logp = np.concatenate([p[0][np.isfinite(p[0])] for p in panels] + [np.zeros(1)])
     diffs = np.concatenate([np.abs(p[1][np.isfinite(p[1])]) for p in panels] + [np.zeros(1)])

@@ -13,6 +13,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from .._validation import McdaArgumentError
 from .._validation import check_positive_int
 from . import _common, _style
 
@@ -41,11 +42,11 @@ def ternary_xy(shares) -> tuple[np.ndarray, np.ndarray]:
 
 def _check_pair(result, pair) -> tuple[str, str]:
     if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-        raise ValueError(f"`pair` must be a (method_a, method_b) tuple; got {pair!r}")
+        raise McdaArgumentError(f"`pair` must be a (method_a, method_b) tuple; got {pair!r}")
     a, b = (str(p) for p in pair)
     methods = [str(m) for m in result.methods]
     if a not in methods or b not in methods or a == b:
-        raise ValueError(f"`pair` must name two different methods of the result {methods}; got {pair!r}")
+        raise McdaArgumentError(f"`pair` must name two different methods of the result {methods}; got {pair!r}")
     return a, b
 
 
@@ -53,14 +54,14 @@ def pair_draws(result, pair) -> np.ndarray:
     """The posterior draws of ``pair`` as shares ``(pair[0] better, equivalent, pair[1] better)``."""
     a, b = _check_pair(result, pair)
     if not result.draws:
-        raise ValueError("`result` holds no posterior draws (the exact method computes the probabilities without "
+        raise McdaArgumentError("`result` holds no posterior draws (the exact method computes the probabilities without "
                          "sampling); rerun with method='sampling' (and keep_draws=True) to draw the simplex, or "
                          "use plot_posterior_bars")
     if (a, b) in result.draws:
         return np.asarray(result.draws[(a, b)], dtype=float)
     if (b, a) in result.draws:
         return np.asarray(result.draws[(b, a)], dtype=float)[:, ::-1]
-    raise ValueError(f"`result` holds no draws for the pair {pair!r} (a pair without shared datasets has none)")
+    raise McdaArgumentError(f"`result` holds no draws for the pair {pair!r} (a pair without shared datasets has none)")
 
 
 def pair_rows(result, pairs=None) -> pd.DataFrame:
@@ -75,7 +76,7 @@ def pair_rows(result, pairs=None) -> pd.DataFrame:
         return table[cols].reset_index(drop=True)
     if isinstance(pairs, str):
         if pairs not in [str(m) for m in result.methods]:
-            raise ValueError(f"`pairs` must be None, a method of the result {list(result.methods)} or a list of "
+            raise McdaArgumentError(f"`pairs` must be None, a method of the result {list(result.methods)} or a list of "
                              f"pairs; got {pairs!r}")
         rows = []
         for row in table[cols].itertuples(index=False):
@@ -174,7 +175,7 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None,
     if probabilities is not None:
         _common.require(probabilities, _FIELDS, what="BayesianComparison", maker="mcda.bayesian_sign_comparison")
         if probabilities.rope != result.rope:
-            raise ValueError(f"`probabilities` has rope {probabilities.rope:g} but `result` {result.rope:g}: the "
+            raise McdaArgumentError(f"`probabilities` has rope {probabilities.rope:g} but `result` {result.rope:g}: the "
                              "corners and the shaded draws must describe the same posterior")
     row = next(pair_rows(labelled, [(a, b)]).itertuples(index=False))
     gridsize = check_positive_int("gridsize", gridsize)

@@ -22,6 +22,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from .._validation import McdaArgumentError, McdaArgumentTypeError
 from .._validation import check_choice
 from . import _style
 
@@ -34,7 +35,7 @@ _SQRT3_2 = math.sqrt(3.0) / 2.0
 
 def _check_metric(name: str, value, metrics: list) -> str:
     if value not in metrics:
-        raise ValueError(f"`{name}` must be one of the result's criteria {metrics}; got {value!r}")
+        raise McdaArgumentError(f"`{name}` must be one of the result's criteria {metrics}; got {value!r}")
     return value
 
 
@@ -101,7 +102,7 @@ def ternary_coordinates(weights) -> np.ndarray:
     """
     w = np.asarray(weights, dtype=np.float64)
     if w.ndim != 2 or w.shape[1] != 3:
-        raise ValueError(f"`weights` must have 3 columns (one per criterion); got shape {w.shape}")
+        raise McdaArgumentError(f"`weights` must have 3 columns (one per criterion); got shape {w.shape}")
     return np.column_stack([w[:, 1] + 0.5 * w[:, 2], _SQRT3_2 * w[:, 2]])
 
 
@@ -131,7 +132,7 @@ def weight_segments(result, *, metric: str) -> pd.DataFrame:
     _check_result(result, "share_first", "weight_segments", "mcda.weight_stability")
     _check_metric("metric", metric, list(result.metrics))
     if len(result.metrics) != 2:
-        raise ValueError(f"weight segments need a result on 2 criteria; this one has {len(result.metrics)} "
+        raise McdaArgumentError(f"weight segments need a result on 2 criteria; this one has {len(result.metrics)} "
                          f"({list(result.metrics)})")
     order = np.argsort(result.weights[metric].to_numpy(), kind="stable")
     w = result.weights[metric].to_numpy()[order]
@@ -147,7 +148,7 @@ def weight_segments(result, *, metric: str) -> pd.DataFrame:
 
 def _check_result(result, field: str, function: str, maker: str) -> None:
     if not hasattr(result, field):
-        raise TypeError(f"`result` of {function} must be the result of {maker}(...); got {type(result).__name__}")
+        raise McdaArgumentTypeError(f"`result` of {function} must be the result of {maker}(...); got {type(result).__name__}")
 
 
 def plot_tradeoffs(result, *, x: str | None = None, y: str | None = None, xscale: str = "linear",
@@ -205,7 +206,7 @@ def plot_tradeoffs(result, *, x: str | None = None, y: str | None = None, xscale
                   "mcda.practical_dominance (or mcda.weight_stability)")
     metrics = list(result.metrics)
     if len(metrics) < 2:
-        raise ValueError(f"a trade-off plot needs 2 criteria; the result has {metrics}")
+        raise McdaArgumentError(f"a trade-off plot needs 2 criteria; the result has {metrics}")
     y = metrics[0] if y is None else y
     x = (metrics[1] if y == metrics[0] else metrics[0]) if x is None else x
     check_choice("xscale", xscale, _SCALES)
@@ -372,7 +373,7 @@ def plot_weight_stability(result, *, metric: str | None = None, width="column", 
     _check_result(result, "share_first", "plot_weight_stability", "mcda.weight_stability")
     metrics = list(result.metrics)
     if len(metrics) not in (2, 3) or result.sampling != "grid":
-        raise ValueError(f"the weight-stability map needs a grid over 2 or 3 criteria; the result has "
+        raise McdaArgumentError(f"the weight-stability map needs a grid over 2 or 3 criteria; the result has "
                          f"{len(metrics)} criteria ({result.sampling}). Summarise more criteria with "
                          "result.to_frame().")
     winners = [m for m in result.share_first.sort_values(ascending=False, kind="stable").index
