@@ -161,3 +161,58 @@ def test_superiority_is_legible_at_every_size(k, width):
     assert_legible(fig, width=width)
     layout = _layout.matrix_layout(k, rep.order, width=WIDTHS[width])
     assert bool([t for t in ax.texts if t.get_gid() == "cell_value"]) == layout["annotate"]
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
+@pytest.mark.parametrize("k", SIZES)
+def test_relation_is_legible_at_every_size(k, width):
+    rep = _quiet(mcda.pairwise_superiority, flat(k, DATASETS[k]), rope=0.0)
+    fig, ax = plot_relation(mcda.pairwise_transitivity(rep), width=width)
+    assert_legible(fig, width=width)
+    drawn_as = "matrix" if [im for im in ax.images if im.get_gid() == "relation_matrix"] else "graph"
+    assert drawn_as == _layout.relation_layout(k)
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
+@pytest.mark.parametrize("k", SIZES)
+def test_posterior_bars_are_legible_at_every_size(k, width):
+    res = mcda.bayesian_sign_comparison(flat(k, DATASETS[k]), rope=0.01)
+    fig, ax = plot_posterior_bars(res, width=width)
+    assert_legible(fig, width=width)
+    n_pairs = k * (k - 1) // 2
+    grid = [im for im in ax.images if im.get_gid() == "posterior_grid"]
+    assert bool(grid) == (_layout.posterior_layout(k, n_pairs, all_pairs=True) == "grid")
+    # "my method vs each baseline": k - 1 bars, on one page even at 50 methods
+    fig, ax = plot_posterior_bars(res, pairs=res.methods[-1], width=width)
+    assert_legible(fig, width=width)
+    assert len([p for p in ax.patches if p.get_gid() == "a_better"]) == k - 1
+    legend = [t.get_text() for lg in fig.legends + [ax.get_legend()] if lg is not None for t in lg.get_texts()]
+    assert {"better", "worse"} <= set(legend)
+
+
+@pytest.mark.parametrize("k", SIZES)
+def test_rank_stability_is_legible_at_every_size_on_a_page(k):
+    # short names: in a column, 40-character names still take the heat map's room (not done)
+    res = mcda.rank_stability(_quiet(mcda.reduce_seeds, cube(k, DATASETS[k], long=False), how="mean"),
+                              n_resamples=100, rng=0)
+    fig, (heat, bars) = plot_rank_stability(res, width="page")
+    assert_legible(fig, width="page")
+    # the interval panel keeps its share at every size
+    assert bars.get_position().width >= 0.25 * heat.get_position().width
+
+
+def test_layout_rules_without_drawing():
+    assert [_layout.relation_layout(k) for k in (4, 7, 8, 50)] == ["graph", "graph", "matrix", "matrix"]
+    for k in SIZES:
+        for width in WIDTHS.values():
+            lay = _layout.matrix_layout(k, long_names(k), width=width)
+            assert lay["height"] <= _layout.PAGE_HEIGHT
+            assert lay["tick_font"] >= _layout.MIN_FONT
+            assert not lay["annotate"] or lay["cell_font"] >= _layout.MIN_FONT
+            assert lay["numbered"]                         # 40-character names are printed once
+    assert _layout.posterior_layout(8, 28, all_pairs=True) == "bars"
+    assert _layout.posterior_layout(20, 190, all_pairs=True) == "grid"
+    assert _layout.posterior_layout(50, 49, all_pairs=False) == "bars"
+    assert [s.stop - s.start for s in _layout.page_slices(200, 16)] == [15] * 8 + [16] * 5 or \
+        sum(s.stop - s.start for s in _layout.page_slices(200, 16)) == 200
+    assert 1.0 + 49 * _layout.row_height(49, fixed=1.0) <= _layout.PAGE_HEIGHT
