@@ -216,3 +216,50 @@ def test_layout_rules_without_drawing():
     assert [s.stop - s.start for s in _layout.page_slices(200, 16)] == [15] * 8 + [16] * 5 or \
         sum(s.stop - s.start for s in _layout.page_slices(200, 16)) == 200
     assert 1.0 + 49 * _layout.row_height(49, fixed=1.0) <= _layout.PAGE_HEIGHT
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
+@pytest.mark.parametrize("k", SIZES)
+def test_posterior_simplex_corner_labels_never_collide(k, width):
+    res = mcda.bayesian_sign_comparison(flat(k, 10), rope=0.01, method="sampling", n_samples=500, rng=0)
+    fig, ax = plot_posterior(res, (res.methods[-1], res.methods[0]), width=width)
+    assert_legible(fig, width=width)
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
+@pytest.mark.parametrize("k,n_datasets", [(4, 10), (8, 20), (20, 10), (50, 3)])
+def test_pairwise_panels_are_legible_and_split_into_pages(k, n_datasets, width):
+    res = _quiet(mcda.paired_tests, cube(k, n_datasets, n_seeds=4))
+    fig, axes = plot_pairwise(res, width=width)
+    assert_legible(fig, width=width)
+    caption = " ".join(fig.get_suptitle().split())
+    assert "framed: significant" in caption
+    n_pages = int(caption.split("page 1 of ")[1].split(":")[0]) if "page 1 of" in caption else 1
+    shown = len(axes)
+    for page in range(2, n_pages + 1):               # the other pages hold the other datasets
+        shown += len(plot_pairwise(res, width=width, page=page)[1])
+        plt.close("all")
+    assert shown == n_datasets
+    with pytest.raises(ValueError, match="`page`"):
+        plot_pairwise(res, width=width, page=n_pages + 1)
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
+@pytest.mark.parametrize("k,n_datasets", [(4, 10), (8, 50), (20, 10), (50, 10)])
+def test_forest_marks_the_missing_cell_and_fits_a_page(k, n_datasets, width):
+    summary = _quiet(mcda.summary, cube(k, n_datasets))
+    fig, ax = plot_forest(summary, width=width)
+    assert_legible(fig, width=width)
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    pages = [a for a in (_paged(summary, width, p) for p in range(1, 60)) if a is not None]
+    assert sum(len(a.get_yticklabels()) for a in pages) == n_datasets      # every dataset on one page
+    marks = [len(line.get_ydata()) for a in pages for line in a.lines if line.get_gid() == "missing"]
+    assert marks == [1]                                                    # the missing cell, once
+    assert "no result" in legend or len(pages) > 1
+
+
+def _paged(summary, width, page):
+    try:
+        return plot_forest(summary, width=width, page=page)[1]
+    except ValueError:
+        return None

@@ -246,10 +246,10 @@ def posterior_layout(n_methods: int, n_bars: int, *, all_pairs: bool, fixed: flo
 
 
 def pairwise_grid(n_datasets: int, k: int, *, width: float, max_height: float = PAGE_HEIGHT,
-                  max_cols: int | None = None) -> dict:
+                  max_cols: int | None = None, key_height: float = 0.0) -> dict:
     """Small multiples of k × k panels: columns, rows per page and the datasets of each page.
 
-    A panel is at least 0.12 in per method (so 8 methods take about 1 in) and at least 1.3 in;
+    A panel is at least 0.12 in per method (so 8 methods take about 1.4 in) and at least 1.1 in;
     as many columns as fit ``width`` (or ``max_cols``), as many rows as fit the page; more
     datasets go to further pages.
 
@@ -257,11 +257,14 @@ def pairwise_grid(n_datasets: int, k: int, *, width: float, max_height: float = 
     >>> g["cols"], g["rows"], len(g["pages"])
     (4, 4, 2)
     """
-    panel = max(1.3, 0.12 * k + 0.45)
+    panel = max(1.1, 0.12 * k + 0.45)
     cols = max(1, int((width - 0.9) // panel))
     if max_cols is not None:
         cols = max(1, min(cols, int(max_cols)))
     side = (width - 0.9) / cols
-    rows = max(1, int((max_height - 0.7) // (side + 0.25)))
+    room = max_height - 0.7 - key_height      # ``key_height``: inches of a method key under the panels
+    side = min(side, room - 0.25)
+    rows = max(1, int(room // (side + 0.25)))
     per_page = rows * cols
-    return {"cols": cols, "rows": rows, "panel": side, "pages": page_slices(n_datasets, per_page)}
+    return {"cols": cols, "rows": rows, "panel": side, "key_height": key_height,
+            "pages": page_slices(n_datasets, per_page)}

@@ -209,10 +209,17 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None,
             ax.add_patch(top)
             ax.text(0.5, 0.56 * _HEIGHT, "left out of P\n(tie share largest)", ha="center", va="center",
                     fontsize=small - 1, color=_style.NEUTRAL, gid="left_out_label")
-        ax.text(-0.03, -0.05, f"{a} better\nP = {row.prob_a_better:.3f}", ha="left", va="top", fontsize=small,
-                gid="corner_label")
-        ax.text(1.03, -0.05, f"{b} better\nP = {row.prob_b_better:.3f}", ha="right", va="top", fontsize=small,
-                gid="corner_label")
+        # corner labels wrap to just under half the width, so that long names never meet
+        fig_h = fig.get_figheight()
+        axes_w = min(0.95 * fig.get_figwidth(), max(fig_h - 0.75, 0.5) * 1.16 / (_HEIGHT + 0.55))
+        chars = int(0.44 * axes_w * 72.0 / _layout.char_width(small))
+        label_a = _layout.wrap_label(f"{a} better", chars)
+        label_b = _layout.wrap_label(f"{b} better", chars)
+        ax.text(-0.03, -0.05, f"{label_a}\nP = {row.prob_a_better:.3f}", ha="left", va="top", fontsize=small,
+                gid="corner_label", linespacing=1.0)
+        ax.text(1.03, -0.05, f"{label_b}\nP = {row.prob_b_better:.3f}", ha="right", va="top", fontsize=small,
+                gid="corner_label", linespacing=1.0)
+        lines = max(label_a.count("\n"), label_b.count("\n")) + 2
         if two_regions:
             top_label = "tie share (prior)\nrope = 0: no equivalence region"
         else:
@@ -220,10 +227,14 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None,
             top_label = f"equivalent (rope ±{result.rope:g})\nP = {p_eq}"
         ax.text(0.5, _HEIGHT + 0.04, top_label, ha="center", va="bottom", fontsize=small, gid="corner_label")
         ax.set_xlim(-0.08, 1.08)
-        ax.set_ylim(-0.22, _HEIGHT + 0.22)
-        ax.set_title(f"{a} vs {b}: {_verdict(row)} (threshold {labelled.threshold:g})", fontsize=_style.FONT_SIZE)
+        source_room = 0.07 if probabilities is not None else 0.0
+        ax.set_ylim(-0.1 - 0.065 * lines - source_room, _HEIGHT + 0.22)
+        title = f"{a} vs {b}: {_verdict(row)} (threshold {labelled.threshold:g})"
+        ax.set_title(_layout.wrap_label(title, int(0.95 * w * 72.0 / _layout.char_width(_style.FONT_SIZE))),
+                     fontsize=_style.FONT_SIZE, pad=12)
         if probabilities is not None:
-            ax.text(0.5, -0.2, f"shading: {len(draws):,} draws; P: {getattr(probabilities, 'method', '')}, as in the text",
+            ax.text(0.5, -0.1 - 0.065 * lines - 0.01, f"shading: {len(draws):,} draws; P: "
+                    f"{getattr(probabilities, 'method', '')}, as in the text",
                     ha="center", va="top", fontsize=small - 1, color=_style.NEUTRAL, gid="probability_source")
     return fig, ax
 
@@ -408,7 +419,7 @@ def _posterior_grid(result, *, width, ax):
     methods, probs, decision = posterior_matrix(result)
     k = len(methods)
     w = _style.figure_size(width)[0]
-    layout = _layout.matrix_layout(k, methods, width=w)
+    layout = _layout.matrix_layout(k, methods, width=w, max_height=_layout.PAGE_HEIGHT - 0.25)
     with _style.style():
         fig, ax = _style.get_figure(ax, width, height=layout["height"] + 0.25)
         cmap = matplotlib.colormaps[_style.SEQUENTIAL_CMAP].with_extremes(bad="white")

@@ -301,7 +301,7 @@ def _relation_matrix(result, order, *, width, ax):
     k = len(order)
     cells = relation_cells(result, order)
     w = _style.figure_size(width)[0]
-    layout = _layout.matrix_layout(k, order, width=w, extra_width=0.3)
+    layout = _layout.matrix_layout(k, order, width=w, extra_width=0.3, max_height=_layout.PAGE_HEIGHT - 0.3)
     with _style.style():
         fig, ax = _style.get_figure(ax, width, height=layout["height"] + 0.3)
         colours = ["white", _style.LIGHT, _style.PALETTE[0], _style.HIGHLIGHT]
