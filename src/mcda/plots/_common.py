@@ -169,13 +169,16 @@ def fit_cell_texts(fig, axes, *, min_font: float, gid: str = "cell_value") -> No
             continue
         (x0, y0), (x1, y1) = a.transData.transform([(0.0, 0.0), (1.0, 1.0)])
         cell_w, cell_h = abs(x1 - x0) * scale, abs(y1 - y0) * scale
-        size = mine[0].get_fontsize()
-        widest = max(t.get_window_extent(renderer).width for t in mine) * scale
-        tallest = max(t.get_window_extent(renderer).height for t in mine) * scale
-        factor = min(1.0, 0.85 * cell_w / max(widest, 1e-9), 0.9 * cell_h / max(tallest, 1e-9))
-        if size * factor < min_font:
+        for _ in range(3):            # extents are whole pixels: shrink again until they fit
+            size = mine[0].get_fontsize()
+            widest = max(t.get_window_extent(renderer).width for t in mine) * scale
+            tallest = max(t.get_window_extent(renderer).height for t in mine) * scale
+            factor = min(1.0, 0.85 * cell_w / max(widest, 1e-9), 0.9 * cell_h / max(tallest, 1e-9))
+            if factor >= 1.0:
+                break
+            if size * factor < min_font:
+                for t in mine:
+                    t.remove()
+                break
             for t in mine:
-                t.remove()
-            continue
-        for t in mine:
-            t.set_fontsize(size * factor)
+                t.set_fontsize(size * factor)

@@ -222,7 +222,7 @@ def page_slices(n: int, per_page: int) -> list[slice]:
     """``n`` items cut into pages of at most ``per_page``, the pages as even as possible.
 
     >>> page_slices(10, 4)
-    [slice(0, 4, None), slice(4, 7, None), slice(7, 10, None)]
+    [slice(0, 3, None), slice(3, 7, None), slice(7, 10, None)]
     """
     pages = max(math.ceil(n / max(per_page, 1)), 1)
     bounds = [round(i * n / pages) for i in range(pages + 1)]
@@ -249,7 +249,7 @@ def pairwise_grid(n_datasets: int, k: int, *, width: float, max_height: float = 
                   max_cols: int | None = None, key_height: float = 0.0) -> dict:
     """Small multiples of k × k panels: columns, rows per page and the datasets of each page.
 
-    A panel is at least 0.12 in per method (so 8 methods take about 1.4 in) and at least 1.1 in;
+    A panel is at least 0.12 in per method and at least 1.5 in (room for a cell value up to about 8 methods);
     as many columns as fit ``width`` (or ``max_cols``), as many rows as fit the page; more
     datasets go to further pages.
 
@@ -257,7 +257,7 @@ def pairwise_grid(n_datasets: int, k: int, *, width: float, max_height: float = 
     >>> g["cols"], g["rows"], len(g["pages"])
     (4, 4, 2)
     """
-    panel = max(1.1, 0.12 * k + 0.45)
+    panel = max(1.5, 0.12 * k + 0.45)
     cols = max(1, int((width - 0.9) // panel))
     if max_cols is not None:
         cols = max(1, min(cols, int(max_cols)))

@@ -233,7 +233,7 @@ def _draw_matrix(result, table, datasets, methods, *, max_cols, width, ax, where
         caption += f" {where}"
     fig.suptitle(_layout.wrap_label(caption, int(0.95 * fig.get_figwidth() * 72.0 / _layout.char_width(
         _style.FONT_SIZE - 1))), fontsize=_style.FONT_SIZE - 1, x=0.02, ha="left", gid="caption")
-    _fit_cell_values(fig, axes, k)
+    _common.fit_cell_texts(fig, axes, min_font=_MIN_CELL_FONT)
     return fig, axes
 
 

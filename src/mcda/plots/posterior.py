@@ -210,11 +210,16 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None,
             ax.text(0.5, 0.56 * _HEIGHT, "left out of P\n(tie share largest)", ha="center", va="center",
                     fontsize=small - 1, color=_style.NEUTRAL, gid="left_out_label")
         # corner labels wrap to just under half the width, so that long names never meet
-        fig_h = fig.get_figheight()
-        axes_w = min(0.95 * fig.get_figwidth(), max(fig_h - 0.75, 0.5) * 1.16 / (_HEIGHT + 0.55))
+        ax.set_xlim(-0.08, 1.08)
+        ax.set_ylim(-0.3, _HEIGHT + 0.22)
+        if fig.get_layout_engine() is not None:      # the axes' width once placed (equal aspect)
+            fig.get_layout_engine().execute(fig)
+        ax.apply_aspect()
+        axes_w = ax.get_position().width * fig.get_figwidth()
         chars = int(0.44 * axes_w * 72.0 / _layout.char_width(small))
-        label_a = _layout.wrap_label(f"{a} better", chars)
-        label_b = _layout.wrap_label(f"{b} better", chars)
+        label_a, label_b = f"{a} better", f"{b} better"
+        if (len(label_a) + len(label_b) + 2) * _layout.char_width(small) > 0.95 * axes_w * 72.0:
+            label_a, label_b = _layout.wrap_label(label_a, chars), _layout.wrap_label(label_b, chars)
         ax.text(-0.03, -0.05, f"{label_a}\nP = {row.prob_a_better:.3f}", ha="left", va="top", fontsize=small,
                 gid="corner_label", linespacing=1.0)
         ax.text(1.03, -0.05, f"{label_b}\nP = {row.prob_b_better:.3f}", ha="right", va="top", fontsize=small,
@@ -304,7 +309,7 @@ def plot_posterior_bars(result, *, pairs=None, layout: str | None = None, width=
     >>> res = mcda.bayesian_sign_comparison(mcda.datasets.load("demsar2006"), rope=0.01)
     >>> fig, ax = plot_posterior_bars(res, pairs="C4.5+m+cf")
     >>> len(ax.patches), [t.get_text() for t in ax.get_yticklabels()][0]
-    (9, 'C4.5+m+cf vs C4.5')
+    (9, 'C4.5')
     """
     _common.require(result, _FIELDS, what="BayesianComparison", maker="mcda.bayesian_sign_comparison")
     rows = pair_rows(result, pairs)
