@@ -183,7 +183,8 @@ def matrix_layout(k: int, labels, *, width: float, cell_text: str = "0.00*", max
     height = min((k * cell + top_room + key_height + 16.0) / 72.0, max_height)
     return {"numbered": numbered, "key": key, "row_labels": row_labels, "col_labels": col_labels,
             "key_labels": key_labels, "key_cols": key_cols, "key_font": key_font, "tick_font": tick_font,
-            "tick_step": max(1, math.ceil(_LINE_EM * tick_font / cell)), "cell": cell, "annotate": annotate,
+            "tick_step": max(1, math.ceil(max(_LINE_EM * tick_font, (digits * _CHAR_EM * tick_font + 2.0) if numbered
+                                              else 0.0) / cell)), "cell": cell, "annotate": annotate,
             "cell_font": cell_font if annotate else 0.0, "height": height}
 
 

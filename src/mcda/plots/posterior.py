@@ -211,7 +211,7 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None,
                     fontsize=small - 1, color=_style.NEUTRAL, gid="left_out_label")
         # corner labels wrap to just under half the width, so that long names never meet
         ax.set_xlim(-0.08, 1.08)
-        ax.set_ylim(-0.3, _HEIGHT + 0.22)
+        ax.set_ylim(-0.1 - 0.065 * 5, _HEIGHT + 0.22)      # the widest the labels may need: 5 lines
         if fig.get_layout_engine() is not None:      # the axes' width once placed (equal aspect)
             fig.get_layout_engine().execute(fig)
         ax.apply_aspect()
@@ -233,14 +233,28 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None,
         ax.text(0.5, _HEIGHT + 0.04, top_label, ha="center", va="bottom", fontsize=small, gid="corner_label")
         ax.set_xlim(-0.08, 1.08)
         source_room = 0.07 if probabilities is not None else 0.0
-        ax.set_ylim(-0.1 - 0.065 * lines - source_room, _HEIGHT + 0.22)
+        bottom = -0.1 - 0.065 * max(lines, 5 if lines > 2 else lines)
+        ax.set_ylim(bottom - source_room, _HEIGHT + 0.22)
         title = f"{a} vs {b}: {_verdict(row)} (threshold {labelled.threshold:g})"
         ax.set_title(_layout.wrap_label(title, int(0.95 * w * 72.0 / _layout.char_width(_style.FONT_SIZE))),
                      fontsize=_style.FONT_SIZE, pad=12)
         if probabilities is not None:
-            ax.text(0.5, -0.1 - 0.065 * lines - 0.01, f"shading: {len(draws):,} draws; P: "
+            ax.text(0.5, bottom + 0.01, f"shading: {len(draws):,} draws; P: "
                     f"{getattr(probabilities, 'method', '')}, as in the text",
                     ha="center", va="top", fontsize=small - 1, color=_style.NEUTRAL, gid="probability_source")
+        # measured, not estimated: while the two bottom labels meet, wrap them shorter
+        left, right = [t for t in ax.texts if t.get_gid() == "corner_label"][:2]
+        for _ in range(4):
+            fig.canvas.draw()
+            renderer = fig.canvas.get_renderer()
+            box_a, box_b = left.get_window_extent(renderer), right.get_window_extent(renderer)
+            if box_a.x1 + 2 < box_b.x0:
+                break
+            chars = max(int(chars * 0.8), 4)
+            label_a = _layout.wrap_label(f"{a} better", chars)
+            label_b = _layout.wrap_label(f"{b} better", chars)
+            left.set_text(f"{label_a}\nP = {row.prob_a_better:.3f}")
+            right.set_text(f"{label_b}\nP = {row.prob_b_better:.3f}")
     return fig, ax
 
 
