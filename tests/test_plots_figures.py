@@ -230,11 +230,16 @@ def test_relation_of_kendalls_dog():
 def test_relation_with_ties_draws_them_undirected():
     rep = _quiet(mcda.pairwise_superiority, mcda.datasets.load("duo2018"))
     t = mcda.pairwise_transitivity(rep)
-    fig, ax = plot_relation(t)
+    fig, ax = plot_relation(t, layout="graph")        # 14 methods: the default is the matrix
     assert len(_gid(ax.lines, "tie")) == len(t.tied_pairs)
     n_arrows = int(t.relation.to_numpy().sum())
     assert len(_gid(ax.patches, "edge")) + len(_gid(ax.patches, "cycle_edge")) == n_arrows
     assert "undefined" in ax.get_title(loc="left")
+    fig, ax = plot_relation(t)
+    (cells,) = _gid(ax.images, "relation_matrix")
+    values = np.ma.filled(cells.get_array(), np.nan)
+    assert int((values == 0.5).sum()) == 2 * len(t.tied_pairs)            # a tie fills both cells
+    assert int((values >= 1).sum()) == n_arrows                           # one cell per arrow
 
 
 # --------------------------------------------------------------------------- posterior

@@ -1,12 +1,13 @@
-"""Draw every figure of the gallery page from the bundled data, into docs/figures/.
+"""Draw every figure of the gallery pages from the bundled data, into docs/figures/ (or ``--out DIR``).
 
-The page ``docs/gallery.md`` is the source: each python code block is run in order (in one
+The pages ``docs/gallery.md`` and ``docs/gallery-sizes.md`` are the source: each python code block is run in order (in one
 namespace, as a reader would), and the figure ``fig`` it leaves behind is saved to the PNG the
 page shows right after the block (``![...](figures/NAME.png)``). So the code on the page is
 exactly the code that drew the picture.
 
     /work/venv/bin/python docs/scripts/make_gallery.py          # all figures
     /work/venv/bin/python docs/scripts/make_gallery.py cd_       # only figures whose name starts so
+    /work/venv/bin/python docs/scripts/make_gallery.py --out /tmp/figs   # elsewhere (the tests do)
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 DOCS = Path(__file__).resolve().parents[1]
-PAGE = DOCS / "gallery.md"
+PAGES = (DOCS / "gallery.md", DOCS / "gallery-sizes.md")
 FIGURES = DOCS / "figures"
 BLOCK = re.compile(r"^```python\n(.*?)^```\n", re.S | re.M)
 IMAGE = re.compile(r"!\[[^\]]*\]\(figures/([A-Za-z0-9_.-]+\.png)\)")
@@ -41,26 +42,34 @@ def blocks_and_images(text: str) -> list[tuple[str, str | None]]:
     return out
 
 
-def main(prefix: str = "") -> int:
+def main(prefix: str = "", out: Path = FIGURES) -> int:
     from mcda.plots import savefig
 
-    FIGURES.mkdir(exist_ok=True)
-    namespace: dict = {"__name__": "__gallery__"}
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
     written = 0
-    for i, (code, image) in enumerate(blocks_and_images(PAGE.read_text(encoding="utf-8"))):
-        start = time.perf_counter()
-        exec(compile(code, f"gallery.md[block {i}]", "exec"), namespace)
-        if image is not None and image.startswith(prefix):
-            fig = namespace.get("fig")
-            if fig is None:
-                raise RuntimeError(f"block {i} of {PAGE.name} shows {image} but leaves no `fig`")
-            savefig(fig, FIGURES / image, dpi=DPI, metadata={"Software": None})
-            written += 1
-            print(f"{image:<40} {time.perf_counter() - start:6.2f} s")
-        plt.close("all")
-    print(f"{written} figures written to {FIGURES}")
+    for page in PAGES:
+        namespace: dict = {"__name__": "__gallery__"}
+        for i, (code, image) in enumerate(blocks_and_images(page.read_text(encoding="utf-8"))):
+            start = time.perf_counter()
+            exec(compile(code, f"{page.name}[block {i}]", "exec"), namespace)
+            if image is not None and image.startswith(prefix):
+                fig = namespace.get("fig")
+                if fig is None:
+                    raise RuntimeError(f"block {i} of {page.name} shows {image} but leaves no `fig`")
+                savefig(fig, out / image, dpi=DPI, metadata={"Software": None})
+                written += 1
+                print(f"{image:<40} {time.perf_counter() - start:6.2f} s")
+            plt.close("all")
+    print(f"{written} figures written to {out}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else ""))
+    args = sys.argv[1:]
+    target = FIGURES
+    if "--out" in args:
+        at = args.index("--out")
+        target = Path(args[at + 1])
+        del args[at:at + 2]
+    sys.exit(main(args[0] if args else "", target))

@@ -121,3 +121,65 @@ def annotate_cells(ax, values, *, cmap, norm, fmt, fontsize) -> None:
                 continue
             colour = _style.text_color_on(cmap(norm(v)))
             ax.text(j, i, fmt(v), ha="center", va="center", fontsize=fontsize, color=colour, gid="cell_value")
+
+
+def label_matrix(ax, layout: dict, *, key_title: str = "methods") -> None:
+    """Tick labels of a k × k matrix as :func:`mcda.plots._layout.matrix_layout` decided.
+
+    Columns on top (names rotated 90°, or numbers), rows at the left; every ``tick_step``-th
+    row and column when rows are denser than the smallest font; with ``key``, a number → name
+    key under the figure (a legend without handles, so the layout engine makes room for it).
+    """
+    k = len(layout["row_labels"])
+    step = layout["tick_step"]
+    shown = [i for i in range(k) if i % step == 0]
+    font = layout["tick_font"]
+    ax.set_xticks(shown, [layout["col_labels"][i] for i in shown], rotation=0 if layout["numbered"] else 90,
+                  fontsize=font)
+    ax.set_yticks(shown, [layout["row_labels"][i] for i in shown], fontsize=font)
+    ax.xaxis.tick_top()
+    matrix_frame(ax)
+    if layout["key"]:
+        from matplotlib.lines import Line2D
+
+        handles = [Line2D([], [], linestyle="none") for _ in range(k)]
+        ax.figure.legend(handles, layout["key_labels"], loc="outside lower center", ncols=layout["key_cols"],
+                         fontsize=layout["key_font"], handlelength=0, handletextpad=0, columnspacing=1.2,
+                         labelspacing=0.15, borderaxespad=0.2, title=key_title,
+                         title_fontsize=layout["key_font"])
+
+
+def fit_cell_texts(fig, axes, *, min_font: float, gid: str = "cell_value") -> None:
+    """Shrink the texts ``gid`` of each axes so the widest fits 85 % of a cell; drop them below ``min_font``.
+
+    Cells are unit squares in data coordinates; their size in points is measured after the
+    layout engine placed the axes (the colour bars and labels took their share).
+    """
+    texts = [t for a in axes for t in a.texts if t.get_gid() == gid]
+    if not texts:
+        return
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        engine.execute(fig)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    scale = 72.0 / fig.dpi
+    for a in axes:
+        mine = [t for t in a.texts if t.get_gid() == gid]
+        if not mine:
+            continue
+        (x0, y0), (x1, y1) = a.transData.transform([(0.0, 0.0), (1.0, 1.0)])
+        cell_w, cell_h = abs(x1 - x0) * scale, abs(y1 - y0) * scale
+        for _ in range(3):            # extents are whole pixels: shrink again until they fit
+            size = mine[0].get_fontsize()
+            widest = max(t.get_window_extent(renderer).width for t in mine) * scale
+            tallest = max(t.get_window_extent(renderer).height for t in mine) * scale
+            factor = min(1.0, 0.85 * cell_w / max(widest, 1e-9), 0.9 * cell_h / max(tallest, 1e-9))
+            if factor >= 1.0:
+                break
+            if size * factor < min_font:
+                for t in mine:
+                    t.remove()
+                break
+            for t in mine:
+                t.set_fontsize(size * factor)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
 from .._validation import McdaArgumentError
-from . import _common, _style
+from . import _common, _layout, _style
 
-__all__ = ["forest_positions", "plot_forest"]
+__all__ = ["forest_positions", "forest_missing", "forest_pages", "plot_forest"]
 
 _FIELDS = ("table", "ci_method", "confidence_level", "direction")
 _ROW_SPAN = 0.76          # share of a row's height the methods spread over
@@ -52,6 +54,55 @@ def forest_positions(table: pd.DataFrame, *, datasets: list, methods: list, sort
     return pd.DataFrame(rows, columns=["dataset", "method", "row", "slot", "y"])
 
 
+def forest_missing(table: pd.DataFrame, *, datasets: list, methods: list, sort: bool = False) -> pd.DataFrame:
+    """The (dataset, method) cells without a mean, and where their "no result" mark goes.
+
+    Without ``sort`` a missing cell keeps its method's slot; with ``sort`` the missing methods
+    take the slots after the drawn ones, in ``methods`` order.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"dataset": ["d", "d"], "method": ["a", "b"], "mean": [0.1, float("nan")]})
+    >>> forest_missing(t, datasets=["d"], methods=["a", "b"])[["method", "slot"]].values.tolist()
+    [['b', 1]]
+    """
+    k = len(methods)
+    offsets = np.linspace(-_ROW_SPAN / 2, _ROW_SPAN / 2, k + 2)[1:-1] if k > 1 else np.zeros(1)
+    means = table.set_index(["dataset", "method"])["mean"]
+    rows = []
+    for r, dataset in enumerate(datasets):
+        absent = [m for m in methods if (dataset, m) not in means.index or not np.isfinite(means[(dataset, m)])]
+        first = k - len(absent)
+        for i, m in enumerate(absent):
+            slot = first + i if sort else methods.index(m)
+            rows.append((dataset, m, r, slot, round(r + float(offsets[slot]), 12)))
+    return pd.DataFrame(rows, columns=["dataset", "method", "row", "slot", "y"])
+
+
+def forest_pages(n_datasets: int, n_methods: int, *, width: float, longest_name: int = 10) -> dict:
+    """Row height, legend columns and the datasets of each page (no figure taller than a page).
+
+    A dataset row is 0.045 in per method (at least 0.28 in); the legend above takes one line
+    per ``cols`` methods; datasets that do not fit a page go to further pages (``page=``).
+
+    Examples
+    --------
+    >>> forest_pages(12, 4, width=3.35)["pages"]
+    [slice(0, 12, None)]
+    >>> len(forest_pages(50, 50, width=7.0)["pages"]) > 1
+    True
+    """
+    row = max(0.28, 0.045 * n_methods)
+    cols = max(1, min(n_methods, int(width * 72.0 // (_layout.char_width(_style.FONT_SIZE - 1) * longest_name + 22.0)),
+                      6 if width > 5 else 3))
+    legend = math.ceil(n_methods / cols) * 0.15 + 0.1
+    fixed = 0.9 + legend
+    per_page = _layout.rows_per_page(row, fixed=fixed)
+    return {"row": row, "cols": cols, "legend": legend, "fixed": fixed,
+            "pages": _layout.page_slices(n_datasets, per_page)}
+
+
 def _direction(summary, metric) -> bool:
     direction = summary.direction
     if isinstance(direction, dict):
@@ -60,7 +111,7 @@ def _direction(summary, metric) -> bool:
 
 
 def plot_forest(summary, *, metric=None, datasets=None, methods=None, sort: bool = False, band=None,
-                width="column", ax=None):
+                page: int = 1, width="column", ax=None):
     """Per-dataset intervals of every method: a forest plot with one row per dataset.
 
     Parameters
@@ -79,6 +130,10 @@ def plot_forest(summary, *, metric=None, datasets=None, methods=None, sort: bool
         methods whose intervals reach into it are not separated from it by eye); a pair of
         numbers: shade that fixed range of the metric (e.g. a target or a rope around a
         baseline).
+    page : int
+        Which page of datasets (1 = the first): when the rows would make the figure taller
+        than a page (:data:`mcda.plots._layout.PAGE_HEIGHT`), the datasets are split into
+        pages of equal size (:func:`forest_pages`) and the figure says which datasets it shows.
     width : {"column", "page"} or float
         Figure width; the height grows with datasets × methods. Ignored with ``ax``.
     ax : matplotlib Axes, optional
@@ -92,7 +147,8 @@ def plot_forest(summary, *, metric=None, datasets=None, methods=None, sort: bool
     Each interval is drawn from its own endpoints ``ci_low`` to ``ci_high`` (asymmetric for the
     percentile bootstrap), with a marker at the mean; methods keep one colour and marker in
     every row. A cell with one seed has a mean and no interval (marker only); a cell with no
-    result is left empty. The plot computes nothing.
+    result is marked "×" at the left edge of its slot ("no result" in the legend). The plot
+    computes nothing.
 
     Examples
     --------
@@ -111,14 +167,23 @@ def plot_forest(summary, *, metric=None, datasets=None, methods=None, sort: bool
                                                  and all(np.isfinite(float(v)) for v in band))):
         raise McdaArgumentError(f"`band` must be None, 'best' or a (low, high) pair of numbers; got {band!r}")
     higher = _direction(summary, metric)
+    paging = forest_pages(len(datasets), len(methods), width=_style.figure_size(width)[0],
+                          longest_name=max(len(str(m)) for m in methods))
+    n_pages = len(paging["pages"])
+    if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 1 <= page <= n_pages:
+        raise McdaArgumentError(f"`page` must be an integer from 1 to {n_pages} (the datasets' pages); got {page!r}")
+    all_datasets = datasets
+    datasets = datasets[paging["pages"][page - 1]]
     table = table[table["dataset"].isin(datasets) & table["method"].isin(methods)]
     pos = forest_positions(table, datasets=datasets, methods=methods, sort=bool(sort), higher_is_better=higher)
+    missing = forest_missing(table, datasets=datasets, methods=methods, sort=bool(sort))
     cells = table.set_index(["dataset", "method"])
     styles = _common.method_styles(methods)
     n_rows, k = len(datasets), len(methods)
     with _style.style():
         own_figure = ax is None
-        fig, ax = _style.get_figure(ax, width, height=0.9 + n_rows * max(0.28, 0.045 * k))
+        fig, ax = _style.get_figure(ax, width, height=min(paging["fixed"] + n_rows * paging["row"],
+                                                          _layout.PAGE_HEIGHT))
         for r in range(n_rows):
             if r % 2 == 0:
                 ax.axhspan(r - 0.5, r + 0.5, color="#F4F4F4", zorder=0, lw=0, gid="row_stripe")
@@ -147,24 +212,33 @@ def plot_forest(summary, *, metric=None, datasets=None, methods=None, sort: bool
                       color=colour, lw=1.0, zorder=2, gid="interval")
             ax.plot(values["mean"].to_numpy(dtype=float), y, linestyle="none", marker=marker, color=colour,
                     markersize=3.2 if k > 6 else 4.0, markeredgewidth=0, zorder=3, label=str(method), gid="mean")
+        if not missing.empty:
+            ax.plot(np.zeros(len(missing)), missing["y"].to_numpy(dtype=float), linestyle="none", marker="x",
+                    markersize=3.2, color=_style.NEUTRAL, markeredgewidth=0.8, zorder=3, gid="missing",
+                    transform=ax.get_yaxis_transform(), label="no result", clip_on=False)
         ax.set_yticks(range(n_rows), [str(d) for d in datasets])
         ax.set_ylim(n_rows - 0.5, -0.5)
         ax.tick_params(axis="y", length=0)
         ax.spines["left"].set_visible(False)
         how = "t" if summary.ci_method == "t" else "percentile bootstrap"
         name = metric or getattr(summary, "metric", None) or "score"
-        ax.set_xlabel(f"{name}: mean over seeds\nand {summary.confidence_level:.0%} {how} interval")
+        where = ""
+        if n_pages > 1:
+            first = all_datasets.index(datasets[0]) + 1
+            where = (f"\ndatasets {first}–{first + n_rows - 1} of {len(all_datasets)} "
+                     f"(page {page} of {n_pages}: page=)")
+        ax.set_xlabel(f"{name}: mean over seeds\nand {summary.confidence_level:.0%} {how} interval{where}")
         ax.grid(axis="x")
         ax.set_axisbelow(True)
-        _legend(ax, k, width, own_figure=own_figure)
+        _legend(ax, paging["cols"], own_figure=own_figure)
     return fig, ax
 
 
-def _legend(ax, k, width, *, own_figure):
+def _legend(ax, cols, *, own_figure):
     """Above the plot: across the whole figure when we made it (it then never squeezes the axes)."""
-    cols = min(k, 6 if width == "page" else 3)
     if own_figure:
-        return ax.figure.legend(handles=_gid_lines(ax, "mean"), loc="outside upper center", ncols=cols,
+        return ax.figure.legend(handles=_gid_lines(ax, "mean") + _gid_lines(ax, "missing"),
+                                loc="outside upper center", ncols=cols,
                                 fontsize=_style.FONT_SIZE - 1, handletextpad=0.2, columnspacing=0.9)
     return ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncols=cols, fontsize=_style.FONT_SIZE - 1,
                      handletextpad=0.2, columnspacing=0.9, borderaxespad=0.3)

@@ -7,9 +7,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from .._validation import McdaArgumentError
-from .._validation import check_choice
-from . import _common, _style
+from .._validation import McdaArgumentError, check_choice
+from . import _common, _layout, _style
 
 __all__ = ["pair_matrix", "pairwise_methods", "list_rows", "plot_pairwise"]
 
@@ -61,7 +60,7 @@ def pair_matrix(table: pd.DataFrame, dataset, methods: list) -> tuple[np.ndarray
 
 
 def plot_pairwise(result, *, layout: str = "matrix", datasets=None, metric=None, max_cols: int | None = None,
-                  width="page", ax=None):
+                  page: int = 1, width="page", ax=None):
     """Paired tests of every pair of methods on each dataset.
 
     Parameters
@@ -77,7 +76,12 @@ def plot_pairwise(result, *, layout: str = "matrix", datasets=None, metric=None,
     metric : str, optional
         Which metric, when the result holds several.
     max_cols : int, optional
-        Matrix panels per row (default 4 on a page, 2 in a column).
+        Matrix panels per row (default: as many panels of at least 0.12 in per method and
+        1.3 in as fit the width, :func:`mcda.plots._layout.pairwise_grid`).
+    page : int
+        Which page of datasets (1 = the first). The panels (matrix) or rows (list) that would
+        make the figure taller than a page go to further pages; the figure says which datasets
+        it shows.
     width : {"column", "page"} or float
         Figure width. Ignored with ``ax``.
     ax : Axes (list layout) or sequence of Axes (matrix: one per dataset), optional
@@ -111,21 +115,48 @@ def plot_pairwise(result, *, layout: str = "matrix", datasets=None, metric=None,
     datasets = _common.subset("datasets", datasets, list(pd.unique(table["dataset"])))
     table = table[table["dataset"].isin(datasets)]
     methods = pairwise_methods(table)
+    w = _style.figure_size(width)[0]
+    if max_cols is not None and (not isinstance(max_cols, int) or isinstance(max_cols, bool) or max_cols < 1):
+        raise McdaArgumentError(f"`max_cols` must be a positive integer; got {max_cols!r}")
+    if layout == "list":
+        per_dataset = max((table["dataset"] == d).sum() for d in datasets) + 1
+        pages = _layout.page_slices(len(datasets), max(_layout.rows_per_page(0.15, fixed=0.9) // per_dataset, 1))
+    else:
+        names = [str(m) for m in methods]
+        key_height = 0.0
+        if len(names) >= _layout.NUMBERED_LABELS_FROM or max(len(m) for m in names) > _layout.LONG_NAME:
+            key_cols = max(1, int(w * 72.0 // (_layout.label_width([f"{len(names)} {m}" for m in names],
+                                                                   _style.FONT_SIZE - 2) + 14.0)))
+            key_height = math.ceil(len(names) / key_cols) * 0.105 + 0.3
+        grid = _layout.pairwise_grid(len(datasets), len(methods), width=w, max_cols=max_cols, key_height=key_height)
+        pages = grid["pages"]
+        max_cols = grid["cols"]
+    if ax is not None:
+        pages = [slice(0, len(datasets))]
+    if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 1 <= page <= len(pages):
+        raise McdaArgumentError(f"`page` must be an integer from 1 to {len(pages)} (the datasets' pages); got {page!r}")
+    shown = datasets[pages[page - 1]]
+    where = ""
+    if len(pages) > 1:
+        first = datasets.index(shown[0]) + 1
+        where = f"datasets {first}–{first + len(shown) - 1} of {len(datasets)} (page {page} of {len(pages)}: page=)"
+    table = table[table["dataset"].isin(shown)]
     with _style.style():
         if layout == "list":
-            return _draw_list(result, table, datasets, width=width, ax=ax)
-        return _draw_matrix(result, table, datasets, methods, max_cols=max_cols, width=width, ax=ax)
+            fig, out = _draw_list(result, table, shown, width=width, ax=ax)
+            if where:
+                out.set_title(where, fontsize=_style.FONT_SIZE - 1, loc="right")
+            return fig, out
+        return _draw_matrix(result, table, shown, methods, max_cols=max_cols, width=width, ax=ax, where=where,
+                            grid=None if layout == "list" else grid)
 
 
-def _draw_matrix(result, table, datasets, methods, *, max_cols, width, ax):
+def _draw_matrix(result, table, datasets, methods, *, max_cols, width, ax, where="", grid=None):
     import matplotlib
     from matplotlib.colors import Normalize, TwoSlopeNorm
     from matplotlib.patches import Rectangle
 
     k = len(methods)
-    max_cols = (2 if width == "column" else 4) if max_cols is None else max_cols
-    if not isinstance(max_cols, int) or isinstance(max_cols, bool) or max_cols < 1:
-        raise McdaArgumentError(f"`max_cols` must be a positive integer; got {max_cols!r}")
     panels = [pair_matrix(table, d, methods) for d in datasets]
     logp = np.concatenate([p[0][np.isfinite(p[0])] for p in panels] + [np.zeros(1)])
     diffs = np.concatenate([np.abs(p[1][np.isfinite(p[1])]) for p in panels] + [np.zeros(1)])
@@ -136,12 +167,14 @@ def _draw_matrix(result, table, datasets, methods, *, max_cols, width, ax):
     diverging = matplotlib.colormaps[_style.DIVERGING_CMAP].with_extremes(bad=(0, 0, 0, 0))
     p_norm, d_norm = Normalize(0.0, p_top), TwoSlopeNorm(0.0, -d_top, d_top)
 
-    def height(rows, cols):  # near-square panels
-        return rows * (_style.figure_size(width)[0] / cols) * 0.95 + 0.5
+    def height(rows, cols):  # near-square panels, never taller than a page
+        return min(rows * (grid["panel"] + 0.25) + 0.7 + grid["key_height"], _layout.PAGE_HEIGHT)
 
     fig, axes, _ = _common.panel_grid(ax, len(datasets), width, max_cols=max_cols, height=height)
     annotate = k <= 6
-    short = [str(m) for m in methods]
+    names = [str(m) for m in methods]
+    numbered = k >= _layout.NUMBERED_LABELS_FROM or max(len(m) for m in names) > _layout.LONG_NAME
+    short = [str(i + 1) for i in range(k)] if numbered else names
     lower_image = upper_image = None
     for panel, dataset, (lower, upper, significant) in zip(axes, datasets, panels):
         lower_image = panel.imshow(np.ma.masked_invalid(np.where(np.isinf(lower), p_top * 2, lower)), cmap=blues,
@@ -163,9 +196,15 @@ def _draw_matrix(result, table, datasets, methods, *, max_cols, width, ax):
                         text = f"{abs(value):.1f}" if i > j else f"{value:+.3f}"  # −log10 p ≥ 0: no "−0.0"
                         panel.text(j, i, text, ha="center", va="center", fontsize=_style.FONT_SIZE - 3,
                                    color=_style.text_color_on(cmap(norm(value))), gid="cell_value")
-        panel.set_xticks(range(k), short, rotation=90)
-        panel.set_yticks(range(k), short)
-        _common.matrix_frame(panel, labelsize=_style.FONT_SIZE - 2)
+        side_pt = (grid["panel"] if grid else 1.5) * 72.0 * 0.75
+        tick_font = max(min(_style.FONT_SIZE - 2, side_pt / k / 1.3), _layout.MIN_FONT)
+        label_room = max(1.3 * tick_font, len(short[-1]) * _layout.char_width(tick_font) + 2.0) if numbered else \
+            1.3 * tick_font
+        step = max(1, math.ceil(label_room * k / side_pt))
+        ticks = list(range(0, k, step))
+        panel.set_xticks(ticks, [short[i] for i in ticks], rotation=0 if numbered else 90)
+        panel.set_yticks(ticks, [short[i] for i in ticks])
+        _common.matrix_frame(panel, labelsize=tick_font)
         panel.set_title(str(dataset), fontsize=_style.FONT_SIZE)
         if ax is None:
             spec = panel.get_subplotspec()
@@ -180,7 +219,21 @@ def _draw_matrix(result, table, datasets, methods, *, max_cols, width, ax):
     bar_d = fig.colorbar(upper_image, ax=targets, fraction=0.04, pad=0.02)
     bar_d.set_label("mean difference row − column, upper", fontsize=_style.FONT_SIZE - 1)
     bar_d.ax.tick_params(labelsize=_style.FONT_SIZE - 2)
-    _fit_cell_values(fig, axes, k)
+    if numbered and ax is None:
+        from matplotlib.lines import Line2D
+
+        key = [f"{i + 1} {m}" for i, m in enumerate(names)]
+        cols = max(1, int(fig.get_figwidth() * 72.0 // (_layout.label_width(key, _style.FONT_SIZE - 2) + 14.0)))
+        fig.legend([Line2D([], [], linestyle="none") for _ in key], key, loc="outside lower center", ncols=cols,
+                   fontsize=_style.FONT_SIZE - 2, handlelength=0, handletextpad=0, columnspacing=1.2,
+                   labelspacing=0.15, title="methods", title_fontsize=_style.FONT_SIZE - 2)
+    caption = (f"Lower triangle: −log10 p (Holm within the dataset); upper: mean difference row − column; "
+               f"framed: significant at α = {result.alpha:g}.")
+    if where:
+        caption += f" {where}"
+    fig.suptitle(_layout.wrap_label(caption, int(0.95 * fig.get_figwidth() * 72.0 / _layout.char_width(
+        _style.FONT_SIZE - 1))), fontsize=_style.FONT_SIZE - 1, x=0.02, ha="left", gid="caption")
+    _common.fit_cell_texts(fig, axes, min_font=_MIN_CELL_FONT)
     return fig, axes
 
 

@@ -13,11 +13,11 @@ import math
 import numpy as np
 import pandas as pd
 
-from .._validation import McdaArgumentError
-from .._validation import check_positive_int
-from . import _common, _style
+from .._validation import McdaArgumentError, check_choice, check_positive_int
+from . import _common, _layout, _style
 
-__all__ = ["TRIANGLE", "ternary_xy", "pair_draws", "pair_rows", "plot_posterior", "plot_posterior_bars"]
+__all__ = ["TRIANGLE", "ternary_xy", "pair_draws", "pair_rows", "posterior_matrix", "plot_posterior",
+           "plot_posterior_bars"]
 
 _FIELDS = ("table", "draws", "rope", "threshold", "method", "methods")
 
@@ -209,10 +209,22 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None,
             ax.add_patch(top)
             ax.text(0.5, 0.56 * _HEIGHT, "left out of P\n(tie share largest)", ha="center", va="center",
                     fontsize=small - 1, color=_style.NEUTRAL, gid="left_out_label")
-        ax.text(-0.03, -0.05, f"{a} better\nP = {row.prob_a_better:.3f}", ha="left", va="top", fontsize=small,
-                gid="corner_label")
-        ax.text(1.03, -0.05, f"{b} better\nP = {row.prob_b_better:.3f}", ha="right", va="top", fontsize=small,
-                gid="corner_label")
+        # corner labels wrap to just under half the width, so that long names never meet
+        ax.set_xlim(-0.08, 1.08)
+        ax.set_ylim(-0.1 - 0.065 * 5, _HEIGHT + 0.22)      # the widest the labels may need: 5 lines
+        if fig.get_layout_engine() is not None:      # the axes' width once placed (equal aspect)
+            fig.get_layout_engine().execute(fig)
+        ax.apply_aspect()
+        axes_w = ax.get_position().width * fig.get_figwidth()
+        chars = int(0.44 * axes_w * 72.0 / _layout.char_width(small))
+        label_a, label_b = f"{a} better", f"{b} better"
+        if (len(label_a) + len(label_b) + 2) * _layout.char_width(small) > 0.95 * axes_w * 72.0:
+            label_a, label_b = _layout.wrap_label(label_a, chars), _layout.wrap_label(label_b, chars)
+        ax.text(-0.03, -0.05, f"{label_a}\nP = {row.prob_a_better:.3f}", ha="left", va="top", fontsize=small,
+                gid="corner_label", linespacing=1.0)
+        ax.text(1.03, -0.05, f"{label_b}\nP = {row.prob_b_better:.3f}", ha="right", va="top", fontsize=small,
+                gid="corner_label", linespacing=1.0)
+        lines = max(label_a.count("\n"), label_b.count("\n")) + 2
         if two_regions:
             top_label = "tie share (prior)\nrope = 0: no equivalence region"
         else:
@@ -220,15 +232,57 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None,
             top_label = f"equivalent (rope ±{result.rope:g})\nP = {p_eq}"
         ax.text(0.5, _HEIGHT + 0.04, top_label, ha="center", va="bottom", fontsize=small, gid="corner_label")
         ax.set_xlim(-0.08, 1.08)
-        ax.set_ylim(-0.22, _HEIGHT + 0.22)
-        ax.set_title(f"{a} vs {b}: {_verdict(row)} (threshold {labelled.threshold:g})", fontsize=_style.FONT_SIZE)
+        source_room = 0.07 if probabilities is not None else 0.0
+        bottom = -0.1 - 0.065 * max(lines, 5 if lines > 2 else lines)
+        ax.set_ylim(bottom - source_room, _HEIGHT + 0.22)
+        title = f"{a} vs {b}: {_verdict(row)} (threshold {labelled.threshold:g})"
+        ax.set_title(_layout.wrap_label(title, int(0.95 * w * 72.0 / _layout.char_width(_style.FONT_SIZE))),
+                     fontsize=_style.FONT_SIZE, pad=12)
         if probabilities is not None:
-            ax.text(0.5, -0.2, f"shading: {len(draws):,} draws; P: {getattr(probabilities, 'method', '')}, as in the text",
+            ax.text(0.5, bottom + 0.01, f"shading: {len(draws):,} draws; P: "
+                    f"{getattr(probabilities, 'method', '')}, as in the text",
                     ha="center", va="top", fontsize=small - 1, color=_style.NEUTRAL, gid="probability_source")
+        # measured, not estimated: while the two bottom labels meet, wrap them shorter
+        left, right = [t for t in ax.texts if t.get_gid() == "corner_label"][:2]
+        for _ in range(4):
+            fig.canvas.draw()
+            renderer = fig.canvas.get_renderer()
+            box_a, box_b = left.get_window_extent(renderer), right.get_window_extent(renderer)
+            if box_a.x1 + 2 < box_b.x0:
+                break
+            chars = max(int(chars * 0.8), 4)
+            label_a = _layout.wrap_label(f"{a} better", chars)
+            label_b = _layout.wrap_label(f"{b} better", chars)
+            left.set_text(f"{label_a}\nP = {row.prob_a_better:.3f}")
+            right.set_text(f"{label_b}\nP = {row.prob_b_better:.3f}")
     return fig, ax
 
 
-def plot_posterior_bars(result, *, pairs=None, width="column", ax=None):
+def posterior_matrix(result) -> tuple[list, np.ndarray, np.ndarray]:
+    """(methods, P(row better than column), decision code) for the grid layout.
+
+    The decision code is 1 where the row method is the pair's decision (``a_better`` oriented
+    to the row), 0.5 where the pair is decided equivalent, 0 otherwise; NaN on the diagonal.
+    """
+    methods = [str(m) for m in result.methods]
+    pos = {m: i for i, m in enumerate(methods)}
+    k = len(methods)
+    probs = np.full((k, k), np.nan)
+    decision = np.zeros((k, k))
+    for row in pair_rows(result).itertuples(index=False):
+        i, j = pos[str(row.method_a)], pos[str(row.method_b)]
+        probs[i, j], probs[j, i] = row.prob_a_better, row.prob_b_better
+        if row.label == "a_better":
+            decision[i, j] = 1.0
+        elif row.label == "b_better":
+            decision[j, i] = 1.0
+        elif row.label == "equivalent":
+            decision[i, j] = decision[j, i] = 0.5
+    np.fill_diagonal(decision, np.nan)
+    return methods, probs, decision
+
+
+def plot_posterior_bars(result, *, pairs=None, layout: str | None = None, width="column", ax=None):
     """For every pair, a stacked bar of P(a better), P(equivalent), P(b better), with the threshold.
 
     Parameters
@@ -238,7 +292,13 @@ def plot_posterior_bars(result, *, pairs=None, width="column", ax=None):
         (exact or sampled).
     pairs : None, str or list of (str, str)
         All pairs (default), the pairs of one method (it is then "a" in every row), or the
-        listed pairs in the listed order and orientation.
+        listed pairs in the listed order and orientation. The pairs of one method are the
+        "my method vs each baseline" view (k − 1 bars).
+    layout : {"bars", "grid"}, optional
+        Default (:func:`mcda.plots._layout.posterior_layout`): bars while every bar fits one
+        page (at most 64); all pairs of more methods (20 methods have 190) become a grid,
+        cell (row a, column b) P(a better than b), a dot where that is the pair's decision
+        and a ring where the pair is decided equivalent.
     width : {"column", "page"} or float
         Figure width; the height grows with the number of pairs. Ignored with ``ax``.
     ax : matplotlib Axes, optional
@@ -263,24 +323,52 @@ def plot_posterior_bars(result, *, pairs=None, width="column", ax=None):
     >>> res = mcda.bayesian_sign_comparison(mcda.datasets.load("demsar2006"), rope=0.01)
     >>> fig, ax = plot_posterior_bars(res, pairs="C4.5+m+cf")
     >>> len(ax.patches), [t.get_text() for t in ax.get_yticklabels()][0]
-    (9, 'C4.5+m+cf vs C4.5')
+    (9, 'C4.5')
     """
     _common.require(result, _FIELDS, what="BayesianComparison", maker="mcda.bayesian_sign_comparison")
     rows = pair_rows(result, pairs)
     n = len(rows)
+    chosen = _layout.posterior_layout(len(result.methods), n, all_pairs=pairs is None)
+    layout = chosen if layout is None else check_choice("layout", layout, ("bars", "grid"))
+    if layout == "grid":
+        if pairs is not None:
+            raise McdaArgumentError(f"`layout` 'grid' draws all pairs: pass pairs=None; got pairs={pairs!r}")
+        return _posterior_grid(result, width=width, ax=ax)
+    if n > _layout.rows_per_page(0.125, fixed=1.0):
+        raise McdaArgumentError(f"`pairs` gives {n} bars, more than fit a page "
+                         f"({_layout.rows_per_page(0.125, fixed=1.0)}); pass fewer pairs, the pairs of one method, "
+                         "or pairs=None for the grid")
     colours = (_style.PALETTE[0], _style.LIGHT, _style.PALETTE[1])
+    one_method = isinstance(pairs, str)
+    w_in = _style.figure_size(width)[0]
+    full_labels = [f"{r.method_a} vs {r.method_b}" for r in rows.itertuples(index=False)]
+    if one_method:
+        # "my method vs each baseline": the rows name the baselines, the decisions are the method's
+        full_labels = [str(r.method_b) for r in rows.itertuples(index=False)]
+    numbered = not one_method and (_layout.label_width(full_labels, _style.FONT_SIZE - 1)
+                + _layout.label_width([_verdict(r) for r in rows.itertuples(index=False)], _style.FONT_SIZE - 1)
+                > 0.6 * w_in * 72.0)
+    key_cols = max(1, int(w_in * 72.0 // (_layout.label_width([f"{len(result.methods)} {m}" for m in result.methods],
+                                                                _style.FONT_SIZE - 2) + 14.0)))
+    key_height = (math.ceil(len(result.methods) / key_cols) * 1.25 * (_style.FONT_SIZE - 2) + 20) / 72.0 \
+        if numbered else 0.0
     with _style.style():
-        fig, ax = _style.get_figure(ax, width, height=0.9 + 0.19 * n)
+        row_h = _layout.row_height(n, fixed=1.0 + key_height)
+        own_figure = ax is None
+        fig, ax = _style.get_figure(ax, width, height=min(1.0 + key_height + row_h * n, _layout.PAGE_HEIGHT))
         y = np.arange(n)
         pa = rows["prob_a_better"].to_numpy(dtype=float)
         pe = np.nan_to_num(rows["prob_equivalent"].to_numpy(dtype=float))
         pb = rows["prob_b_better"].to_numpy(dtype=float)
         ok = np.isfinite(pa) & np.isfinite(pb)
         names = ("a better", "equivalent", "b better")
-        for left, share, colour, name in ((0 * pa, pa, colours[0], names[0]), (pa, pe, colours[1], names[1]),
-                                          (pa + pe, pb, colours[2], names[2])):
+        shown = (("better", f"equivalent (rope ±{result.rope:g})", "worse") if one_method
+                 else ("left method better", f"equivalent (rope ±{result.rope:g})", "right method better"))
+        for left, share, colour, name, legend_name in ((0 * pa, pa, colours[0], names[0], shown[0]),
+                                                       (pa, pe, colours[1], names[1], shown[1]),
+                                                       (pa + pe, pb, colours[2], names[2], shown[2])):
             # rope = 0 has no equivalence region: no legend entry for it (its bars have width 0)
-            shown_name = "_nolegend_" if name == "equivalent" and result.rope == 0 else name
+            shown_name = "_nolegend_" if name == "equivalent" and result.rope == 0 else legend_name
             ax.barh(y[ok], share[ok], left=left[ok], height=0.72, color=colour, edgecolor="white", linewidth=0.4,
                     label=shown_name, gid=name.replace(" ", "_"))
         for x in (result.threshold, 1.0 - result.threshold):
@@ -289,12 +377,87 @@ def plot_posterior_bars(result, *, pairs=None, width="column", ax=None):
             ax.text(1.02, yi, _verdict(row), va="center", ha="left", fontsize=_style.FONT_SIZE - 1,
                     color="black" if row.label in ("a_better", "b_better", "equivalent") else _style.NEUTRAL,
                     gid="decision", transform=ax.get_yaxis_transform())
-        ax.set_yticks(y, [f"{r.method_a} vs {r.method_b}" for r in rows.itertuples(index=False)])
+        font = min(_style.FONT_SIZE - 1, 72.0 * row_h / 1.3)
+        labels = full_labels
+        if one_method:
+            font = max(min(font, 0.5 * w_in * 72.0 / max(_layout.label_width(labels, 1.0), 1e-9)), _layout.MIN_FONT)
+            words = {"a_better": "better", "b_better": "worse"}
+            for t, r in zip([t for t in ax.texts if t.get_gid() == "decision"], rows.itertuples(index=False)):
+                t.set_text(words.get(r.label, t.get_text()))
+            title = _layout.wrap_label(f"{pairs} vs each other method",
+                                       int(0.9 * w_in * 72.0 / _layout.char_width(_style.FONT_SIZE)))
+            if own_figure:
+                fig.suptitle(title, x=0.02, ha="left", fontsize=_style.FONT_SIZE)
+            else:
+                ax.set_title(title, fontsize=_style.FONT_SIZE, loc="left", pad=16)
+        if numbered:
+            # long names: the rows name the methods by number, a key under the figure names them
+            number = {str(m): i + 1 for i, m in enumerate(result.methods)}
+            labels = [f"{number[str(r.method_a)]} vs {number[str(r.method_b)]}" for r in rows.itertuples(index=False)]
+            for t, r in zip([t for t in ax.texts if t.get_gid() == "decision"], rows.itertuples(index=False)):
+                t.set_text({"a_better": f"{number[str(r.method_a)]} better",
+                            "b_better": f"{number[str(r.method_b)]} better"}.get(r.label, t.get_text()))
+            key = {"row_labels": [str(i + 1) for i in range(len(result.methods))],
+                   "key_labels": [f"{i + 1} {m}" for i, m in enumerate(result.methods)],
+                   "key_font": _style.FONT_SIZE - 2, "key_cols": key_cols}
+            from matplotlib.lines import Line2D
+
+            fig.legend([Line2D([], [], linestyle="none") for _ in result.methods], key["key_labels"],
+                       loc="outside lower center", ncols=key["key_cols"], fontsize=key["key_font"], handlelength=0,
+                       handletextpad=0, columnspacing=1.2, labelspacing=0.15, title="methods",
+                       title_fontsize=key["key_font"])
+            if one_method:
+                shown = (f"{number[str(pairs)]} better",) + shown[1:]
+        ax.set_yticks(y, labels, fontsize=font)
+        for t in ax.texts:
+            if t.get_gid() == "decision":
+                t.set_fontsize(font)
         ax.set_ylim(n - 0.5, -0.5)
         ax.set_xlim(0.0, 1.0)
         ax.set_xlabel(f"posterior probability (threshold {result.threshold:g})")
         ax.tick_params(axis="y", length=0)
         ax.spines["left"].set_visible(False)
-        ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncols=3, fontsize=_style.FONT_SIZE - 1,
-                  handlelength=1.0, borderaxespad=0.2, columnspacing=1.0)
+        for container, label in zip(ax.containers, shown):
+            if not container.get_label().startswith("_"):
+                container.set_label(label)
+        if own_figure:      # across the figure's top: a wide legend never squeezes the bars
+            fig.legend(handles=ax.containers, loc="outside lower center" if one_method else "outside upper center",
+                       ncols=3 if one_method or w_in > 5 else 2, fontsize=_style.FONT_SIZE - 1,
+                       handlelength=1.0, columnspacing=1.0)
+        else:
+            ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncols=3 if one_method or width == "page" else 2,
+                      fontsize=_style.FONT_SIZE - 1, handlelength=1.0, borderaxespad=0.2, columnspacing=1.0)
+    return fig, ax
+
+
+def _posterior_grid(result, *, width, ax):
+    import matplotlib
+    from matplotlib.colors import Normalize
+    from matplotlib.lines import Line2D
+
+    methods, probs, decision = posterior_matrix(result)
+    k = len(methods)
+    w = _style.figure_size(width)[0]
+    layout = _layout.matrix_layout(k, methods, width=w, max_height=_layout.PAGE_HEIGHT - 0.25)
+    with _style.style():
+        fig, ax = _style.get_figure(ax, width, height=layout["height"] + 0.25)
+        cmap = matplotlib.colormaps[_style.SEQUENTIAL_CMAP].with_extremes(bad="white")
+        image = ax.imshow(np.ma.masked_invalid(probs), cmap=cmap, norm=Normalize(0.0, 1.0), interpolation="nearest")
+        image.set_gid("posterior_grid")
+        _common.label_matrix(ax, layout)
+        size = max(min(layout["cell"] * 0.45, 4.0), 1.2)
+        rows, cols = np.nonzero(decision == 1.0)
+        ax.plot(cols, rows, linestyle="none", marker="o", markersize=size, markeredgewidth=0, color=_style.HIGHLIGHT,
+                gid="decided_better", label=f"row better (P ≥ {result.threshold:g})")
+        rows, cols = np.nonzero(decision == 0.5)
+        ax.plot(cols, rows, linestyle="none", marker="o", markersize=size, markerfacecolor="none",
+                markeredgecolor="black", markeredgewidth=0.6, gid="decided_equivalent",
+                label=f"equivalent (P ≥ {result.threshold:g}, rope ±{result.rope:g})")
+        bar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.03, shrink=min(1.0, 0.5 + 0.05 * k))
+        bar.set_label("P(row method better)", fontsize=_style.FONT_SIZE - 1)
+        bar.ax.tick_params(labelsize=_style.FONT_SIZE - 2)
+        handles = [h for h in ax.get_lines() if h.get_gid() in ("decided_better", "decided_equivalent")]
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.0, 0.0), ncols=1,
+                  fontsize=_style.FONT_SIZE - 2, handlelength=1.0, borderaxespad=0.3)
+        del Line2D
     return fig, ax

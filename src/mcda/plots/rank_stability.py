@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import _common, _style
+from . import _common, _layout, _style
 
 __all__ = ["stability_order", "position_matrix", "plot_rank_stability"]
 
@@ -74,7 +74,11 @@ def plot_rank_stability(result, *, annotate: bool | None = None, width="column",
     annotate = k <= 10 if annotate is None else bool(annotate)
     probs = position_matrix(result.position_probabilities, order)
     with _style.style():
-        fig, (heat, bars) = _common.axes_pair(ax, width, height=0.9 + 0.2 * k, width_ratios=(max(k, 3), 3))
+        # the heat map takes 70 % of the width at every size (its share used to grow with k and
+        # squeeze the interval panel away); rows shrink to fit a page
+        row_h = _layout.row_height(k, preferred=0.2, minimum=0.1, fixed=1.0)
+        fig, (heat, bars) = _common.axes_pair(ax, width, height=min(1.0 + row_h * k, _layout.PAGE_HEIGHT),
+                                              width_ratios=(7, 3))
         _draw_heat(heat, probs, order, annotate=annotate, fig=fig)
         _draw_intervals(bars, result, order)
         weighted = "" if result.aggregation == "uniform" else f", {result.aggregation} weights"
@@ -95,12 +99,14 @@ def _draw_heat(ax, probs, order, *, annotate, fig):
     image = ax.imshow(np.ma.masked_equal(probs, 0.0), cmap=cmap, norm=norm, aspect="auto", interpolation="nearest")
     image.set_gid("position_heatmap")
     ax.set_xticks(range(k), [str(r) for r in range(1, k + 1)])
-    ax.set_yticks(range(k), order)
+    row_pt = ax.figure.get_figheight() * 72.0 * 0.8 / max(k, 1)
+    labels = [str(m) for m in order]
+    ax.set_yticks(range(k), labels, fontsize=max(min(_style.FONT_SIZE - 1, row_pt / 1.3), _layout.MIN_FONT))
     ax.set_xlabel("position (1 = best)")
     ax.set_title("P(position = r)")
     _common.matrix_frame(ax)
-    if k > 12:  # keep position labels legible
-        step = 5 if k > 25 else 2
+    if k > 8:  # keep position labels legible
+        step = 10 if k > 25 else (5 if k > 12 else 2)
         ax.set_xticks([r - 1 for r in range(1, k + 1) if r == 1 or r % step == 0],
                       [str(r) for r in range(1, k + 1) if r == 1 or r % step == 0])
     if annotate:
@@ -124,6 +130,9 @@ def _draw_intervals(ax, result, order):
     ax.set_yticks(range(k), [""] * k)
     ax.tick_params(axis="y", length=0)
     ax.spines["left"].set_visible(False)
-    ax.set_xlabel(f"mean rank, {result.confidence_level:.0%} interval")
+    ax.set_xlabel(f"mean rank\n({result.confidence_level:.0%} interval)")
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=3, integer=True))
     ax.grid(axis="x", lw=0.4)
     ax.set_axisbelow(True)

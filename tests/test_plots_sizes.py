@@ -1,0 +1,265 @@
+"""Every figure kind at 4, 8, 20 and 50 methods, measured from the renderer's text extents.
+
+For each figure: draw it (``fig.canvas.draw()``), take every visible text's window extent
+(``text.get_window_extent(renderer)``) and check that no text overlaps another, that a cell's
+value stays inside its cell, and that the figure (its tight bounding box, as saved) is no
+taller than a page and no wider than the width asked for. The data are
+``mcda.datasets.synthetic`` cubes with 40-character method names and a missing cell, at the
+sizes the issue names (methods 4/8/20/50; datasets 10, 50 or 200), kept small enough in seeds
+and resamples that the whole file runs in well under a minute.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+import mcda  # noqa: E402
+from mcda.plots import (  # noqa: E402
+    plot_forest,
+    plot_pairwise,
+    plot_posterior,
+    plot_posterior_bars,
+    plot_rank_stability,
+    plot_relation,
+    plot_superiority,
+)
+from mcda.plots import _layout  # noqa: E402
+from mcda.plots._style import WIDTHS  # noqa: E402
+
+SIZES = [4, 8, 20, 50]
+DATASETS = {4: 10, 8: 50, 20: 200, 50: 50}
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def long_names(k: int) -> list[str]:
+    """k method names of 40 characters (the long names of real benchmarks)."""
+    return [f"gradient_boosted_trees_variant_{i:02d}_tuned"[:40].ljust(40, "x") for i in range(k)]
+
+
+@functools.lru_cache(maxsize=None)
+def cube(k: int, n_datasets: int, n_seeds: int = 3, long: bool = True):
+    raw = mcda.datasets.synthetic(n_datasets=n_datasets, n_methods=k, n_seeds=n_seeds,
+                                  effects=np.linspace(0.0, 0.03, k), noise_sd=0.01, rng=k)
+    if long:
+        raw = raw.assign_coords(method=long_names(k))
+    raw = raw.copy()
+    raw[{"dataset": 1, "method": 0}] = np.nan           # a missing cell
+    return raw
+
+
+@functools.lru_cache(maxsize=None)
+def flat(k: int, n_datasets: int):
+    """One score per (dataset, method): the mean over seeds (the missing cell stays missing)."""
+    return _quiet(mcda.reduce_seeds, cube(k, n_datasets), how="mean")
+
+
+def _quiet(function, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return function(*args, **kwargs)
+
+
+# --------------------------------------------------------------------------- the measurements
+
+def _texts(fig):
+    """Every text the renderer draws, with its extent in pixels."""
+    from matplotlib.text import Text
+
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    hidden = set()                          # the texts of an axis that is not drawn
+    for axes in fig.axes:
+        for axis in (axes.xaxis, axes.yaxis):
+            if not axes.axison or not axis.get_visible():
+                hidden |= {id(t) for t in axis.findobj(Text)}
+    drawn = []
+    for artist in fig.findobj(Text):
+        if id(artist) in hidden or not artist.get_visible() or not artist.get_text().strip():
+            continue
+        box = artist.get_window_extent(renderer)
+        if box.width <= 0 or box.height <= 0:
+            continue
+        drawn.append((artist, box))
+    return _drawn_ticks_only(drawn), renderer
+
+
+def _drawn_ticks_only(drawn):
+    """Tick labels of ticks outside the axis' view are not drawn: leave them out."""
+    kept = []
+    for artist, box in drawn:
+        axes = artist.axes
+        axis = None
+        if axes is not None:
+            if artist in axes.xaxis.get_ticklabels():
+                axis = axes.xaxis
+            elif artist in axes.yaxis.get_ticklabels():
+                axis = axes.yaxis
+        if axis is not None:
+            if not axes.axison or not axis.get_visible():
+                continue
+            lo, hi = sorted(axis.get_view_interval())
+            positions = {id(lbl): loc for lbl, loc in zip(axis.get_ticklabels(), axis.get_ticklocs())}
+            loc = positions.get(id(artist))
+            if loc is not None and not (lo - 1e-9 <= loc <= hi + 1e-9):
+                continue
+        kept.append((artist, box))
+    return kept
+
+
+def assert_legible(fig, *, width, check_cells=True):
+    texts, renderer = _texts(fig)
+    boxes = np.array([[b.x0, b.y0, b.x1, b.y1] for _, b in texts])
+    # no text overlaps another (0.5 px of slack for anti-aliasing)
+    if len(boxes) > 1:
+        x0, y0, x1, y1 = boxes.T
+        overlap_x = np.minimum(x1[:, None], x1[None, :]) - np.maximum(x0[:, None], x0[None, :])
+        overlap_y = np.minimum(y1[:, None], y1[None, :]) - np.maximum(y0[:, None], y0[None, :])
+        clash = (overlap_x > 0.5) & (overlap_y > 0.5)
+        np.fill_diagonal(clash, False)
+        i, j = np.nonzero(np.triu(clash))
+        pairs = [(texts[a][0].get_text(), texts[b][0].get_text()) for a, b in zip(i[:5], j[:5])]
+        assert not len(i), f"{len(i)} overlapping text pairs, e.g. {pairs}"
+    # a cell's text stays inside its cell
+    if check_cells:
+        for artist, box in texts:
+            if artist.get_gid() != "cell_value":
+                continue
+            x, y = artist.get_position()
+            corners = artist.axes.transData.transform([(x - 0.5, y - 0.5), (x + 0.5, y + 0.5)])
+            (cx0, cy0), (cx1, cy1) = np.sort(corners, axis=0)
+            assert cx0 - 0.5 <= box.x0 and box.x1 <= cx1 + 0.5 and cy0 - 0.5 <= box.y0 and box.y1 <= cy1 + 0.5, \
+                (artist.get_text(), box, (cx0, cy0, cx1, cy1))
+    # no taller than a page, no wider than the width asked for (as saved: the tight box)
+    tight = fig.get_tightbbox(renderer)
+    assert fig.get_figheight() <= _layout.PAGE_HEIGHT + 1e-9
+    assert tight.height <= _layout.PAGE_HEIGHT + 0.05, tight.height
+    assert tight.width <= WIDTHS[width] * 1.04, (tight.width, width)
+    return texts
+
+
+# --------------------------------------------------------------------------- every figure kind
+
+@pytest.mark.parametrize("width", ["column", "page"])
+@pytest.mark.parametrize("k", SIZES)
+def test_superiority_is_legible_at_every_size(k, width):
+    rep = _quiet(mcda.pairwise_superiority, flat(k, DATASETS[k]), rope=0.0)
+    fig, ax = plot_superiority(rep, width=width)
+    assert_legible(fig, width=width)
+    layout = _layout.matrix_layout(k, rep.order, width=WIDTHS[width])
+    assert bool([t for t in ax.texts if t.get_gid() == "cell_value"]) == layout["annotate"]
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
+@pytest.mark.parametrize("k", SIZES)
+def test_relation_is_legible_at_every_size(k, width):
+    rep = _quiet(mcda.pairwise_superiority, flat(k, DATASETS[k]), rope=0.0)
+    fig, ax = plot_relation(mcda.pairwise_transitivity(rep), width=width)
+    assert_legible(fig, width=width)
+    drawn_as = "matrix" if [im for im in ax.images if im.get_gid() == "relation_matrix"] else "graph"
+    assert drawn_as == _layout.relation_layout(k)
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
+@pytest.mark.parametrize("k", SIZES)
+def test_posterior_bars_are_legible_at_every_size(k, width):
+    res = mcda.bayesian_sign_comparison(flat(k, DATASETS[k]), rope=0.01)
+    fig, ax = plot_posterior_bars(res, width=width)
+    assert_legible(fig, width=width)
+    n_pairs = k * (k - 1) // 2
+    grid = [im for im in ax.images if im.get_gid() == "posterior_grid"]
+    assert bool(grid) == (_layout.posterior_layout(k, n_pairs, all_pairs=True) == "grid")
+    # "my method vs each baseline": k - 1 bars, on one page even at 50 methods
+    fig, ax = plot_posterior_bars(res, pairs=res.methods[-1], width=width)
+    assert_legible(fig, width=width)
+    assert len([p for p in ax.patches if p.get_gid() == "a_better"]) == k - 1
+    legend = [t.get_text() for lg in fig.legends + [ax.get_legend()] if lg is not None for t in lg.get_texts()]
+    assert {"better", "worse"} <= set(legend)
+
+
+@pytest.mark.parametrize("k", SIZES)
+def test_rank_stability_is_legible_at_every_size_on_a_page(k):
+    # short names: in a column, 40-character names still take the heat map's room (not done)
+    res = mcda.rank_stability(_quiet(mcda.reduce_seeds, cube(k, DATASETS[k], long=False), how="mean"),
+                              n_resamples=100, rng=0)
+    fig, (heat, bars) = plot_rank_stability(res, width="page")
+    assert_legible(fig, width="page")
+    # the interval panel keeps its share at every size
+    assert bars.get_position().width >= 0.25 * heat.get_position().width
+
+
+def test_layout_rules_without_drawing():
+    assert [_layout.relation_layout(k) for k in (4, 7, 8, 50)] == ["graph", "graph", "matrix", "matrix"]
+    for k in SIZES:
+        for width in WIDTHS.values():
+            lay = _layout.matrix_layout(k, long_names(k), width=width)
+            assert lay["height"] <= _layout.PAGE_HEIGHT
+            assert lay["tick_font"] >= _layout.MIN_FONT
+            assert not lay["annotate"] or lay["cell_font"] >= _layout.MIN_FONT
+            assert lay["numbered"]                         # 40-character names are printed once
+    assert _layout.posterior_layout(8, 28, all_pairs=True) == "bars"
+    assert _layout.posterior_layout(20, 190, all_pairs=True) == "grid"
+    assert _layout.posterior_layout(50, 49, all_pairs=False) == "bars"
+    assert [s.stop - s.start for s in _layout.page_slices(200, 16)] == [15] * 8 + [16] * 5 or \
+        sum(s.stop - s.start for s in _layout.page_slices(200, 16)) == 200
+    assert 1.0 + 49 * _layout.row_height(49, fixed=1.0) <= _layout.PAGE_HEIGHT
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
+@pytest.mark.parametrize("k", SIZES)
+def test_posterior_simplex_corner_labels_never_collide(k, width):
+    res = mcda.bayesian_sign_comparison(flat(k, 10), rope=0.01, method="sampling", n_samples=500, rng=0)
+    fig, ax = plot_posterior(res, (res.methods[-1], res.methods[0]), width=width)
+    assert_legible(fig, width=width)
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
+@pytest.mark.parametrize("k,n_datasets", [(4, 10), (8, 20), (20, 10), (50, 3)])
+def test_pairwise_panels_are_legible_and_split_into_pages(k, n_datasets, width):
+    res = _quiet(mcda.paired_tests, cube(k, n_datasets, n_seeds=4))
+    fig, axes = plot_pairwise(res, width=width)
+    assert_legible(fig, width=width)
+    caption = " ".join(fig.get_suptitle().split())
+    assert "framed: significant" in caption
+    n_pages = int(caption.split("page 1 of ")[1].split(":")[0]) if "page 1 of" in caption else 1
+    shown = len(axes)
+    for page in range(2, n_pages + 1):               # the other pages hold the other datasets
+        shown += len(plot_pairwise(res, width=width, page=page)[1])
+        plt.close("all")
+    assert shown == n_datasets
+    with pytest.raises(ValueError, match="`page`"):
+        plot_pairwise(res, width=width, page=n_pages + 1)
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
+@pytest.mark.parametrize("k,n_datasets", [(4, 10), (8, 50), (20, 10), (50, 10)])
+def test_forest_marks_the_missing_cell_and_fits_a_page(k, n_datasets, width):
+    summary = _quiet(mcda.summary, cube(k, n_datasets))
+    fig, ax = plot_forest(summary, width=width)
+    assert_legible(fig, width=width)
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    pages = [a for a in (_paged(summary, width, p) for p in range(1, 60)) if a is not None]
+    assert sum(len(a.get_yticklabels()) for a in pages) == n_datasets      # every dataset on one page
+    marks = [len(line.get_ydata()) for a in pages for line in a.lines if line.get_gid() == "missing"]
+    assert marks == [1]                                                    # the missing cell, once
+    assert "no result" in legend or len(pages) > 1
+
+
+def _paged(summary, width, page):
+    try:
+        return plot_forest(summary, width=width, page=page)[1]
+    except ValueError:
+        return None
