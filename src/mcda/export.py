@@ -167,13 +167,14 @@ def _fitting_size(widths: list[float]) -> tuple[int, str] | None:
 
 
 def _breakable(text: str) -> str:
-    """``text`` escaped, with line-break points after ``_ - . /`` and every 12 characters of a longer run."""
+    """``text`` escaped, with line-break points after ``_ - . /`` and inside letter/digit runs over 12."""
     out = []
     for run in re.split(r"([_\-./])", _one_line(text)):
         if run in ("_", "-", ".", "/"):
             out.append(latex_escape(run) + r"\allowbreak{}")
         else:
-            out.append(r"\allowbreak{}".join(latex_escape(run[i:i + 12]) for i in range(0, len(run), 12)))
+            pieces = re.split(r"(?<=[A-Za-z0-9]{12})(?=[A-Za-z0-9])", run)  # split the raw text, then escape
+            out.append(r"\allowbreak{}".join(latex_escape(p) for p in pieces))
     return "".join(out)
 
 
