@@ -118,12 +118,20 @@ def test_missing_cells_and_single_seeds():
     assert "% missing cells: --" in text
 
 
-def test_names_are_escaped_and_wide_tables_scaled():
-    scores = {"set_1 & co": {f"m{i}%": float(i) for i in range(10)}, "x#2": {f"m{i}%": float(-i) for i in range(10)}}
+def test_names_are_escaped_and_wide_tables_set_smaller_then_split():
+    scores = {"set_1 & co": {f"m{i}%": float(i) for i in range(8)}, "x#2": {f"m{i}%": float(-i) for i in range(8)}}
     text = scores_to_latex(mcda.score_cube(scores, direction="higher_is_better"))
     assert r"set\_1 \& co" in text and r"x\#2" in text and r"m0\%" in text
-    assert r"\resizebox{\linewidth}{!}{%" in text and "graphicx" in text
-    _check_structure(text, 11)
+    assert "\\resizebox" not in text and text.count(r"\begin{table}") == 1  # 8 short columns: one table
+    _check_structure(text, 9)
+    # 30 methods with intervals do not fit at 7 pt: split into column blocks, each repeating the datasets
+    summary = mcda.summary(mcda.datasets.synthetic(n_datasets=3, n_methods=30, n_seeds=3, rng=0), ci_method="t")
+    split = scores_to_latex(summary)
+    parts = split.split(r"\end{table}")[:-1]
+    assert len(parts) > 1 and all(r"\scriptsize" in p or r"\footnotesize" in p or r"\small" in p for p in parts)
+    headers = [h for p in parts for h in _header(p + r"\end{table}")[1:]]
+    assert headers == [f"method\\_{j}" for j in range(30)]  # every method once, in order
+    assert "Part 1 of" in parts[0] and "(continued) Part 2 of" in parts[1]
     assert latex_escape("a_b^c~d\\e") == r"a\_b\textasciicircum{}c\textasciitilde{}d\textbackslash{}e"
 
 
@@ -209,18 +217,69 @@ def test_excluded_methods_are_named():
     assert "Not ranked (missing results): SAFE, ascend." in caption
 
 
-def test_tables_compile_with_pdflatex(tmp_path):
+def _benchmark_csv(path, *, n_methods, n_datasets, n_seeds):
+    """A tidy CSV with 40-character method names and one missing (dataset, method) cell."""
+    cube = mcda.datasets.synthetic(n_datasets=n_datasets, n_methods=n_methods, n_seeds=n_seeds, rng=3)
+    frame = cube.to_dataframe(name="score").reset_index()[["dataset", "method", "seed", "score"]]
+    frame["method"] = frame["method"].map(lambda m: f"{m}_with_a_rather_long_name_xyzw"[:40].ljust(40, "q"))
+    first = (frame["dataset"] == frame["dataset"].iloc[0]) & (frame["method"] == frame["method"].iloc[0])
+    frame[~first].to_csv(path, index=False)
+    assert frame["method"].str.len().eq(40).all()
+
+
+def _compile(folder: Path, name: str, tables: list[Path]) -> str:
+    """pdflatex on a minimal article that inputs ``tables``; the log text."""
+    document = "\n".join([r"\documentclass{article}", r"\usepackage{booktabs}", r"\usepackage{longtable}",
+                          r"\begin{document}", *(r"\input{" + t.as_posix() + "}\n\\clearpage" for t in tables),
+                          r"\end{document}", ""])
+    (folder / f"{name}.tex").write_text(document, encoding="utf-8")
+    run = subprocess.run(["pdflatex", "-interaction=nonstopmode", f"{name}.tex"], cwd=folder,
+                         capture_output=True, text=True, timeout=300)
+    log = (folder / f"{name}.log").read_text(encoding="utf-8", errors="replace")
+    assert run.returncode == 0, log[-3000:]
+    assert (folder / f"{name}.pdf").exists()
+    return log
+
+
+def _check_log(log: str, what: str):
+    errors = re.findall(r"^! .*$", log, flags=re.M)
+    assert not errors, (what, errors)
+    assert "Float too large" not in log, what
+    overfull = [float(x) for x in re.findall(r"Overfull \\hbox \(([\d.]+)pt too wide\)", log)]
+    assert all(x <= 1.0 for x in overfull), (what, overfull)
+    assert "Undefined control sequence" not in log, what
+
+
+def test_every_cli_table_compiles_with_pdflatex(tmp_path):
+    # Every table `mcda compare` writes, at 8 methods x 20 datasets x 5 seeds (pairwise: 560 rows) and,
+    # for the scores and comparison tables, at 20 and 50 methods; 40-character names, one missing cell.
+    # The .log must show no LaTeX error, no float too large for the page, no overfull box over 1 pt.
     if shutil.which("pdflatex") is None:
         if os.environ.get("CI"):  # .ci/run installs TeX Live: under CI a missing pdflatex is a failure
             pytest.fail("pdflatex is not installed; .ci/run installs texlive-latex-base and -recommended")
         pytest.skip("no TeX installation (CI installs it)")
+    from mcda.cli import main
+    import io
+
+    for n_methods, n_seeds in ((8, 5), (20, 2), (50, 2)):
+        csv = tmp_path / f"scores_{n_methods}.csv"
+        _benchmark_csv(csv, n_methods=n_methods, n_datasets=20, n_seeds=n_seeds)
+        out = tmp_path / f"out_{n_methods}"
+        code = main(["compare", str(csv), "--metric", "accuracy", "--out", str(out), "--no-figures", "--rng", "0"],
+                    stdout=io.StringIO(), stderr=io.StringIO())
+        assert code == 0
+        names = ["scores.tex", "comparison.tex"] + (["pairwise.tex"] if n_methods == 8 else [])
+        tables = [out / n for n in names]
+        assert all(t.exists() for t in tables), sorted(p.name for p in out.iterdir())
+        if n_methods == 8:
+            pairwise = tables[2].read_text(encoding="utf-8")
+            assert r"\begin{longtable}" in pairwise and r"\endhead" in pairwise  # 560 rows break across pages
+            assert len(re.findall(r"^[^%].*& M\d+ vs M\d+ &", pairwise, flags=re.M)) == 20 * 28  # every pair, keyed
+            assert pairwise.count("% not applicable: dataset_0") == 7  # the missing cell's 7 pairs say why
+        _check_log(_compile(tmp_path, f"doc_{n_methods}", tables), f"{n_methods} methods")
+    # the library's own examples too
     report = mcda.Report(mcda.datasets.synthetic(n_datasets=3, n_methods=10, n_seeds=5, rng=1, missing=0.1), rng=0)
-    tables = [report.to_latex(), report.pairwise_to_latex(), report.comparison_to_latex(),
-              scores_to_latex(mcda.datasets.load("demsar2006"))]
-    document = "\n".join([r"\documentclass{article}", r"\usepackage{booktabs}", r"\usepackage{graphicx}",
-                          r"\begin{document}", *tables, r"\end{document}"])
-    (tmp_path / "doc.tex").write_text(document, encoding="utf-8")
-    run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=tmp_path,
-                         capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stdout[-2000:]
-    assert (tmp_path / "doc.pdf").exists()
+    small = tmp_path / "small.tex"
+    small.write_text("\n".join([report.to_latex(), report.pairwise_to_latex(), report.comparison_to_latex(),
+                                scores_to_latex(mcda.datasets.load("demsar2006"))]), encoding="utf-8")
+    _check_log(_compile(tmp_path, "doc_small", [small]), "small tables")

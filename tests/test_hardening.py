@@ -148,7 +148,10 @@ _PAYLOAD = "evil\n\\input{payload}\r\\def\\x{1}\u2028\\end{document}\x07"
 def _live_lines(text: str) -> list[str]:
     """Lines that are not comments and start a TeX control sequence other than the table's own."""
     own = ("\\begin", "\\end{tabular}", "\\end{table}", "\\centering", "\\caption", "\\label", "\\toprule",
-           "\\midrule", "\\bottomrule", "\\resizebox", "\\addlinespace", "\\multicolumn", "\\end{tabular}}")
+           "\\midrule", "\\bottomrule", "\\resizebox", "\\addlinespace", "\\multicolumn", "\\end{tabular}}",
+           # the layout rule's font sizes and longtable structure (mcda.export)
+           "\\small", "\\footnotesize", "\\scriptsize", "\\begingroup", "\\endgroup", "\\endfirsthead",
+           "\\endhead", "\\endfoot", "\\endlastfoot", "\\end{longtable}")
     return [line for line in text.splitlines()
             if line.strip().startswith("\\") and not line.strip().startswith(own)]
 

@@ -8,9 +8,19 @@ r"""LaTeX tables for papers, from mcda's result objects (booktabs; compute nothi
 - :func:`comparison_to_latex`: mean ranks across datasets and the groups of methods the
   post-hoc test did not separate.
 
-Each returns the LaTeX text and writes it to ``path`` when given. The tables need
-``\usepackage{booktabs}`` (and ``graphicx`` for wide tables, which are scaled to the line
-width); they are floats ready for ``\input``.
+Each returns the LaTeX text and writes it to ``path`` when given, ready for ``\input``; the
+tables need ``\usepackage{booktabs}`` and ``\usepackage{longtable}``.
+
+Layout rule (any number of methods and datasets; the text block is taken as the article class's
+345 pt × 550 pt at 10 pt):
+
+- a table with more than 30 body rows is a ``longtable`` that breaks across pages (caption and
+  header first, the header repeated on every page under "(continued)"), else a ``table`` float;
+- a table is set in the largest of 10, 9, 8, 7 pt at which its estimated width fits the text;
+  a scores table that does not fit at 7 pt is split into the fewest column blocks of
+  consecutive methods that fit, each its own table repeating the dataset column;
+- method names longer than 24 characters are shown as keys M1, M2, … in the scores and
+  pairwise tables, named in the caption (≤ 10 methods) or in a key table that follows.
 
 Examples
 --------
@@ -34,7 +44,6 @@ from ._validation import check_positive_int
 
 __all__ = ["scores_to_latex", "pairwise_to_latex", "comparison_to_latex", "latex_escape", "significance_marker"]
 
-_WIDE = 8  # more method columns than this: the tabular is scaled to \linewidth
 _SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
              "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
 
@@ -96,27 +105,143 @@ def _sci(p: float) -> str:
     return f"{mantissa} \\times 10^{{{int(exponent)}}}"
 
 
-def _float(path, caption: str | None, default_caption: str, label: str | None, header: list[str], rows: list[str],
-           spec: str, comments: list[str], wide: bool) -> str:
-    """The LaTeX table float (captioned ``caption``, or ``default_caption`` when it is None), written to
-    ``path`` when one is given."""
-    caption = caption if caption is not None else default_caption
-    lines = [f"% {_one_line(c)}" for c in comments]
-    lines += ["% requires \\usepackage{booktabs}" + (" and \\usepackage{graphicx}" if wide else ""),
-              r"\begin{table}[tbp]", r"\centering"]
-    if caption:
-        lines.append(r"\caption{" + caption + "}")
-    if label:
-        lines.append(r"\label{" + _one_line(label) + "}")
-    if wide:
-        lines.append(r"\resizebox{\linewidth}{!}{%")
-    lines += [r"\begin{tabular}{" + spec + "}", r"\toprule", " & ".join(header) + r" \\", r"\midrule"]
-    lines += rows
-    lines += [r"\bottomrule", r"\end{tabular}" + ("}" if wide else ""), r"\end{table}", ""]
-    text = "\n".join(lines)
+# --------------------------------------------------------------------------- page layout
+#
+# The rule every table follows (stated in the module docstring): the text block is taken as
+# 345 pt wide and 550 pt high (LaTeX's article class at 10 pt; \linewidth is what LaTeX uses, the
+# numbers only choose the layout). A table's width is estimated from its cells' text; it is set
+# in the largest of 10, 9, 8, 7 pt (\normalsize, \small, \footnotesize, \scriptsize) at which it
+# fits, never below 7 pt: a table that does not fit at 7 pt is split into column blocks (methods
+# in consecutive groups, each block a table of its own repeating the first column). A table with
+# more body rows than fit a page (_LONG_ROWS) is a ``longtable`` (header repeated on every page,
+# "continued" footers) instead of a float. Method names longer than _NAME_MAX characters are
+# replaced by keys M1, M2, … in the table and spelled out in the caption.
+
+_TEXT_WIDTH = 345.0  # pt
+_LONG_ROWS = 30  # more body rows than this: a longtable breaking across pages
+_NAME_MAX = 24  # longer method names become keys M1, M2, … (spelled out in the caption)
+_SIZES = ((10, ""), (9, r"\small"), (8, r"\footnotesize"), (7, r"\scriptsize"))
+_COLSEP = 12.0  # two \tabcolsep of 6 pt per column
+_WIDTHS = {".": 2.8, ",": 2.8, ":": 2.8, ";": 2.8, " ": 3.4, "-": 3.4, "(": 3.9, ")": 3.9, "[": 2.8, "]": 2.8,
+           "i": 2.8, "l": 2.8, "j": 3.1, "t": 3.9, "f": 3.1, "r": 3.9, "m": 8.4, "w": 7.3, "+": 7.8, "=": 7.8,
+           "*": 5.0, "<": 7.8, ">": 7.8, "|": 2.8, "/": 5.0}
+
+
+def _text_width(latex: str) -> float:
+    """An upper estimate of ``latex``'s width in pt at 10 pt (Computer Modern)."""
+    text = latex
+    width = 0.0
+    for sup, sub in re.findall(r"\^\{([^}]*)\}_\{([^}]*)\}", text):  # stacked scripts: the longer, at 70%
+        width += 0.7 * max(_text_width(sup), _text_width(sub)) + 1.0
+    text = re.sub(r"\^\{([^}]*)\}_\{([^}]*)\}", "", text)
+    bold = 1.15 if r"\mathbf" in text or r"\textbf" in text else 1.0
+    width += 12.0 * text.count(r"\pm") + 8.0 * text.count(r"\times")
+    text = text.replace(r"\pm", "").replace(r"\times", "")
+    text = re.sub(r"\\text(backslash|asciitilde|asciicircum)\{\}", "~", text)
+    text = re.sub(r"\\(mathbf|mathrm|textbf|emph)", "", text)
+    text = re.sub(r"\\([_&%$#{}])", r"\1", text)
+    text = text.replace("$", "").replace("{", "").replace("}", "").replace("\\ ", " ")
+    for ch in text:
+        if ch in _WIDTHS:
+            width += _WIDTHS[ch]
+        elif ch.isupper() or ch in "_&%#~@":
+            width += 7.6
+        else:
+            width += 5.3
+    return bold * width * 1.12
+
+
+def _column_widths(header: list[str], rows: list[list[str]]) -> list[float]:
+    widths = [_text_width(h) for h in header]
+    for row in rows:
+        for j, cell in enumerate(row):
+            widths[j] = max(widths[j], _text_width(cell))
+    return widths
+
+
+def _fitting_size(widths: list[float]) -> tuple[int, str] | None:
+    """The largest font size at which columns of ``widths`` (pt at 10 pt) fit the text width, or None."""
+    for points, command in _SIZES:
+        if sum(w * points / 10 + _COLSEP for w in widths) <= _TEXT_WIDTH:
+            return points, command
+    return None
+
+
+def _breakable(text: str) -> str:
+    """``text`` escaped, with line-break points after ``_ - . /`` and inside letter/digit runs over 12."""
+    out = []
+    for run in re.split(r"([_\-./])", _one_line(text)):
+        if run in ("_", "-", ".", "/"):
+            out.append(latex_escape(run) + r"\allowbreak{}")
+        else:
+            pieces = re.split(r"(?<=[A-Za-z0-9]{12})(?=[A-Za-z0-9])", run)  # split the raw text, then escape
+            out.append(r"\allowbreak{}".join(latex_escape(p) for p in pieces))
+    return "".join(out)
+
+
+def _method_keys(methods: list) -> tuple[dict, str, str]:
+    """Table names of ``methods`` (keys M1, M2, … when any name is longer than _NAME_MAX), the caption's key
+    sentence, and a key table (a longtable M_i → name) when the key is too long for a caption ("" if none)."""
+    names = [str(m) for m in methods]
+    if all(len(n) <= _NAME_MAX for n in names):
+        return {m: latex_escape(m) for m in names}, "", ""
+    keys = {m: f"M{i + 1}" for i, m in enumerate(names)}
+    sentence = " Methods: " + "; ".join(f"{keys[m]} = {_breakable(m)}" for m in names) + "."
+    if len(names) <= 10:
+        return keys, sentence, ""
+    table = _float(f"Keys of the methods in the table above (M1--M{len(names)}).", None, ["Key", "Method"],
+                   [[keys[m], latex_escape(m)] for m in names], "ll", [], "")
+    return keys, f" Methods as keys M1--M{len(names)}, named in the key table that follows.", table
+
+
+def _emit(path, blocks: list[str]) -> str:
+    text = "\n".join(blocks)
     if path is not None:
         Path(path).write_text(text, encoding="utf-8")
     return text
+
+
+def _float(caption: str, label: str | None, header: list[str], rows: list[list[str] | str], spec: str,
+           comments: list[str], size: str) -> str:
+    """One table (captioned, labelled when ``label``): a float, or a longtable when rows exceed a page.
+
+    ``rows`` hold the cells of a row, or a raw LaTeX line (``\addlinespace``) between rows.
+    """
+    body = [r if isinstance(r, str) else " & ".join(r) + r" \\" for r in rows]
+    n_rows = sum(not isinstance(r, str) for r in rows)
+    lines = [f"% {_one_line(c)}" for c in comments]
+    head = [r"\toprule", " & ".join(header) + r" \\", r"\midrule"]
+    label_text = r"\label{" + _one_line(label) + "}" if label else ""
+    if n_rows <= _LONG_ROWS:
+        lines += ["% requires \\usepackage{booktabs}", r"\begin{table}[tbp]", r"\centering"]
+        if size:
+            lines.append(size)
+        if caption:
+            lines.append(r"\caption{" + caption + "}")
+        if label_text:
+            lines.append(label_text)
+        lines += [r"\begin{tabular}{" + spec + "}", *head, *body, r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
+        return "\n".join(lines)
+    n = len(header)
+    lines += ["% requires \\usepackage{booktabs} and \\usepackage{longtable}: the table breaks across pages",
+              r"\begingroup"]
+    if size:
+        lines.append(size)
+    lines += [r"\begin{longtable}{" + spec + "}"]
+    if caption:
+        lines.append(r"\caption{" + caption + "}" + label_text + r" \\")
+    elif label_text:
+        lines.append(label_text + r" \\")
+    lines += [*head, r"\endfirsthead",
+              r"\multicolumn{" + str(n) + r"}{@{}l}{\emph{(continued)}} \\",
+              *head, r"\endhead",
+              r"\midrule",
+              r"\multicolumn{" + str(n) + r"}{r@{}}{\emph{(continued on the next page)}} \\",
+              r"\endfoot",
+              r"\bottomrule",
+              r"\endlastfoot",
+              *body, r"\end{longtable}", r"\endgroup", ""]
+    return "\n".join(lines)
 
 
 def _result_frame(result, expected: str) -> pd.DataFrame:
@@ -244,11 +369,10 @@ def scores_to_latex(source, path=None, *, bold_best: bool = True, digits: int = 
             for c in ("mean", "ci_low", "ci_high")}
     bold = best_in_rows(wide["mean"], direction, digits) if bold_best else \
         pd.DataFrame(False, index=datasets, columns=methods)
-    rows = []
-    for d in datasets:
-        cells = [_cell(float(wide["mean"].at[d, m]), float(wide["ci_low"].at[d, m]), float(wide["ci_high"].at[d, m]),
-                       ci_method, digits, bool(bold.at[d, m])) for m in methods]
-        rows.append(" & ".join([latex_escape(d)] + cells) + r" \\")
+    names, key, key_table = _method_keys(methods)
+    cells = {m: [_cell(float(wide["mean"].at[d, m]), float(wide["ci_low"].at[d, m]), float(wide["ci_high"].at[d, m]),
+                       ci_method, digits, bool(bold.at[d, m])) for d in datasets] for m in methods}
+    first = [latex_escape(d) for d in datasets]
     better = "higher is better" if direction == "higher_is_better" else "lower is better"
     if ci_method is None:
         what = "one score per dataset and method"
@@ -266,9 +390,31 @@ def scores_to_latex(source, path=None, *, bold_best: bool = True, digits: int = 
         default_caption += r" Intervals as mean$^{+\mathrm{up}}_{-\mathrm{down}}$."
     comments = [f"mcda: {metric}, {better}; {what.replace(chr(92), '')}" + (f"; scale {scale}" if scale else ""),
                 "missing cells: --" if frame["mean"].isna().any() else "no missing cell"]
-    header = ["Dataset"] + [latex_escape(m) for m in methods]
-    return _float(path, caption, default_caption, label, header, rows, "l" + "c" * len(methods), comments,
-                  wide=len(methods) > _WIDE)
+    caption = (caption if caption is not None else default_caption) + key
+    first_width = _column_widths(["Dataset"], [[f] for f in first])
+    widths = {m: _column_widths([names[str(m)]], [[c] for c in cells[m]])[0] for m in methods}
+    # the fewest column blocks (consecutive methods, as even as possible) that each fit at 7 pt or more
+    for n_blocks in range(1, len(methods) + 1):
+        per = -(-len(methods) // n_blocks)
+        blocks = [methods[i:i + per] for i in range(0, len(methods), per)]
+        sizes = [_fitting_size(first_width + [widths[m] for m in b]) for b in blocks]
+        if all(sizes) or per == 1:
+            break
+    size = min((sz for sz in sizes if sz), default=_SIZES[-1])[1]
+    tables = []
+    for i, block in enumerate(blocks):
+        rows = [[first[r]] + [cells[m][r] for m in block] for r in range(len(datasets))]
+        header = ["Dataset"] + [names[str(m)] for m in block]
+        if len(blocks) == 1:
+            cap, lab, com = caption, label, comments
+        else:
+            span = f"methods {methods.index(block[0]) + 1}--{methods.index(block[-1]) + 1} of {len(methods)}"
+            cap = (caption + f" Part {i + 1} of {len(blocks)}: {span}." if i == 0 else
+                   f"(continued) Part {i + 1} of {len(blocks)}: {span}.")
+            lab = label if i == 0 else None
+            com = comments if i == 0 else []
+        tables.append(_float(cap, lab, header, rows, "l" + "c" * len(block), com, size))
+    return _emit(path, tables + ([key_table] if key_table else []))
 
 
 # --------------------------------------------------------------------------- paired tests
@@ -305,6 +451,7 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
         raise McdaArgumentTypeError(f"`result` must be a PairedTests (mcda.paired_tests); its table lacks {missing}")
     alpha = float(result.alpha)
     method = str(getattr(result, "method", ""))
+    names, key, key_table = _method_keys(list(pd.unique(pd.concat([frame["method_a"], frame["method_b"]]))))
     rows, comments = [], []
     previous = None
     for r in frame.itertuples(index=False):
@@ -316,11 +463,11 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
         interval = ("" if not (np.isfinite(r.ci_low) and np.isfinite(r.ci_high))
                     else f"\\ [{_number(r.ci_low, digits)}, {_number(r.ci_high, digits)}]")
         mark = significance_marker(r.p_holm, alpha)
-        rows.append(" & ".join([latex_escape(r.dataset) if first else "",
-                                f"{latex_escape(r.method_a)} vs {latex_escape(r.method_b)}",
-                                f"${diff}{interval}$" if diff != "--" else "--",
-                                _p_text(r.p_raw, digits), _p_text(r.p_holm, digits),
-                                f"${mark.replace('*', '{*}')}$" if mark else ""]) + r" \\")
+        rows.append([latex_escape(r.dataset) if first else "",
+                     f"{names[str(r.method_a)]} vs {names[str(r.method_b)]}",
+                     f"${diff}{interval}$" if diff != "--" else "--",
+                     _p_text(r.p_raw, digits), _p_text(r.p_holm, digits),
+                     f"${mark.replace('*', '{*}')}$" if mark else ""])
         reason = getattr(r, "reason", "")
         if isinstance(reason, str) and reason:
             comments.append(f"{r.dataset}: {r.method_a} vs {r.method_b}: {reason}")
@@ -334,8 +481,11 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
                        f"${{*}}$ $p_\\mathrm{{Holm}} \\le {alpha:g}$, ${{*}}{{*}}$ $\\le {alpha / 5:g}$, "
                        f"${{*}}{{*}}{{*}}$ $\\le {alpha / 50:g}$.")
     header = ["Dataset", "Pair", "Difference", "$p$", r"$p_\mathrm{Holm}$", ""]
-    return _float(path, caption, default_caption, label, header, rows, "llcccl",
-                  [f"mcda: {test}, alpha {alpha:g}"] + [f"not applicable: {c}" for c in comments], wide=False)
+    size = _fitting_size(_column_widths(header, [r for r in rows if not isinstance(r, str)])) or _SIZES[-1]
+    caption = (caption if caption is not None else default_caption) + key
+    return _emit(path, [_float(caption, label, header, rows, "llcccl",
+                               [f"mcda: {test}, alpha {alpha:g}"] + [f"not applicable: {c}" for c in comments],
+                               size[1])] + ([key_table] if key_table else []))
 
 
 # --------------------------------------------------------------------------- across datasets
@@ -399,7 +549,8 @@ def comparison_to_latex(result, path=None, *, caption: str | None = None, label:
                         f"{type(result).__name__}")
     order = list(result.mean_ranks.sort_values(kind="stable").index)
     letters = _group_letters(list(result.groups), order)
-    rows = [f"{latex_escape(m)} & {result.mean_ranks[m]:.3f} & {letters[m]} \\\\" for m in order]
+    # one method per row: full names fit (the font size follows the longest)
+    rows = [[latex_escape(m), f"{result.mean_ranks[m]:.3f}", letters[m]] for m in order]
     f = result.friedman
     test_name = getattr(f, "test", "friedman")
     if test_name == "skillings-mack":
@@ -428,6 +579,7 @@ def comparison_to_latex(result, path=None, *, caption: str | None = None, label:
                             + ", ".join(latex_escape(m) for m in result.excluded) + ".")
     comments = [f"mcda: {result.test}, alpha {result.alpha:g}"]
     comments += [f"excluded (incomplete): {m} lacks {list(lacks)}" for m, lacks in result.excluded.items()]
-    return _float(path, caption, default_caption, label, ["Method", "Mean rank", "Group"], rows, "lcc", comments,
-                  wide=False)
-
+    caption = caption if caption is not None else default_caption
+    header = ["Method", "Mean rank", "Group"]
+    size = _fitting_size(_column_widths(header, rows)) or _SIZES[-1]
+    return _emit(path, [_float(caption, label, header, rows, "lcc", comments, size[1])])
