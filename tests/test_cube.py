@@ -162,7 +162,9 @@ def test_reduce_seeds_is_explicit_and_direction_aware():
     cube = mcda.score_cube({"d": {"a": [1.0, 3.0], "b": [2.0, np.nan]}}, metric="runtime")
     with pytest.raises(TypeError):
         mcda.reduce_seeds(cube)  # no default: the analyst decides
-    assert mcda.reduce_seeds(cube, how="best").sel({"method": "a"}).item() == 1.0  # runtime: lower is better
+    with pytest.warns(mcda.MissingDataWarning, match="d/b \\(1 of 2\\)"):  # b lost a seed: said
+        best = mcda.reduce_seeds(cube, how="best")
+    assert best.sel({"method": "a"}).item() == 1.0  # runtime: lower is better
     propagated = mcda.reduce_seeds(cube, how="mean", missing="complete")
     assert math.isnan(propagated.sel({"method": "b"}).item())
     assert propagated.coords["n_seeds"].sel({"method": "b"}).item() == 0

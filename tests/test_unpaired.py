@@ -60,8 +60,8 @@ def test_paired_is_never_switched_silently():
     with pytest.raises(TypeError, match="`paired`"):
         mcda.paired_tests(cube, paired="no")
     report = mcda.Report(cube, rng=0)
-    with pytest.warns(mcda.UnpairedSeedsWarning):
+    with pytest.warns(mcda.UnpairedSeedsWarning), pytest.warns(mcda.SmallSampleWarning, match="3 of 3 pairs"):
         text = report.overview()
     assert "seed labels differ" in text and "paired t tests" in text
-    with pytest.warns(mcda.UnpairedSeedsWarning):
+    with pytest.warns(mcda.UnpairedSeedsWarning), pytest.warns(mcda.SmallSampleWarning, match="3 of 3 pairs"):
         assert "unpaired Welch t tests" in mcda.Report(cube, paired=False, rng=0).overview()

@@ -389,7 +389,8 @@ def test_fewer_than_two_shared_seeds_gives_nan_and_the_count():
     tidy = pd.DataFrame({"dataset": "d", "method": ["a"] * 3 + ["b"] * 3,
                          "seed": [0, 1, 2, 2, 3, 4], "score": [0.8, 0.82, 0.81, 0.7, 0.71, 0.69]})
     for fn in (mcda.paired_tests, mcda.equivalence, mcda.power):
-        row = fn(tidy, metric="accuracy").to_frame().iloc[0]
+        with pytest.warns(mcda.UnpairedSeedsWarning, match="seed labels differ"):
+            row = fn(tidy, metric="accuracy").to_frame().iloc[0]
         assert row["n_seeds"] == 1
         assert "only 1 shared seed" in row["reason"]
 
@@ -399,7 +400,8 @@ def test_pairs_are_aligned_by_seed_label():
     a, b = 0.8 + rng.normal(0, 0.01, 5), 0.79 + rng.normal(0, 0.01, 5)
     tidy = pd.DataFrame({"dataset": "d", "method": ["a"] * 5 + ["b"] * 5,
                          "seed": [0, 1, 2, 3, 4, 2, 3, 4, 5, 6], "score": np.concatenate([a, b])})
-    row = mcda.paired_tests(tidy, metric="accuracy").to_frame().iloc[0]
+    with pytest.warns(mcda.UnpairedSeedsWarning, match="seed labels differ"):
+        row = mcda.paired_tests(tidy, metric="accuracy").to_frame().iloc[0]
     ref = stats.ttest_rel(a[2:], b[:3])  # seeds 2, 3, 4
     assert row["n_seeds"] == 3
     assert row["p_raw"] == pytest.approx(ref.pvalue, rel=1e-12)

@@ -211,7 +211,8 @@ def _design(cube: xr.DataArray, missing: str, flags: tuple,
 
 def _prepared(cube, missing, columns, excluded, empty, **sums) -> AcrossDatasets:
     labels, methods = cube.coords["dataset"].values, cube.coords["method"].values  # one coordinate lookup each
-    name_empty_datasets([str(d) for d in labels[empty]], "the across-dataset analysis")
+    dropped = sums.get("excluded_datasets") or {}  # left out for a missing cell (missing="datasets"), named there
+    name_empty_datasets([str(d) for d in labels[empty] if str(d) not in dropped], "the across-dataset analysis")
     return AcrossDatasets(cube=cube, methods=[str(methods[j]) for j in columns],
                           columns=np.asarray(columns), empty=np.asarray(empty, dtype=np.int64), excluded=excluded,
                           empty_datasets=tuple(str(d) for d in labels[empty]), missing=missing, **sums)
