@@ -302,12 +302,13 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
                 what += (f"; {len(comparison.excluded)} method{'s' if len(comparison.excluded) != 1 else ''} "
                          "lacking results on some datasets "
                          f"({', '.join(f'{m}: {len(v)} dataset' + ('s' if len(v) != 1 else '') for m, v in comparison.excluded.items())}) "
-                         "were left out of this test (they appear in the pairwise comparisons on the datasets they "
-                         "have)")
+                         + ("were left out of this test (they appear in the pairwise comparisons on the datasets "
+                            "they have)" if len(comparison.excluded) != 1 else "was left out of this test (it appears "
+                            "in the pairwise comparisons on the datasets it has)"))
             if comparison.excluded_datasets:
                 what += (f"; the {len(comparison.excluded_datasets)} dataset"
                          f"{'s' if len(comparison.excluded_datasets) != 1 else ''} lacking a result for some method "
-                         "were left out of this test")
+                         f"{'were' if len(comparison.excluded_datasets) != 1 else 'was'} left out of this test")
             methods.append(what + ".")
             test = comparison.test
             words, keys = _POSTHOC_WORDS.get(test, (test, []))
