@@ -55,7 +55,7 @@ from ._validation import (
     warn,
 )
 from .cards import DIRECTIONS, direction_sign
-from .cube import as_cube, complete_cases, complete_cases_with, cube_metric
+from .cube import as_cube, complete_cases, complete_cases_with, cube_metric, metric_keys
 
 __all__ = [
     "CriteriaComparison",
@@ -113,12 +113,7 @@ def _metric_mapping(name: str, value, metrics: list, what: str) -> dict:
     if not isinstance(value, Mapping):
         raise McdaArgumentTypeError(f"`{name}` must be a mapping metric -> {what} (a dict or a pandas Series); "
                         f"got {value!r}")
-    mapping = {str(k): v for k, v in value.items()}
-    unknown = [k for k in mapping if k not in metrics]
-    if unknown:
-        raise McdaArgumentError(f"`{name}` names metrics that are not criteria here: {shown(unknown)}; "
-                         f"the criteria are {shown(metrics)}")
-    return mapping
+    return dict(zip(metric_keys(value, metrics, argument=name), value.values()))
 
 
 def _prepare(scores, *, metrics=None, rope=None) -> _Criteria:
@@ -148,11 +143,7 @@ def _prepare(scores, *, metrics=None, rope=None) -> _Criteria:
     if metrics is not None:
         if isinstance(metrics, str):
             metrics = [metrics]
-        metrics = [str(m) for m in metrics]
-        unknown = [m for m in metrics if m not in labels]
-        if unknown:
-            raise McdaArgumentError(f"`metrics` names metrics that are not in the scores: {shown(unknown)}; "
-                             f"the scores have {shown(labels)}")
+        metrics = metric_keys(metrics, labels, argument="metrics")
         if len(set(metrics)) != len(metrics) or not metrics:
             raise McdaArgumentError(f"`metrics` must name at least one metric, each once; got {metrics!r}")
         cube = cube.sel(metric=np.array(metrics, dtype=object))

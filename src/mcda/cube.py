@@ -103,10 +103,7 @@ def attach_metric(da: xr.DataArray, metric, direction, noise_floor=None) -> xr.D
                             f"mapping label -> card name; got {metric!r}")
         for mp, nm in ((metric_map, "metric"), (direction_map, "direction")):
             if mp is not None:
-                unknown = [k for k in mp if str(k) not in labels]
-                if unknown:
-                    raise McdaArgumentError(f"`{nm}` names metrics that are not in the cube: {shown(unknown)}; "
-                                     f"the cube has {shown(labels)}")
+                metric_keys(mp, labels, argument=nm)
         dirs, floors, cards = [], [], {}
         for label in labels:
             m = metric_map.get(label, label) if metric_map else label
@@ -135,6 +132,56 @@ def attach_metric(da: xr.DataArray, metric, direction, noise_floor=None) -> xr.D
 def cube_metric(cube: xr.DataArray) -> str:
     """The metric name of a single-metric cube ('' when it has none)."""
     return str(cube.attrs.get("metric", ""))
+
+
+def pick_metric(requested, labels, *, argument: str = "metric") -> str | None:
+    """The one label among ``labels`` that ``requested`` names: the metric selector of every module.
+
+    ``requested`` is a label, the same label in another case, a card name or alias the label
+    resolves to, or a :class:`~mcda.MetricCard`; None picks the only label there is.
+    ``labels`` are the metrics of a cube or result (its ``metric`` dim or column); None means
+    a single unnamed metric, for which ``requested`` must be None (and None is returned).
+    Anything else raises one error naming ``argument`` and the available metrics.
+    """
+    if labels is None:
+        if requested is not None:
+            raise McdaArgumentError(f"`{argument}` was given ({requested!r}) but the scores hold a single metric",
+                                    argument=argument)
+        return None
+    labels = [str(lab) for lab in labels]
+    if requested is None and len(labels) == 1:
+        return labels[0]
+    name = requested.name if isinstance(requested, MetricCard) else requested
+    if isinstance(name, str):
+        lowered = [lab for lab in labels if lab.lower() == name.lower()]
+        if name in labels:
+            return name
+        if lowered:
+            return lowered[0]
+        target = _card_name(requested)
+        same_card = [lab for lab in labels if target is not None and _card_name(lab) == target]
+        if same_card:
+            return same_card[0]
+    close = nearest(name, labels) if isinstance(name, str) else []
+    hint = f" Did you mean {close[0]!r}?" if close else (" The scores hold several metrics: name one."
+                                                           if requested is None else "")
+    raise McdaArgumentError(f"`{argument}` must be one of the metrics [{shown(labels, _MAX_SHOWN)}]; got {name!r}.{hint}",
+                            argument=argument)
+
+
+def metric_keys(given, labels, *, argument: str) -> list[str]:
+    """The metric labels a list or mapping (``metrics=``, ``rope=``, ``scale=`` ...) names, as strings.
+
+    Unlike :func:`pick_metric`, each must be one of ``labels`` exactly (a mapping's keys are
+    the labels themselves); unknown ones raise one error naming ``argument`` and ``labels``.
+    """
+    labels = [str(lab) for lab in labels]
+    keys = [str(k) for k in given]
+    unknown = [k for k in keys if k not in labels]
+    if unknown:
+        raise McdaArgumentError(f"`{argument}` names metrics not among [{shown(labels, _MAX_SHOWN)}]: "
+                                f"{shown(unknown, _MAX_SHOWN)}", argument=argument)
+    return keys
 
 
 def cube_card(cube: xr.DataArray) -> MetricCard | None:
@@ -637,10 +684,7 @@ def _apply_scale(da: xr.DataArray, scale, keep_attrs: dict) -> xr.DataArray:
             raise McdaArgumentTypeError("`scale` is a mapping (label -> scale) only for scores with a `metric` dim; "
                             f"got {dict(scale)!r}")
         labels = [str(m) for m in da.coords["metric"].values]
-        unknown = [k for k in scale if str(k) not in labels]
-        if unknown:
-            raise McdaArgumentError(f"`scale` names metrics that are not in the cube: {shown(unknown)}; the cube has "
-                             f"{shown(labels)}")
+        metric_keys(scale, labels, argument="scale")
         factors = []
         for label in labels:
             name = scale.get(label)
@@ -859,18 +903,7 @@ def _select_metric(da: xr.DataArray, metric, direction):
     Returns the cube without the ``metric`` dim and what to attach as its metric (the stored
     card, the card given, or the bare label) and direction.
     """
-    labels = [str(m) for m in da.coords["metric"].values]
-    wanted = metric.name if isinstance(metric, MetricCard) else str(metric)
-    match = [lab for lab in labels if lab == wanted] or [lab for lab in labels if lab.lower() == wanted.lower()]
-    if not match:
-        try:
-            target = get_card(metric).name
-        except UnknownMetricError:
-            target = None
-        match = [lab for lab in labels if target is not None and _card_name(lab) == target]
-    if not match:
-        raise McdaArgumentError(f"`metric` {wanted!r} is not among the cube's metrics {shown(labels)}")
-    label = match[0]
+    label = pick_metric(metric, da.coords["metric"].values)
     stored = _stored_metric(da)
     if isinstance(metric, MetricCard):
         chosen = metric

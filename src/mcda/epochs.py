@@ -42,7 +42,7 @@ from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._results import Result
 from ._validation import check_choice, check_probability, shown, user_stacklevel
 from .cards import direction_sign
-from .cube import as_cube, cube_cards, score_cube
+from .cube import as_cube, cube_cards, pick_metric, score_cube
 
 __all__ = [
     "EPOCH_SELECTIONS",
@@ -103,11 +103,10 @@ def _check_cube(scores, criterion):
         if criterion is None:
             raise McdaArgumentError("the scores have a `metric` dim: name the metric whose validation series chooses the "
                              f"epoch with `criterion=`, one of {shown(labels, _MAX_SHOWN)}")
-        if criterion not in labels:
-            raise McdaArgumentError(f"`criterion` must be one of the cube's metrics {shown(labels, _MAX_SHOWN)}; got {criterion!r}")
+        criterion = pick_metric(criterion, labels, argument="criterion")
     elif criterion is not None:
         raise McdaArgumentError(f"`criterion` is only for cubes with a `metric` dim; got criterion={criterion!r}")
-    return cube
+    return cube, criterion
 
 
 def _sign(cube: xr.DataArray, criterion) -> float:
@@ -222,7 +221,7 @@ def epoch_selection_support(scores, *, split: str | None = "test", validation: s
     >>> epoch_selection_support(cube).unsupported
     {'d1': "no validation split distinct from the reported split 'test'"}
     """
-    cube = _check_cube(scores, criterion)
+    cube, criterion = _check_cube(scores, criterion)
     datasets = [str(d) for d in cube.coords["dataset"].values]
     if "epoch" not in cube.dims:
         reason = "the scores have no `epoch` dim: there is one score per run, nothing to select"
@@ -293,7 +292,7 @@ def _plan(scores, selection, split, validation, strict, criterion):
     check_choice("selection", selection, EPOCH_SELECTIONS)
     if not isinstance(strict, bool):
         raise McdaArgumentTypeError(f"`strict` must be True or False; got {strict!r}")
-    cube = _check_cube(scores, criterion)
+    cube, criterion = _check_cube(scores, criterion)
     if "epoch" not in cube.dims:
         raise McdaArgumentError(f"the scores have no `epoch` dim (dims {shown(cube.dims, _MAX_SHOWN)}); there is no epoch to select")
     support = epoch_selection_support(cube, split=split, validation=validation, criterion=criterion)
@@ -416,7 +415,7 @@ def selected_epochs(scores, *, selection: str = "final", split: str | None = "te
     selected = select_epoch(cube, selection=selection, split=split, validation=validation, strict=strict,
                             criterion=criterion)
     if "metric" in selected.dims:
-        selected = selected.sel(metric=criterion)
+        selected = selected.sel(metric=pick_metric(criterion, selected.coords["metric"].values, argument="criterion"))
     frame["score"] = selected.transpose(*run_dims).values.ravel()
     return frame
 
@@ -465,17 +464,15 @@ def _epoch_cube(cube, split, metric):
     elif split is not None:
         raise McdaArgumentError(f"`split` was given ({split!r}) but the cube has no 'split' dim")
     if "metric" in cube.dims:
-        labels = [str(m) for m in cube.coords["metric"].values]
-        if metric not in labels:
-            raise McdaArgumentError(f"`metric` must be one of the cube's metrics {labels}; got {metric!r}")
+        metric = pick_metric(metric, cube.coords["metric"].values)
         card = cube_cards(cube).get(metric)
         direction = str(cube.coords["direction"].sel(metric=metric).values) if "direction" in cube.coords else None
         part = cube.sel(metric=metric, drop=True)
         part = part.drop_vars([c for c in part.coords if c not in part.dims])
         part.attrs = {}
         cube = score_cube(part, metric=card, direction=None if card is not None else direction)
-    elif metric is not None:
-        raise McdaArgumentError(f"`metric` was given ({metric!r}) but the cube has a single metric")
+    else:
+        pick_metric(metric, None)
     return cube, split
 
 

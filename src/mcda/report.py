@@ -56,6 +56,7 @@ from .cube import (
     cube_cards,
     cube_metric,
     missing_cells,
+    pick_metric,
     reduce_seeds,
     resolve_rope,
     score_cube,
@@ -196,38 +197,11 @@ def _frozen(value):
     raise _NotCacheable("not cacheable")
 
 
-def _metric_label(requested, labels: list[str]) -> str:
-    """The label of ``labels`` that ``requested`` names: exact, case-insensitive, or the same card."""
-    name = requested.name if isinstance(requested, MetricCard) else str(requested)
-    if name in labels:
-        return name
-    lowered = {lab.lower(): lab for lab in labels}
-    if name.lower() in lowered:
-        return lowered[name.lower()]
-    try:
-        wanted = get_card(requested).name
-    except (KeyError, ValueError):
-        wanted = None
-    if wanted is not None:
-        for lab in labels:
-            try:
-                if get_card(lab).name == wanted:
-                    return lab
-            except (KeyError, ValueError):
-                continue
-    close = nearest(name, labels)
-    hint = f" Did you mean {close[0]!r}?" if close else ""
-    raise McdaArgumentError(f"`metric` must name one of the scores' metrics {labels}; got {name!r}.{hint}")
-
-
 def _one_metric(scores, metric, direction, method_names) -> xr.DataArray:
     """The raw cube of one metric: a report is about one metric (select it from a metric dim or column)."""
     if isinstance(scores, pd.DataFrame) and "metric" in scores.columns and "method" in scores.columns:
         labels = [str(v) for v in pd.unique(scores["metric"].astype(str))]
-        if metric is None and len(labels) > 1:
-            raise McdaArgumentError(f"the scores hold several metrics {labels}; a report is about one metric: pass `metric=` "
-                             "naming one of them")
-        label = labels[0] if metric is None else _metric_label(metric, labels)
+        label = pick_metric(metric, labels)
         scores = scores.loc[scores["metric"].astype(str) == label].drop(columns="metric")
         if metric is None or (not isinstance(metric, MetricCard) and str(metric) == label):
             metric = label if direction is None else _card_or_label(label)
@@ -235,10 +209,7 @@ def _one_metric(scores, metric, direction, method_names) -> xr.DataArray:
     if isinstance(scores, xr.DataArray) and "metric" in scores.dims:
         full = as_cube(scores)
         labels = [str(v) for v in full.coords["metric"].values]
-        if metric is None and len(labels) > 1:
-            raise McdaArgumentError(f"the scores hold several metrics {labels}; a report is about one metric: pass `metric=` "
-                             "naming one of them")
-        label = labels[0] if metric is None else _metric_label(metric, labels)
+        label = pick_metric(metric, labels)
         card = cube_cards(full).get(label)
         stored_direction = str(full.coords["direction"].values[labels.index(label)])
         sub = full.sel(metric=label).drop_vars(["metric", "direction", "noise_floor"], errors="ignore")

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import McdaArgumentError, McdaArgumentTypeError
+from ..cube import pick_metric
 from . import _style
 
 #: Marker shapes, paired with the palette so that more than eight methods stay distinguishable
@@ -26,19 +27,11 @@ def require(result, fields: Sequence[str], *, what: str, maker: str):
 
 
 def one_metric(table: pd.DataFrame, metric, *, name: str = "metric") -> tuple[pd.DataFrame, str | None]:
-    """The rows of one metric: ``metric`` names it; None is allowed when there is only one."""
+    """The rows of one metric, chosen by :func:`mcda.cube.pick_metric` (None when there is only one)."""
     if "metric" not in table.columns:
-        if metric is not None:
-            raise McdaArgumentError(f"`{name}` was given ({metric!r}) but the result has a single metric")
-        return table, None
-    labels = list(pd.unique(table["metric"]))
-    if metric is None:
-        if len(labels) == 1:
-            return table, str(labels[0])
-        raise McdaArgumentError(f"`{name}` must name one of the result's metrics {labels}; got None")
-    if metric not in labels:
-        raise McdaArgumentError(f"`{name}` must be one of {labels}; got {metric!r}")
-    return table[table["metric"] == metric], str(metric)
+        return table, pick_metric(metric, None, argument=name)
+    label = pick_metric(metric, pd.unique(table["metric"].astype(str)), argument=name)
+    return table[table["metric"].astype(str) == label], label
 
 
 def subset(name: str, chosen, available: Sequence) -> list:
