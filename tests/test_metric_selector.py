@@ -1,6 +1,6 @@
 """One metric selector: every function that picks one metric of several says the same thing.
 
-`mcda.cube.pick_metric` picks one metric (a label, the label in another case, or the card the
+`mcda.cube.select_metric` picks one metric (a label, the label in another case, or the card the
 label resolves to); `mcda.cube.metric_keys` checks the labels a list or mapping names (exactly).
 Each caller's error names its own argument and the metrics there are.
 """
@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import mcda
-from mcda.cube import metric_keys, pick_metric
+from mcda.cube import metric_keys, select_metric
 from mcda.epochs import learning_curves, select_epoch
 from mcda.plots.forest import plot_forest
 from mcda.plots.pairwise import plot_pairwise
@@ -46,22 +46,22 @@ def across(seeded):
     return mcda.reduce_seeds(seeded, how="mean")
 
 
-def test_pick_metric_rules():
+def test_select_metric_rules():
     labels = ["ARI", "elapsed"]
-    assert pick_metric("ARI", labels) == "ARI"
-    assert pick_metric("ari", labels) == "ARI"  # another case
-    assert pick_metric("runtime", labels) == "elapsed"  # the card the label resolves to
-    assert pick_metric(mcda.get_card("runtime"), labels) == "elapsed"
-    assert pick_metric(None, ["ARI"]) == "ARI"
-    assert pick_metric(None, None) is None
+    assert select_metric("ARI", labels) == "ARI"
+    assert select_metric("ari", labels) == "ARI"  # another case
+    assert select_metric("runtime", labels) == "elapsed"  # the card the label resolves to
+    assert select_metric(mcda.get_card("runtime"), labels) == "elapsed"
+    assert select_metric(None, ["ARI"]) == "ARI"
+    assert select_metric(None, None) is None
     with pytest.raises(mcda.McdaArgumentError, match=r"`metric` must be one of the metrics \['ARI', 'elapsed'\]; "
                                                      r"got 'AIR'\. Did you mean 'ARI'\?") as info:
-        pick_metric("AIR", labels)
+        select_metric("AIR", labels)
     assert info.value.argument == "metric"
     with pytest.raises(ValueError, match=r"`m` must be one of the metrics .*; got None\. The scores hold several"):
-        pick_metric(None, labels, argument="m")
+        select_metric(None, labels, argument="m")
     with pytest.raises(ValueError, match=r"`metric` was given \('ARI'\) but the scores hold a single metric"):
-        pick_metric("ARI", None)
+        select_metric("ARI", None)
     assert metric_keys({"ARI": 1}, labels, argument="rope") == ["ARI"]
     with pytest.raises(ValueError, match=r"`rope` names metrics not among \['ARI', 'elapsed'\]: 'ari'") as info:
         metric_keys({"ari": 1}, labels, argument="rope")  # mapping keys are the labels themselves

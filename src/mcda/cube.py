@@ -134,7 +134,7 @@ def cube_metric(cube: xr.DataArray) -> str:
     return str(cube.attrs.get("metric", ""))
 
 
-def pick_metric(requested, labels, *, argument: str = "metric") -> str | None:
+def select_metric(requested, labels, *, argument: str = "metric") -> str | None:
     """The one label among ``labels`` that ``requested`` names: the metric selector of every module.
 
     ``requested`` is a label, the same label in another case, a card name or alias the label
@@ -172,7 +172,7 @@ def pick_metric(requested, labels, *, argument: str = "metric") -> str | None:
 def metric_keys(given, labels, *, argument: str) -> list[str]:
     """The metric labels a list or mapping (``metrics=``, ``rope=``, ``scale=`` ...) names, as strings.
 
-    Unlike :func:`pick_metric`, each must be one of ``labels`` exactly (a mapping's keys are
+    Unlike :func:`select_metric`, each must be one of ``labels`` exactly (a mapping's keys are
     the labels themselves); unknown ones raise one error naming ``argument`` and ``labels``.
     """
     labels = [str(lab) for lab in labels]
@@ -656,7 +656,7 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
             if names is not None:
                 da = _order_by_names(da, dim, names)
     if "metric" in da.dims and isinstance(metric, (str, MetricCard)):
-        da, metric, direction = _select_metric(da, metric, direction)
+        da, metric, direction = _narrow_to_metric(da, metric, direction)
     da = _apply_scale(da, scale, keep_attrs)
     da = attach_metric(da, metric, direction, noise_floor=noise_floor)
     for k, v in keep_attrs.items():
@@ -897,13 +897,13 @@ def _one_metric_from_coords(da: xr.DataArray) -> xr.DataArray:
     return out
 
 
-def _select_metric(da: xr.DataArray, metric, direction):
+def _narrow_to_metric(da: xr.DataArray, metric, direction):
     """One metric of a cube with a ``metric`` dim, named by its label, any case, or its card.
 
     Returns the cube without the ``metric`` dim and what to attach as its metric (the stored
     card, the card given, or the bare label) and direction.
     """
-    label = pick_metric(metric, da.coords["metric"].values)
+    label = select_metric(metric, da.coords["metric"].values)
     stored = _stored_metric(da)
     if isinstance(metric, MetricCard):
         chosen = metric

@@ -42,7 +42,7 @@ from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._results import Result
 from ._validation import check_choice, check_probability, shown, user_stacklevel
 from .cards import direction_sign
-from .cube import as_cube, cube_cards, pick_metric, score_cube
+from .cube import as_cube, cube_cards, select_metric, score_cube
 
 __all__ = [
     "EPOCH_SELECTIONS",
@@ -103,7 +103,7 @@ def _check_cube(scores, criterion):
         if criterion is None:
             raise McdaArgumentError("the scores have a `metric` dim: name the metric whose validation series chooses the "
                              f"epoch with `criterion=`, one of {shown(labels, _MAX_SHOWN)}")
-        criterion = pick_metric(criterion, labels, argument="criterion")
+        criterion = select_metric(criterion, labels, argument="criterion")
     elif criterion is not None:
         raise McdaArgumentError(f"`criterion` is only for cubes with a `metric` dim; got criterion={criterion!r}")
     return cube, criterion
@@ -415,7 +415,7 @@ def selected_epochs(scores, *, selection: str = "final", split: str | None = "te
     selected = select_epoch(cube, selection=selection, split=split, validation=validation, strict=strict,
                             criterion=criterion)
     if "metric" in selected.dims:
-        selected = selected.sel(metric=pick_metric(criterion, selected.coords["metric"].values, argument="criterion"))
+        selected = selected.sel(metric=select_metric(criterion, selected.coords["metric"].values, argument="criterion"))
     frame["score"] = selected.transpose(*run_dims).values.ravel()
     return frame
 
@@ -464,7 +464,7 @@ def _epoch_cube(cube, split, metric):
     elif split is not None:
         raise McdaArgumentError(f"`split` was given ({split!r}) but the cube has no 'split' dim")
     if "metric" in cube.dims:
-        metric = pick_metric(metric, cube.coords["metric"].values)
+        metric = select_metric(metric, cube.coords["metric"].values)
         card = cube_cards(cube).get(metric)
         direction = str(cube.coords["direction"].sel(metric=metric).values) if "direction" in cube.coords else None
         part = cube.sel(metric=metric, drop=True)
@@ -472,7 +472,7 @@ def _epoch_cube(cube, split, metric):
         part.attrs = {}
         cube = score_cube(part, metric=card, direction=None if card is not None else direction)
     else:
-        pick_metric(metric, None)
+        select_metric(metric, None)
     return cube, split
 
 

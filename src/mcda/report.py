@@ -56,7 +56,7 @@ from .cube import (
     cube_cards,
     cube_metric,
     missing_cells,
-    pick_metric,
+    select_metric,
     reduce_seeds,
     resolve_rope,
     score_cube,
@@ -201,7 +201,7 @@ def _one_metric(scores, metric, direction, method_names) -> xr.DataArray:
     """The raw cube of one metric: a report is about one metric (select it from a metric dim or column)."""
     if isinstance(scores, pd.DataFrame) and "metric" in scores.columns and "method" in scores.columns:
         labels = [str(v) for v in pd.unique(scores["metric"].astype(str))]
-        label = pick_metric(metric, labels)
+        label = select_metric(metric, labels)
         scores = scores.loc[scores["metric"].astype(str) == label].drop(columns="metric")
         if metric is None or (not isinstance(metric, MetricCard) and str(metric) == label):
             metric = label if direction is None else _card_or_label(label)
@@ -209,7 +209,7 @@ def _one_metric(scores, metric, direction, method_names) -> xr.DataArray:
     if isinstance(scores, xr.DataArray) and "metric" in scores.dims:
         full = as_cube(scores)
         labels = [str(v) for v in full.coords["metric"].values]
-        label = pick_metric(metric, labels)
+        label = select_metric(metric, labels)
         card = cube_cards(full).get(label)
         stored_direction = str(full.coords["direction"].values[labels.index(label)])
         sub = full.sel(metric=label).drop_vars(["metric", "direction", "noise_floor"], errors="ignore")

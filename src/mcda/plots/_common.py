@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import McdaArgumentError, McdaArgumentTypeError
-from ..cube import pick_metric
+from ..cube import select_metric
 from . import _style
 
 #: Marker shapes, paired with the palette so that more than eight methods stay distinguishable
@@ -27,10 +27,10 @@ def require(result, fields: Sequence[str], *, what: str, maker: str):
 
 
 def one_metric(table: pd.DataFrame, metric, *, name: str = "metric") -> tuple[pd.DataFrame, str | None]:
-    """The rows of one metric, chosen by :func:`mcda.cube.pick_metric` (None when there is only one)."""
+    """The rows of one metric, chosen by :func:`mcda.cube.select_metric` (None when there is only one)."""
     if "metric" not in table.columns:
-        return table, pick_metric(metric, None, argument=name)
-    label = pick_metric(metric, pd.unique(table["metric"].astype(str)), argument=name)
+        return table, select_metric(metric, None, argument=name)
+    label = select_metric(metric, pd.unique(table["metric"].astype(str)), argument=name)
     return table[table["metric"].astype(str) == label], label
 
 

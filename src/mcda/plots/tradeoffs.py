@@ -24,7 +24,7 @@ import pandas as pd
 
 from .._validation import McdaArgumentError, McdaArgumentTypeError
 from .._validation import check_choice
-from ..cube import pick_metric
+from ..cube import select_metric
 from . import _style
 
 __all__ = ["tradeoff_points", "ternary_coordinates", "weight_segments", "label_offsets", "plot_tradeoffs",
@@ -61,7 +61,7 @@ def tradeoff_points(result, *, x: str, y: str) -> pd.DataFrame:
     """
     _check_result(result, "criterion_summary", "tradeoff_points", "mcda.practical_dominance")
     metrics = list(result.metrics)
-    x, y = pick_metric(x, metrics, argument="x"), pick_metric(y, metrics, argument="y")
+    x, y = select_metric(x, metrics, argument="x"), select_metric(y, metrics, argument="y")
     summary = result.criterion_summary.set_index(["metric", "method"])
     out = pd.DataFrame({"method": list(result.methods)})
     for axis, metric in (("x", x), ("y", y)):
@@ -124,7 +124,7 @@ def weight_segments(result, *, metric: str) -> pd.DataFrame:
     [{'top': 'SC3', 'start': 0.0, 'stop': 0.15}, {'top': 'Seurat', 'start': 0.2, 'stop': 1.0}]
     """
     _check_result(result, "share_first", "weight_segments", "mcda.weight_stability")
-    metric = pick_metric(metric, list(result.metrics))
+    metric = select_metric(metric, list(result.metrics))
     if len(result.metrics) != 2:
         raise McdaArgumentError(f"weight segments need a result on 2 criteria; this one has {len(result.metrics)} "
                          f"({list(result.metrics)})")
@@ -375,7 +375,7 @@ def plot_weight_stability(result, *, metric: str | None = None, width="column", 
     colours = _style.colors_for(winners)
     with _style.style():
         if len(metrics) == 2:
-            metric = metrics[1] if metric is None else pick_metric(metric, metrics)
+            metric = metrics[1] if metric is None else select_metric(metric, metrics)
             fig, ax = _style.get_figure(ax, width)
             order = np.argsort(result.weights[metric].to_numpy(), kind="stable")
             w = result.weights[metric].to_numpy()[order]
