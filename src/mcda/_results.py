@@ -12,9 +12,22 @@ A result is a frozen dataclass (``@dataclass(frozen=True, repr=False)``) derivin
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
-__all__ = ["Result"]
+__all__ = ["Result", "p_text"]
+
+#: below the smallest normal double a p-value has lost its digits (and may have underflowed to 0)
+P_FLOOR = 2.2250738585072014e-308
+
+
+def p_text(p, spec: str = ".3g") -> str:
+    """``"p = 0.0123"`` for a summary text, ``"p < 1e-307"`` where the p-value underflowed (a p-value
+    of exactly 0 is never true), ``"p = nan"`` for NaN or None (the reason says why)."""
+    if p is None or not math.isfinite(p):
+        return "p = nan"
+    return "p < 1e-307" if p < P_FLOOR else f"p = {p:{spec}}"
 
 
 class Result:

@@ -12,6 +12,8 @@ import warnings
 
 import numpy as np
 
+from ._results import p_text
+
 __all__ = ["methods_and_results", "BIBTEX"]
 
 BIBTEX = {
@@ -209,6 +211,13 @@ def _p(value: float) -> str:
     return f"{value:.2g}" if value < 0.001 else f"{value:.3f}"
 
 
+def _p_eq(value: float) -> str:
+    """``p = 0.002`` / ``p = 6.9e-143``, or ``p < 1e-307`` where the p-value underflowed."""
+    if value is None or not np.isfinite(value):
+        return "p = n/a"  # as the report's texts always said
+    return p_text(value, ".2g" if value is not None and np.isfinite(value) and value < 0.001 else ".3f")
+
+
 def bayes_claims(result) -> list[tuple[str, str, float, str]]:
     """(better, worse, P, label) for every decided pair (label 'better' or 'equivalent')."""
     out = []
@@ -355,14 +364,14 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
         verb = "rejected" if f.rejected else "did not reject"
         if comparison.design == "complete":
             results.append(f"The Friedman test {verb} equal mean ranks (χ²_F({f.df}) = {f.statistic:.2f}, "
-                           f"p = {_p(f.pvalue)}; Iman–Davenport F({f.f_df[0]}, {f.f_df[1]}) = {f.f_statistic:.2f}, "
-                           f"p = {_p(f.f_pvalue)}; N = {comparison.n_datasets}).")
+                           f"{_p_eq(f.pvalue)}; Iman–Davenport F({f.f_df[0]}, {f.f_df[1]}) = {f.f_statistic:.2f}, "
+                           f"{_p_eq(f.f_pvalue)}; N = {comparison.n_datasets}).")
         elif comparison.design == "balanced incomplete":
-            results.append(f"Durbin's test {verb} equal ranks (T1 = {f.statistic:.2f}, p = {_p(f.pvalue)}; "
-                           f"F({f.f_df[0]}, {f.f_df[1]}) = {f.f_statistic:.2f}, p = {_p(f.f_pvalue)}).")
+            results.append(f"Durbin's test {verb} equal ranks (T1 = {f.statistic:.2f}, {_p_eq(f.pvalue)}; "
+                           f"F({f.f_df[0]}, {f.f_df[1]}) = {f.f_statistic:.2f}, {_p_eq(f.f_pvalue)}).")
         else:
             results.append(f"The Skillings–Mack test {verb} equal ranks (SM = {f.statistic:.2f}, df = {f.df}, "
-                           f"p = {_p(f.pvalue)}).")
+                           f"{_p_eq(f.pvalue)}).")
         order = comparison.mean_ranks.sort_values(kind="stable")
         results.append("Mean ranks (1 = best): " + ", ".join(f"{m} {r:.2f}" for m, r in order.items()) + ".")
         separated = _separated_pairs(comparison)
@@ -429,7 +438,7 @@ def reading_paragraph(report, comparison, sign_claims, alpha: float) -> str:
     def pair_words(a, b, p):
         words = f"the Bayesian sign test's P = {p:.3f} that {a} is better than {b} by more than the rope (±{rope:g})"
         if (a, b) in sign:
-            words += f", and the pairwise sign test (Holm-adjusted p = {_p(sign[(a, b)])})"
+            words += f", and the pairwise sign test (Holm-adjusted {_p_eq(sign[(a, b)])})"
         return words
 
     if comparison.posthoc is None and not comparison.friedman.rejected:

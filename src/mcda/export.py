@@ -96,13 +96,16 @@ def _p_text(p: float, digits: int) -> str:
 
 
 def _sci(p: float) -> str:
-    """A p-value for math mode: 0.0144, or 1.59 \\times 10^{-9} below 0.001."""
+    """A p-value's relation for math mode: ``= 0.0144``, ``= 1.59 \\times 10^{-9}`` below 0.001, or
+    ``< 10^{-307}`` below the smallest normal double (where it underflows, to 0 at worst)."""
     if not np.isfinite(p):
-        return "\\mathrm{NaN}"
+        return "= \\mathrm{NaN}"
     if p >= 1e-3:
-        return f"{p:.3g}"
+        return f"= {p:.3g}"
+    if p < np.finfo(float).tiny:
+        return "< 10^{-307}"
     mantissa, exponent = f"{p:.2e}".split("e")
-    return f"{mantissa} \\times 10^{{{int(exponent)}}}"
+    return f"= {mantissa} \\times 10^{{{int(exponent)}}}"
 
 
 # --------------------------------------------------------------------------- page layout
@@ -554,14 +557,14 @@ def comparison_to_latex(result, path=None, *, caption: str | None = None, label:
     f = result.friedman
     test_name = getattr(f, "test", "friedman")
     if test_name == "skillings-mack":
-        verdict = (f"Skillings--Mack $\\chi^2({f.df}) = {f.statistic:.2f}$, $p = {_sci(f.pvalue)}$ on the "
+        verdict = (f"Skillings--Mack $\\chi^2({f.df}) = {f.statistic:.2f}$, $p {_sci(f.pvalue)}$ on the "
                    "unbalanced incomplete design (each method ranked among those present on each dataset)")
     elif test_name == "durbin":
         verdict = (f"Durbin $T_1 = {f.statistic:.2f}$, $F({f.f_df[0]}, {f.f_df[1]}) = {f.f_statistic:.2f}$, "
-                   f"$p = {_sci(f.f_pvalue)}$ on the balanced incomplete design")
+                   f"$p {_sci(f.f_pvalue)}$ on the balanced incomplete design")
     else:
         verdict = (f"Friedman $\\chi^2_F({f.df}) = {f.statistic:.2f}$, Iman--Davenport "
-                   f"$F({f.f_df[0]}, {f.f_df[1]}) = {f.f_statistic:.2f}$, $p = {_sci(f.f_pvalue)}$")
+                   f"$F({f.f_df[0]}, {f.f_df[1]}) = {f.f_statistic:.2f}$, $p {_sci(f.f_pvalue)}$")
     if result.posthoc is None and f.rejected:
         verdict += (f": the omnibus rejects at $\\alpha = {result.alpha:g}$, but no post-hoc test applies to this "
                     "design, so no pair may be claimed different from it.")

@@ -29,7 +29,7 @@ from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._cliques import groups_from_decisions, maximal_cliques as _maximal_cliques  # noqa: F401 (tests use it)
 from ._numeric import TIE_TOLERANCE
 from ._posthoc import PosthocResult
-from ._results import Result
+from ._results import Result, p_text
 from ._validation import check_alpha, check_choice, check_positive_int
 from .multitest import BERGMANN_HOMMEL_MAX_METHODS, adjust_finite, canonical_adjustment, check_bergmann_hommel
 # re-exported from their home for code written against mcda.frequentist
@@ -250,8 +250,8 @@ class FriedmanResult(Result):
                     f"{_chi2_sf(self.statistic_tied, self.df):.3g})")
         else:
             ties = " (no ties: the untied and tie-corrected chi2 agree)"
-        lines = [f"Friedman chi2({self.df}) = {self.statistic:.3f}, p = {self.pvalue:.3g}{ties}",
-                 f"Iman-Davenport F({self.f_df[0]}, {self.f_df[1]}) = {self.f_statistic:.3f}, p = {self.f_pvalue:.3g}"]
+        lines = [f"Friedman chi2({self.df}) = {self.statistic:.3f}, {p_text(self.pvalue)}{ties}",
+                 f"Iman-Davenport F({self.f_df[0]}, {self.f_df[1]}) = {self.f_statistic:.3f}, {p_text(self.f_pvalue)}"]
         if self.reason:
             lines.append(f"note: {self.reason}")
         return "\n".join(lines)
