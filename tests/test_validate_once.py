@@ -510,3 +510,24 @@ def test_two_on_multiple_names_a_pair_with_one_side_missing():
         result = mcda.two_on_multiple([0.8, np.nan, 0.7, 0.6, 0.75], [0.7, 0.6, 0.5, 0.5, 0.7],
                                       direction="higher_is_better", rope=0.01, rng=1)
     assert result.to_frame().iloc[0]["n_datasets"] == 4
+
+
+def test_the_overview_states_ragged_and_unpaired_seeds():
+    # issue 21: "10 seeds per cell" where each cell has 5 (the seed labels, not the seeds a cell
+    # has), and "0 of 18 significant" where 9 of the 18 (dataset, pair) rows share no seed
+    rng = np.random.default_rng(0)
+    rows = [(d, m, s, rng.uniform(0.5, 0.9)) for d in ("d1", "d2", "d3")
+            for m, seeds in (("a", range(5)), ("b", range(5, 10)), ("c", range(5)), ("e", range(3))) for s in seeds]
+    frame = pd.DataFrame(rows, columns=["dataset", "method", "seed", "score"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mcda.McdaWarning)
+        report = mcda.Report(frame, metric="accuracy", rng=1)
+        text = report.overview()
+        tests = report.pairwise().to_frame()
+    assert "10 seeds per cell" not in text
+    assert "over 3-5 seeds per cell" in text and "3 cells lost seeds" in text
+    # b shares no seed with a, c or e on any dataset: 3 pairs x 3 datasets untested, counted apart
+    untested = tests[tests["p_raw"].isna()]
+    assert len(untested) == 9 and set(untested["method_a"]) | set(untested["method_b"]) >= {"b"}
+    assert "of 9 tested (dataset, pair) differences significant" in text and "9 not tested" in text
+    assert "seed labels differ between methods: 9 of 18" in text

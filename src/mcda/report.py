@@ -1224,8 +1224,10 @@ class Report:
         significant = tests[tests["significant"].astype(bool)]
         kind = (f"paired {self.pairwise_method}" if self.paired else
                 ("unpaired Welch t" if self.pairwise_method == "t" else "unpaired Mann-Whitney U"))
+        untested = int(tests["p_raw"].isna().sum())  # e.g. a pair that shares fewer than two seeds
         lines.append(f"{kind} tests, Holm within each dataset: {len(significant)} of "
-                     f"{len(tests)} (dataset, pair) differences significant at alpha {self.alpha:g}")
+                     f"{len(tests) - untested} tested (dataset, pair) differences significant at alpha {self.alpha:g}"
+                     + (f"; {untested} not tested (see the reason column of report.pairwise())" if untested else ""))
         for note in paired.notes:
             lines.append(f"  note: {note}")
         higher = self.direction == "higher_is_better"
