@@ -24,6 +24,7 @@ import pytest  # noqa: E402
 
 import mcda  # noqa: E402
 from mcda.plots import (  # noqa: E402
+    plot_critical_difference,
     plot_forest,
     plot_pairwise,
     plot_posterior,
@@ -90,7 +91,8 @@ def _texts(fig):
     for artist in fig.findobj(Text):
         if id(artist) in hidden or not artist.get_visible() or not artist.get_text().strip():
             continue
-        box = artist.get_window_extent(renderer)
+        with np.errstate(invalid="ignore"):      # a colour bar's tick outside its norm has no place
+            box = artist.get_window_extent(renderer)
         if not np.all(np.isfinite(box.get_points())):   # not laid out, so not drawn (e.g. spare ticks)
             continue
         if box.width <= 0 or box.height <= 0:
@@ -192,16 +194,46 @@ def test_posterior_bars_are_legible_at_every_size(k, width):
     assert {"better", "worse"} <= set(legend)
 
 
+@pytest.mark.parametrize("width", ["column", "page"])
 @pytest.mark.parametrize("k", SIZES)
-def test_rank_stability_is_legible_at_every_size_on_a_page(k):
-    # short names: in a column, 40-character names still take the heat map's room (not done)
-    scores = _quiet(mcda.reduce_seeds, cube(k, DATASETS[k], long=False), how="mean")
-    with pytest.warns(mcda.MissingDataWarning, match="method_0 lacks"):   # the missing cell: said
-        res = mcda.rank_stability(scores, n_resamples=100, rng=0)
-    fig, (heat, bars) = plot_rank_stability(res, width="page")
-    assert_legible(fig, width="page")
-    # the interval panel keeps its share at every size
+def test_rank_stability_is_legible_at_every_size(k, width):
+    with pytest.warns(mcda.MissingDataWarning, match="lacks"):   # the missing cell: said
+        res = mcda.rank_stability(flat(k, DATASETS[k]), n_resamples=100, rng=0)
+    fig, (heat, bars) = plot_rank_stability(res, width=width)
+    assert_legible(fig, width=width)
+    # the interval panel keeps its share at every size, and the heat map is not squeezed away
     assert bars.get_position().width >= 0.25 * heat.get_position().width
+    assert heat.get_position().width * fig.get_figwidth() >= 0.35 * WIDTHS[width]
+    # 40-character names in a column: rows by number, a key names every method once
+    names = [str(m) for m in res.mean_ranks.index]
+    if _layout.numbered_rows(names, width=WIDTHS[width]):
+        key = [t.get_text() for t in fig.legends[0].get_texts()]
+        assert sorted(k_.split(" ", 1)[1] for k_ in key) == sorted(names)
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
+@pytest.mark.parametrize("k", [8, 20, 50, 200])
+def test_critical_difference_fits_a_page_at_every_size(k, width):
+    res = _quiet(mcda.compare_over_datasets, flat(k, 30))
+    fig, ax = plot_critical_difference(res, width=width)
+    assert_legible(fig, width=width)
+    notes = " ".join(t.get_text() for t in ax.texts if t.get_gid() == "note")
+    n_pages = int(notes.split("page 1 of ")[1].split(":")[0]) if "page 1 of" in notes else 1
+    assert n_pages == 1 if k <= 20 else True             # 8 and 20 methods never need pages
+    assert n_pages > 1 if k == 200 else True             # 200 methods always do
+    labelled = [t for t in ax.texts if t.get_gid() == "method_label"]
+    for page in range(2, n_pages + 1):
+        plt.close("all")
+        fig, ax = plot_critical_difference(res, width=width, page=page)
+        assert_legible(fig, width=width)
+        labelled += [t for t in ax.texts if t.get_gid() == "method_label"]
+        assert len([b for b in ax.lines if b.get_gid() == "clique_bar"]) == len([g for g in res.groups if len(g) > 1])
+    # every method is labelled exactly once over the pages, its full name kept (wrapped, never cut)
+    texts = sorted("".join(t.get_text().replace("\n", "").split(" ")) for t in labelled)
+    assert len(texts) == res.n_methods
+    assert all(any(str(m) in t for t in texts) for m in res.mean_ranks.index)
+    with pytest.raises(ValueError, match="`page`"):
+        plot_critical_difference(res, width=width, page=n_pages + 1)
 
 
 def test_layout_rules_without_drawing():

@@ -176,3 +176,12 @@ def fit_cell_texts(fig, axes, *, min_font: float, gid: str = "cell_value") -> No
                 break
             for t in mine:
                 t.set_fontsize(size * factor)
+
+
+def key_legend(fig, labels, key: dict, *, title: str = "methods"):
+    """A number → name key under ``fig`` (a legend without handles), as :func:`mcda.plots._layout.name_key` sized it."""
+    from matplotlib.lines import Line2D
+
+    return fig.legend([Line2D([], [], linestyle="none") for _ in labels], list(labels), loc="outside lower center",
+                      ncols=key["cols"], fontsize=key["font"], handlelength=0, handletextpad=0, columnspacing=1.2,
+                      labelspacing=0.15, borderaxespad=0.2, title=title, title_fontsize=key["font"])

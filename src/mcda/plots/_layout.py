@@ -20,6 +20,9 @@ The rules
   (``"3 name"``), so the long names are printed once.
 * **Relation graph**: a circle of nodes for up to :data:`RELATION_GRAPH_MAX` methods; beyond, a
   relation matrix (:func:`relation_layout`).
+* **Row names** (rank stability): the names label the rows while the widest takes at most
+  :data:`ROW_NAME_SHARE` of the width; longer names give way to row numbers and a key under
+  the figure (:func:`numbered_rows`, :func:`name_key`).
 * **Posterior bars**: one bar per pair while every bar fits one page
   (:func:`posterior_layout`); all pairs of more methods become a matrix of P(row better).
 """
@@ -44,6 +47,8 @@ __all__ = [
     "posterior_layout",
     "wrap_label",
     "pairwise_grid",
+    "name_key",
+    "numbered_rows",
 ]
 
 #: The tallest figure, in inches (a journal page's text block is 9–9.5 in).
@@ -58,6 +63,8 @@ NUMBERED_LABELS_FROM: int = 13
 LONG_NAME: int = 14
 #: The relation is drawn as a graph up to this many methods, as a matrix beyond.
 RELATION_GRAPH_MAX: int = 7
+#: Widest share of a figure's width the row names of a panel figure may take.
+ROW_NAME_SHARE: float = 0.35
 #: Average glyph width of the figure font (DejaVu Sans) per point of font size.
 _CHAR_EM: float = 0.60
 #: Text height (ascent + descent, as the renderer measures it) per point of font size.
@@ -269,3 +276,37 @@ def pairwise_grid(n_datasets: int, k: int, *, width: float, max_height: float = 
     per_page = rows * cols
     return {"cols": cols, "rows": rows, "panel": side, "key_height": key_height,
             "pages": page_slices(n_datasets, per_page)}
+
+
+def numbered_rows(names, *, width: float, font: float = ROW_FONT, share: float = ROW_NAME_SHARE) -> bool:
+    """Whether rows are labelled by number (with a :func:`name_key`) rather than by name.
+
+    True when the widest name at ``font`` points would take more than ``share`` of the figure
+    ``width`` (inches), so that the panels keep the rest.
+
+    >>> numbered_rows(["svm", "knn"], width=3.35)
+    False
+    >>> numbered_rows(["gradient_boosted_trees_variant_07_tuned"], width=3.35)
+    True
+    """
+    return label_width(names, font) > share * width * 72.0
+
+
+def name_key(labels, *, width: float, max_height: float, font: float = ROW_FONT - 1.0) -> dict:
+    """A number → name key under a figure: its font, columns and height (inches).
+
+    As many columns as the widest entry allows at ``font``; when the key would be taller than
+    ``max_height`` inches, the font shrinks (not below :data:`MIN_FONT`) and the columns grow.
+
+    >>> key = name_key([f"{i + 1} method_{i}" for i in range(50)], width=3.35, max_height=2.0)
+    >>> key["cols"], key["height"] <= 2.0, key["font"] >= MIN_FONT
+    (4, True, True)
+    """
+    labels = [str(s) for s in labels]
+    size = font
+    while True:
+        cols = max(1, int(width * 72.0 // (label_width(labels, size) + 1.6 * size)))
+        height = (math.ceil(len(labels) / cols) * _LINE_EM * size * 1.1 + 2.2 * size + 6.0) / 72.0
+        if height <= max_height or size <= MIN_FONT:
+            return {"font": size, "cols": cols, "height": height}
+        size = max(size - 0.5, MIN_FONT)

@@ -20,6 +20,7 @@ Conventions
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,9 +30,10 @@ import pandas as pd
 
 from .._validation import McdaArgumentError, McdaArgumentTypeError
 from .._validation import check_choice, shown
-from . import _style
+from . import _layout, _style
 
-__all__ = ["CDBar", "CDLabel", "CDLayout", "clique_bars", "label_rows", "cd_layout", "plot_critical_difference"]
+__all__ = ["CDBar", "CDLabel", "CDLayout", "clique_bars", "label_rows", "cd_layout", "cd_pages", "wrapped_label_text",
+           "plot_critical_difference"]
 
 _LABEL_SIDES = ("both", "left", "right")
 
@@ -193,7 +195,8 @@ def label_rows(mean_ranks: pd.Series, *, labels: str = "both") -> list[CDLabel]:
     return out
 
 
-def cd_layout(mean_ranks: pd.Series, groups: Sequence[Sequence[str]] = (), *, labels: str = "both") -> CDLayout:
+def cd_layout(mean_ranks: pd.Series, groups: Sequence[Sequence[str]] = (), *, labels: str = "both",
+              row_pitch: float = 1.0, labelled: Sequence | None = None) -> CDLayout:
     """The whole diagram's geometry: axis range, label rows, bar levels and their heights.
 
     Parameters
@@ -204,6 +207,11 @@ def cd_layout(mean_ranks: pd.Series, groups: Sequence[Sequence[str]] = (), *, la
         Cliques to draw as bars (empty: no bars).
     labels : {"both", "left", "right"}
         Where the method names go.
+    row_pitch : float
+        Text lines from one label row to the next (more than 1 when names wrap onto several lines).
+    labelled : sequence of str, optional
+        The methods that get a label (one page of a split diagram, :func:`cd_pages`); default all.
+        The axis and the bars always cover every method.
 
     Returns
     -------
@@ -231,9 +239,10 @@ def cd_layout(mean_ranks: pd.Series, groups: Sequence[Sequence[str]] = (), *, la
     n_levels = 1 + max((b.level for b in bars), default=-1)
     bar_y = {level: _BAR_TOP + level * _BAR_PITCH for level in range(n_levels)}
     first_row = (bar_y[n_levels - 1] if n_levels else 0.0) + _LABEL_GAP
-    rows = label_rows(mean_ranks, labels=labels)
-    n_rows = 1 + max(x.row for x in rows)
-    label_y = {row: first_row + row * _ROW_PITCH for row in range(n_rows)}
+    shown_ranks = mean_ranks if labelled is None else mean_ranks.loc[list(labelled)]
+    rows = label_rows(shown_ranks, labels=labels) if len(shown_ranks) else []
+    n_rows = 1 + max((x.row for x in rows), default=-1)
+    label_y = {row: first_row + row * _ROW_PITCH * row_pitch for row in range(n_rows)}
     margin = 0.04 * (high - low) + 0.1
     return CDLayout(low=low, high=high, labels=tuple(rows), bars=tuple(bars), n_levels=n_levels, bar_y=bar_y,
                     label_y=label_y, left_edge=low - margin, right_edge=high + margin)
@@ -311,7 +320,8 @@ def _display_name(test: str) -> str:
         return "exact " + ("Bonferroni" if base == "nemenyi" else "Bonferroni–Dunn")
     return f"{_TEST_NAMES.get(base, base)}, exact p"
 _LABEL_OFFSET_PT = 2.0         # from a label line's end to its text
-_MIN_CORE_SHARE = 0.35         # the rank axis keeps at least this share of the width
+_LABEL_LINESPACING = 1.2       # matplotlib's line spacing of a multi-line label, in font sizes
+_MIN_CORE_SHARE = 0.30         # the rank axis keeps at least this share of the width
 
 
 def label_text(label: CDLabel) -> str:
@@ -327,19 +337,35 @@ def label_font_size(n_methods: int) -> float:
 
 
 def text_width(text: str, size: float, *, bold: bool = False) -> float:
-    """Width of ``text`` in points at ``size`` (the font's own metrics; no figure needed)."""
+    """Width of ``text`` in points at ``size``: the sum of the font's own glyph advances (no figure needed).
+
+    Kerning is left out, so this is the width as drawn or a little more (an upper bound that
+    keeps fitted labels apart). The advances are measured once per character.
+
+    >>> abs(text_width("ab", 8.0) - (text_width("a", 8.0) + text_width("b", 8.0))) < 1e-9
+    True
+    """
+    import matplotlib
+
+    fonts = (str(matplotlib.rcParams["font.family"]), tuple(matplotlib.rcParams["font.sans-serif"][:2]))
+    return size * sum(_advance(ch, bool(bold), fonts) for ch in str(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _advance(char: str, bold: bool, fonts: tuple = ()) -> float:
+    """One glyph's advance at 1 pt (measured at 100 pt by matplotlib's text-to-path engine)."""
     from matplotlib.font_manager import FontProperties
     from matplotlib.textpath import TextToPath
 
-    prop = FontProperties(size=size, weight="bold" if bold else "normal")
-    return TextToPath().get_text_width_height_descent(text, prop, ismath=False)[0]
+    prop = FontProperties(size=100.0, weight="bold" if bold else "normal")
+    return TextToPath().get_text_width_height_descent(char, prop, ismath=False)[0] / 100.0
 
 
 def x_limits(core: tuple[float, float], *, axes_width: float, left_text: float, right_text: float) -> tuple:
     """x-limits (rank units) that leave room for the label texts inside the axes.
 
     ``core`` is the range that holds the axis, bars and label lines; ``axes_width`` and the
-    widest texts on each side are in points. The core keeps at least 35 % of the width (labels
+    widest texts on each side are in points. The core keeps at least 30 % of the width (labels
     wider than that extend past the axes; a tight bounding box still saves them).
 
     Examples
@@ -399,8 +425,113 @@ def crossed_methods(bar: CDBar, mean_ranks: pd.Series) -> list:
     return [m for m, r in mean_ranks.items() if bar.start <= r <= bar.end and m not in bar.methods]
 
 
+def _widest_line(text: str, size: float, *, bold: bool = False) -> float:
+    return max(text_width(line, size, bold=bold) for line in text.split("\n"))
+
+
+def wrapped_label_text(label: CDLabel, *, size: float, room: float, bold: bool = False) -> str:
+    """:func:`label_text`, its name wrapped (at ``_``, ``-``, space) until every line fits ``room`` points.
+
+    The mean rank stays beside the label line: at the end of the last line on the left, at
+    the start of the first line on the right.
+
+    Examples
+    --------
+    >>> lab = CDLabel(method="gradient_boosted_trees_variant_07", mean_rank=1.5, side="left", row=0)
+    >>> wrapped_label_text(lab, size=8.0, room=100.0).split(chr(10))
+    ['gradient_boosted_', 'trees_variant_07 (1.50)']
+    """
+    full = label_text(label)
+    if _widest_line(full, size, bold=bold) <= room:
+        return full
+    rank = f"({label.mean_rank:.2f})"
+    chars = max(int(room / _layout.char_width(size)), 4)
+    while True:
+        lines = _layout.wrap_label(str(label.method), chars).split("\n")
+        if label.side == "left":
+            tail = f"{lines[-1]} {rank}"
+            lines = lines[:-1] + ([tail] if text_width(tail, size, bold=bold) <= room else [lines[-1], rank])
+        else:
+            head = f"{rank} {lines[0]}"
+            lines = ([head] if text_width(head, size, bold=bold) <= room else [rank, lines[0]]) + lines[1:]
+        text = "\n".join(lines)
+        if chars <= 4 or _widest_line(text, size, bold=bold) <= room:
+            return text
+        chars -= 1
+
+
+def label_rooms(left: float, right: float, axes_width: float) -> tuple[float, float]:
+    """Points the labels may take on each side, so that the rank axis keeps 30 % of ``axes_width``.
+
+    ``left`` and ``right`` are the widest unwrapped labels of each side (0 for an empty side).
+    While both fit, nothing changes; otherwise a side narrower than half of the room keeps
+    its width and the other side takes the rest, or both sides get half.
+
+    >>> label_rooms(50.0, 60.0, 236.0)
+    (50.0, 60.0)
+    >>> [round(v, 1) for v in label_rooms(200.0, 200.0, 236.0)]
+    [78.6, 78.6]
+    >>> [round(v, 1) for v in label_rooms(30.0, 200.0, 236.0)]
+    [30.0, 127.2]
+    """
+    pad = _LABEL_OFFSET_PT + 2.0
+    budget = (1.0 - _MIN_CORE_SHARE) * axes_width - pad * ((left > 0) + (right > 0))
+    if left + right <= budget:
+        return left, right
+    if min(left, right) <= budget / 2:
+        return (left, budget - left) if left <= right else (budget - right, right)
+    return budget / 2, budget / 2
+
+
+def row_pitch_for(n_lines: int) -> float:
+    """Text lines from one label row to the next when the longest label has ``n_lines`` lines.
+
+    >>> row_pitch_for(1), round(row_pitch_for(3), 3)
+    (1.0, 2.655)
+    """
+    return 1.0 + _LABEL_LINESPACING * (max(int(n_lines), 1) - 1) / _LINE_PITCH
+
+
+def cd_pages(mean_ranks: pd.Series, groups: Sequence[Sequence[str]] = (), *, labels: str = "both",
+             row_pitch: float = 1.0, header_lines: float = 0.0, font: float = 8.0,
+             max_height: float | None = None) -> list[list]:
+    """The methods labelled on each page, so that no diagram is taller than ``max_height`` inches.
+
+    The rule: a diagram is as tall as its header (notes, CD), its clique bars and its label
+    rows (``row_pitch`` text lines each, one line = 1.45 × ``font``). When every label fits
+    :data:`mcda.plots._layout.PAGE_HEIGHT` (9 in), there is one page. Otherwise the methods,
+    in order of mean rank, are cut into pages of consecutive ranks, as even as possible and as
+    many labels per page as fit; every page draws the whole rank axis, the CD and every bar,
+    and labels only its methods (``labels="both"``: the better half of the page's methods left).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> r = pd.Series({f"m{i}": float(i + 1) for i in range(200)})
+    >>> [len(p) for p in cd_pages(r, font=7.0)]
+    [100, 100]
+    >>> len(cd_pages(r.iloc[:20], font=8.0))
+    1
+    """
+    max_height = _layout.PAGE_HEIGHT if max_height is None else max_height
+    order = _ordered(mean_ranks)
+    base = cd_layout(mean_ranks, groups, labels=labels, row_pitch=row_pitch, labelled=order[:1])
+    first_row = base.label_y[0]
+    pitch = _LINE_PITCH * font
+    lines_free = max_height * 72.0 / pitch - (header_lines + 0.15) - (first_row + 0.7) - (row_pitch - 1.0) / 2
+    rows = max(int(lines_free // (_ROW_PITCH * row_pitch)) + 1, 1)
+    per_page = rows * (2 if labels == "both" else 1)
+    if per_page >= len(order):
+        return [order]
+    # the page note takes one more header line
+    lines_free -= _NOTE_PITCH
+    rows = max(int(lines_free // (_ROW_PITCH * row_pitch)) + 1, 1)
+    per_page = rows * (2 if labels == "both" else 1)
+    return [order[part] for part in _layout.page_slices(len(order), per_page)]
+
+
 def plot_critical_difference(result, *, annotate: bool = True, highlight: Sequence[str] | None = None,
-                             width="column", labels: str = "both", ax=None):
+                             width="column", labels: str = "both", page: int = 1, ax=None):
     """Demšar's critical-difference diagram of a comparison over datasets.
 
     Parameters
@@ -418,11 +549,19 @@ def plot_critical_difference(result, *, annotate: bool = True, highlight: Sequen
         Methods drawn in the highlight colour and bold.
     width : {"column", "page"} or float
         Figure width (a paper column, a full page, or inches); the height follows from the
-        number of methods. When the names are too long to leave the rank axis 35 % of the
-        width, the figure is widened rather than the names clipped (``labels="left"`` needs
-        less width than ``"both"``). Ignored when ``ax`` is given.
+        number of methods. A name too long to leave the rank axis 30 % of the width wraps
+        onto more lines (at ``_``, ``-``, space; :func:`wrapped_label_text`), and every
+        label row then takes the longest label's lines; notes wrap to the width. Ignored when
+        ``ax`` is given (the labels are fitted to its width).
     labels : {"both", "left", "right"}
         Method names on both sides (the better half left) or all on one side.
+    page : int
+        Which page (1 = the best methods). A diagram whose label rows would make it taller
+        than a page (:data:`mcda.plots._layout.PAGE_HEIGHT`, 9 in: about 110 one-line labels
+        with ``labels="both"``, 200 methods at 7 pt take 3 pages) is split by
+        :func:`cd_pages` into pages of consecutive mean ranks; each page draws the whole axis,
+        the CD and every clique bar, labels its own methods and says which it shows
+        ("methods 1–67 of 200 by mean rank").
     ax : matplotlib Axes, optional
         Draw into it (its axis is switched off; labels are fitted to its current size); by
         default a new figure of paper size.
@@ -477,29 +616,78 @@ def plot_critical_difference(result, *, annotate: bool = True, highlight: Sequen
     unknown = sorted(highlight - {str(m) for m in mean_ranks.index})
     if unknown:
         raise McdaArgumentError(f"`highlight` must name methods of the result {list(mean_ranks.index)}; got {unknown}")
-    layout = cd_layout(mean_ranks, groups, labels=labels)
     with _style.style():
-        return _draw(layout, mean_ranks=mean_ranks, cd=cd, test=test, alpha=alpha, control=control, notes=notes,
-                     diagnostic=diagnostic, annotate=annotate, highlight=highlight, width=width, ax=ax)
+        if ax is None:
+            axes_width = _FIGURE_AXES[2] * _style.figure_size(width)[0] * 72.0
+        else:
+            fig, ax = _style.get_figure(ax)
+            axes_width = ax.get_position().width * fig.get_figwidth() * 72.0
+        k = len(mean_ranks)
+        font = label_font_size(k)
+        show_cd = cd is not None and annotate
+        chars = max(int(0.97 * axes_width / _layout.char_width(font - 1)), 8)
+        note_lines = [wrapped for note in notes for part in note.split("\n")
+                      for wrapped in _layout.wrap_label(part, chars).split("\n")] if (annotate or diagnostic) else []
+        # the names wrap to their side's room; every row takes the longest label's lines
+        everyone = label_rows(mean_ranks, labels=labels)
+        natural = {"left": 0.0, "right": 0.0}
+        for lab in everyone:
+            natural[lab.side] = max(natural[lab.side], text_width(label_text(lab), font,
+                                                                  bold=str(lab.method) in highlight))
+        rooms = dict(zip(("left", "right"), label_rooms(natural["left"], natural["right"], axes_width)))
+        texts = {lab.method: wrapped_label_text(lab, size=font, room=rooms[lab.side],
+                                                bold=str(lab.method) in highlight) for lab in everyone}
+        pitch = row_pitch_for(max(t.count("\n") + 1 for t in texts.values()))
+        header_lines = _header_lines(show_cd, len(note_lines))
+        pages = cd_pages(mean_ranks, groups, labels=labels, row_pitch=pitch, font=font, header_lines=header_lines)
+        if len(pages) > 1 and labels == "both":     # on a page a label may change side: room for either
+            narrow = min(r for r in rooms.values() if r > 0)
+            lines = max(wrapped_label_text(lab, size=font, room=narrow, bold=str(lab.method) in highlight).count("\n")
+                        for lab in everyone) + 1
+            pitch = max(pitch, row_pitch_for(lines))
+            pages = cd_pages(mean_ranks, groups, labels=labels, row_pitch=pitch, font=font,
+                             header_lines=header_lines)
+        if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 1 <= page <= len(pages):
+            raise McdaArgumentError(f"`page` must be an integer from 1 to {len(pages)} (the diagram's pages of "
+                                    f"methods); got {page!r}")
+        shown_methods = pages[page - 1]
+        if len(pages) > 1:
+            first = sum(len(p) for p in pages[:page - 1]) + 1
+            note_lines.append(f"methods {first}–{first + len(shown_methods) - 1} of {k} by mean rank "
+                              f"(page {page} of {len(pages)}: page=)")
+        layout = cd_layout(mean_ranks, groups, labels=labels, row_pitch=pitch, labelled=shown_methods)
+        # a page's labels sit on their own side of the page's methods (re-wrapped if they changed side)
+        texts = {lab.method: wrapped_label_text(lab, size=font, room=rooms[lab.side],
+                                                bold=str(lab.method) in highlight) for lab in layout.labels}
+        return _draw(layout, mean_ranks=mean_ranks, cd=cd, test=test, alpha=alpha, control=control,
+                     note_lines=note_lines, diagnostic=diagnostic, show_cd=show_cd, highlight=highlight,
+                     width=width, ax=ax, texts=texts)
 
 
-def _draw(layout: CDLayout, *, mean_ranks, cd, test, alpha, control, notes, diagnostic, annotate, highlight,
-          width, ax):
+_FIGURE_AXES = (0.01, 0.0, 0.98, 1.0)
+
+
+def _header_lines(show_cd: bool, n_notes: int) -> float:
+    """Text lines above the rank axis: tick labels, the CD bar and its label, the notes."""
+    return 1.3 + (1.7 if show_cd else 0.0) + _NOTE_PITCH * n_notes
+
+
+def _draw(layout: CDLayout, *, mean_ranks, cd, test, alpha, control, note_lines, diagnostic, show_cd, highlight,
+          width, ax, texts):
     k = len(mean_ranks)
     font = label_font_size(k)
     small = font - 1
     pitch = _LINE_PITCH * font                               # points per text line
-    show_cd = cd is not None and annotate
-    show_notes = annotate or diagnostic
-    note_lines = [part for note in notes for part in note.split("\n")] if show_notes else []
-    header = 1.3 + (1.7 if show_cd else 0.0) + _NOTE_PITCH * len(note_lines)
+    header = _header_lines(show_cd, len(note_lines))
     top, bottom = -header - 0.15, layout.depth + 0.7
+    if layout.labels:                                       # the last row's extra lines, when labels wrap
+        bottom += (row_pitch_for(max(t.count("\n") for t in texts.values()) + 1) - 1.0) / 2
     if ax is None:
         import matplotlib.pyplot as plt
 
         size = _style.figure_size(width, height=(bottom - top) * pitch / 72.0)
         fig = plt.figure(figsize=size)
-        ax = fig.add_axes((0.01, 0.0, 0.98, 1.0))
+        ax = fig.add_axes(_FIGURE_AXES)
         own_figure = True
     else:
         fig, ax = _style.get_figure(ax)
@@ -512,7 +700,7 @@ def _draw(layout: CDLayout, *, mean_ranks, cd, test, alpha, control, notes, diag
         core = [min(core[0], ends[0] - 0.05), max(core[1], ends[1] + 0.05)]
     widths = {"left": 0.0, "right": 0.0}
     for lab in layout.labels:
-        w = text_width(label_text(lab), font, bold=str(lab.method) in highlight) + _LABEL_OFFSET_PT + 2.0
+        w = _widest_line(texts[lab.method], font, bold=str(lab.method) in highlight) + _LABEL_OFFSET_PT + 2.0
         widths[lab.side] = max(widths[lab.side], w)
     fig_w, fig_h = fig.get_size_inches()
     axes_width = ax.get_position().width * fig_w * 72.0
@@ -567,11 +755,11 @@ def _draw(layout: CDLayout, *, mean_ranks, cd, test, alpha, control, notes, diag
         hot = str(lab.method) in highlight
         ax.plot([lab.mean_rank, lab.mean_rank, edge], [0, y, y], color=_style.HIGHLIGHT if hot else grey,
                 lw=1.0 if hot else 0.6, solid_joinstyle="miter", gid="label_line")
-        ax.annotate(label_text(lab), xy=(edge, y), xytext=(-_LABEL_OFFSET_PT if lab.side == "left" else
+        ax.annotate(texts[lab.method], xy=(edge, y), xytext=(-_LABEL_OFFSET_PT if lab.side == "left" else
                                                            _LABEL_OFFSET_PT, 0),
                     textcoords="offset points", ha="right" if lab.side == "left" else "left", va="center",
                     fontsize=font, color=_style.HIGHLIGHT if hot else black, fontweight="bold" if hot else "normal",
-                    gid="method_label")
+                    linespacing=_LABEL_LINESPACING, gid="method_label")
 
     # clique bars (dots on the members only where a bar passes a method outside its group)
     for bar in layout.bars:

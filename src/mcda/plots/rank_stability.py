@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -41,7 +43,12 @@ def plot_rank_stability(result, *, annotate: bool | None = None, width="column",
         Write each probability in its cell (default: when there are at most 10 methods);
         otherwise a colour bar gives the scale.
     width : {"column", "page"} or float
-        Figure width; the height grows with the number of methods. Ignored with ``ax``.
+        Figure width; the height grows with the number of methods (rows shrink to fit a
+        page). Ignored with ``ax``. Rows carry the method names while the widest takes at most
+        35 % of the width (:func:`mcda.plots._layout.numbered_rows`); longer names (40
+        characters in a column) give way to row numbers 1, 2, … in the drawn order and a
+        key under the figure names them (:func:`mcda.plots._layout.name_key`), so the heat map
+        and the interval panel keep their 70 % / 30 % shares at every size.
     ax : pair of matplotlib Axes, optional
         The heat-map axes and the interval axes; by default a new figure.
 
@@ -74,12 +81,23 @@ def plot_rank_stability(result, *, annotate: bool | None = None, width="column",
     annotate = k <= 10 if annotate is None else bool(annotate)
     probs = position_matrix(result.position_probabilities, order)
     with _style.style():
-        # the heat map takes 70 % of the width at every size (its share used to grow with k and
-        # squeeze the interval panel away); rows shrink to fit a page
-        row_h = _layout.row_height(k, preferred=0.2, minimum=0.1, fixed=1.0)
-        fig, (heat, bars) = _common.axes_pair(ax, width, height=min(1.0 + row_h * k, _layout.PAGE_HEIGHT),
-                                              width_ratios=(7, 3))
-        _draw_heat(heat, probs, order, annotate=annotate, fig=fig)
+        # the heat map takes 70 % of the width at every size, the interval panel 30 %; rows shrink
+        # to fit a page; long names give way to row numbers and a key under the figure
+        fig_w = _style.figure_size(width)[0] if ax is None else (list(ax)[0].figure.get_figwidth())
+        names = [str(m) for m in order]
+        numbered = _layout.numbered_rows(names, width=fig_w)
+        key_labels = [f"{i + 1} {m}" for i, m in enumerate(names)]
+        key = _layout.name_key(key_labels, width=fig_w, max_height=_layout.PAGE_HEIGHT - 1.0 - 0.1 * k) \
+            if numbered else {"height": 0.0}
+        row_h = _layout.row_height(k, preferred=0.2, minimum=0.1, fixed=1.0 + key["height"])
+        fig, (heat, bars) = _common.axes_pair(ax, width, height=min(1.0 + key["height"] + row_h * k,
+                                                                    _layout.PAGE_HEIGHT), width_ratios=(7, 3))
+        row_pt = (heat.figure.get_figheight() - 1.0 - key["height"]) * 72.0 / k if ax is None else \
+            heat.get_position().height * heat.figure.get_figheight() * 72.0 / k
+        _draw_heat(heat, probs, [str(i + 1) for i in range(k)] if numbered else names, annotate=annotate, fig=fig,
+                   row_pt=row_pt)
+        if numbered:
+            _common.key_legend(fig, key_labels, key, title="methods, by observed mean rank")
         _draw_intervals(bars, result, order)
         weighted = "" if result.aggregation == "uniform" else f", {result.aggregation} weights"
         fig.suptitle(f"{result.n_resamples:,} bootstrap resamples of {result.n_datasets} datasets{weighted}",
@@ -87,7 +105,7 @@ def plot_rank_stability(result, *, annotate: bool | None = None, width="column",
     return fig, [heat, bars]
 
 
-def _draw_heat(ax, probs, order, *, annotate, fig):
+def _draw_heat(ax, probs, order, *, annotate, fig, row_pt):
     import matplotlib
     from matplotlib.colors import Normalize
 
@@ -99,9 +117,10 @@ def _draw_heat(ax, probs, order, *, annotate, fig):
     image = ax.imshow(np.ma.masked_equal(probs, 0.0), cmap=cmap, norm=norm, aspect="auto", interpolation="nearest")
     image.set_gid("position_heatmap")
     ax.set_xticks(range(k), [str(r) for r in range(1, k + 1)])
-    row_pt = ax.figure.get_figheight() * 72.0 * 0.8 / max(k, 1)
-    labels = [str(m) for m in order]
-    ax.set_yticks(range(k), labels, fontsize=max(min(_style.FONT_SIZE - 1, row_pt / 1.3), _layout.MIN_FONT))
+    font = max(min(_style.FONT_SIZE - 1, row_pt / 1.3), _layout.MIN_FONT)
+    step = max(1, math.ceil(1.25 * font / max(row_pt, 1e-9)))     # rows denser than the font: every step-th
+    shown = [i for i in range(k) if i % step == 0]
+    ax.set_yticks(shown, [str(order[i]) for i in shown], fontsize=font)
     ax.set_xlabel("position (1 = best)")
     ax.set_title("P(position = r)")
     _common.matrix_frame(ax)
