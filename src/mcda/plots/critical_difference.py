@@ -467,6 +467,8 @@ def label_rooms(left: float, right: float, axes_width: float) -> tuple[float, fl
     While both fit, nothing changes; otherwise a side narrower than half of the room keeps
     its width and the other side takes the rest, or both sides get half.
 
+    Examples
+    --------
     >>> label_rooms(50.0, 60.0, 236.0)
     (50.0, 60.0)
     >>> [round(v, 1) for v in label_rooms(200.0, 200.0, 236.0)]
@@ -486,6 +488,8 @@ def label_rooms(left: float, right: float, axes_width: float) -> tuple[float, fl
 def row_pitch_for(n_lines: int) -> float:
     """Text lines from one label row to the next when the longest label has ``n_lines`` lines.
 
+    Examples
+    --------
     >>> row_pitch_for(1), round(row_pitch_for(3), 3)
     (1.0, 2.655)
     """
