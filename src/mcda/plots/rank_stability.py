@@ -83,7 +83,8 @@ def plot_rank_stability(result, *, annotate: bool | None = None, width="column",
     with _style.style():
         # the heat map takes 70 % of the width at every size, the interval panel 30 %; rows shrink
         # to fit a page; long names give way to row numbers and a key under the figure
-        fig_w = _style.figure_size(width)[0] if ax is None else (list(ax)[0].figure.get_figwidth())
+        fig_w = _style.figure_size(width)[0] if ax is None else \
+            _common.axes_pair(ax, width, height=None, width_ratios=(7, 3))[0].get_figwidth()   # checks `ax`
         names = [str(m) for m in order]
         numbered = _layout.numbered_rows(names, width=fig_w)
         key_labels = [f"{i + 1} {m}" for i, m in enumerate(names)]
