@@ -111,13 +111,14 @@ def test_an_oversized_partition_is_split_again_with_the_same_result(tmp_path, mo
     _same_store(split, expected)
 
 
-def test_labels_sharing_a_hash_stay_apart_and_are_ordered_by_text(tmp_path, monkeypatch):
+@pytest.mark.parametrize("rows_in_memory", [40, 2_000_000])  # 40: the one partition is split again and again
+def test_labels_sharing_a_hash_stay_apart_and_are_ordered_by_text(tmp_path, monkeypatch, rows_in_memory):
     # every label gets the same hash: the grouping must compare the labels themselves
-    real = kernels.label_hashes
-    monkeypatch.setattr(kernels, "label_hashes", lambda offsets, data: real(offsets, data) * np.uint64(0))
+    monkeypatch.setattr(ingest, "_HASH_MASK", np.uint64(0))
     frame = _tidy(n=60)
     frame.sample(frac=1.0, random_state=2).to_parquet(tmp_path / "s.parquet", row_group_size=50)
-    cube = store.parquet_to_zarr(tmp_path / "s.parquet", tmp_path / "s.zarr", metric="accuracy", chunk_datasets=16)
+    cube = store.parquet_to_zarr(tmp_path / "s.parquet", tmp_path / "s.zarr", metric="accuracy", chunk_datasets=16,
+                                 rows_in_memory=rows_in_memory)
     _check_matches(cube.compute(), frame)
     labels = list(cube.coords["dataset"].values)
     assert labels == sorted(labels)  # all hashes tie: the order is the labels' (code point) order
@@ -343,25 +344,77 @@ def test_code_points_and_utf8_decoding_match_python():
     assert decoded.tolist() == [LABELS[i] for i in rows]
 
 
+def _segments_by_python(labels, codes, scores, partition_of, code_width, length_width):
+    """The segment layout of kernels.batch_segments written with struct, partition by partition."""
+    import struct
+
+    out, starts = b"", [0]
+    for p in range(max(partition_of) + 1):
+        rows = [i for i in range(len(labels)) if partition_of[i] == p]
+        if rows:
+            text = [labels[i].encode() for i in rows]
+            stream = b"".join(codes[i].item().to_bytes(code_width, "little") + len(t).to_bytes(length_width, "little") + t
+                              for i, t in zip(rows, text))
+            out += struct.pack(f"<qqq{len(rows)}d", len(rows), sum(map(len, text)), code_width | length_width << 8,
+                               *[scores[i] for i in rows])
+            out += stream + b"\0" * (-len(stream) % 8)
+        starts.append(len(out))
+    return out, starts
+
+
 def test_partitioning_grouping_and_scattering_match_plain_python():
     labels = ["b", "a", "bb", "c", "a", "b", "数"]
     offsets, data = _buffers(labels)
-    hashes = np.array([1, 0, 2, 1, 0, 1, 2], dtype=np.uint64) << np.uint64(62)  # partitions 1 0 2 1 0 1 2
     codes, scores = np.arange(7, dtype=np.int32), np.arange(7.0)
-    new_offsets, new_data, new_codes, new_scores, new_hashes, counts = kernels.partition_rows(
-        offsets, data, hashes, codes, scores, 62, 4)
-    order = sorted(range(len(labels)), key=lambda i: int(hashes[i] >> np.uint64(62)))  # stable by partition
-    rebuilt = pa.Array.from_buffers(pa.string(), len(labels), [None, pa.py_buffer(new_offsets),
-                                                                 pa.py_buffer(new_data)])
-    assert rebuilt.to_pylist() == [labels[i] for i in order] and counts.tolist() == [2, 3, 2, 0]
-    assert new_codes.tolist() == order and new_scores.tolist() == order and new_hashes.tolist() == hashes[order].tolist()
-    for hashes in (kernels.label_hashes(offsets, data), np.zeros(len(labels), dtype=np.uint64)):
-        group, first = ingest._groups(hashes, pa.array(labels), offsets, data)
-        distinct = sorted(set(labels), key=lambda s: (int(hashes[labels.index(s)]), s))  # (hash, label) order
+    # partitions from the top two bits of the hash
+    expected_part = [_fnv_mix(s) >> 62 for s in labels]
+    part = np.empty(len(labels), dtype=np.int64)
+    counts, sizes, width, longest, empty = kernels.batch_partitions(offsets, data, kernels.ALL_BITS, 62, 4, part)
+    assert part.tolist() == expected_part and width == 2 and longest == 3 and empty == 0
+    assert counts.tolist() == [expected_part.count(p) for p in range(4)]
+    assert sizes.tolist() == [sum(len(s.encode()) for s, q in zip(labels, expected_part) if q == p) for p in range(4)]
+    assert [kernels.width_for(v) for v in (0, 255, 256, 65535, 65536)] == [1, 1, 2, 2, 4]
+    codes = np.array([0, 1, 2, 300, 4, 70000, 6], dtype=np.int32)
+    for code_width, length_width in ((4, 1), (4, 2), (4, 4)):
+        out = np.zeros(1000, dtype=np.int64)
+        starts = kernels.batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width, out)
+        reference, reference_starts = _segments_by_python(labels, codes, scores, expected_part + [3], code_width,
+                                                          length_width)
+        assert starts.tolist() == reference_starts and out.view(np.uint8)[:starts[-1]].tobytes() == reference
+        # gathered back, partition by partition: the rows of each partition in their order
+        back_scores, back_codes, back_offsets, back_data = kernels.gather_segments(out[:starts[-1] // 8])
+        order = sorted(range(len(labels)), key=lambda i: expected_part[i])  # stable by partition
+        rebuilt = pa.Array.from_buffers(pa.large_string(), len(labels), [None, pa.py_buffer(back_offsets),
+                                                                           pa.py_buffer(back_data)])
+        assert rebuilt.to_pylist() == [labels[i] for i in order]
+        assert back_codes.tolist() == codes[order].tolist() and back_scores.tolist() == order
+    small = np.arange(7, dtype=np.int32)  # one-byte codes
+    out = np.zeros(1000, dtype=np.int64)
+    starts = kernels.batch_segments(offsets, data, small, scores, part, counts, sizes, 1, 1, out)
+    assert out.view(np.uint8)[:starts[-1]].tobytes() == _segments_by_python(labels, small, scores, expected_part + [3],
+                                                                             1, 1)[0]
+    assert kernels.gather_segments(out[:starts[-1] // 8])[1].tolist() == order
+    # an empty label is counted; one partition needs no hash bits
+    offsets, data = _buffers(["a", "", "b", ""])
+    part = np.empty(4, dtype=np.int64)
+    counts, sizes, width, longest, empty = kernels.batch_partitions(offsets, data, kernels.ALL_BITS, 64, 1, part)
+    assert part.tolist() == [0] * 4 and counts.tolist() == [4] and sizes.tolist() == [2] and empty == 2
+    # grouping: byte for byte, in (hash, label) order, also when every hash is the same
+    offsets, data = _buffers(labels)
+    for mask in (kernels.ALL_BITS, np.uint64(0)):
+        hashes = [_fnv_mix(s) & int(mask) for s in labels]
+        group, first = ingest._groups(offsets, data, mask)
+        distinct = sorted(set(labels), key=lambda s: (hashes[labels.index(s)], s))  # (hash, label) order
         assert [labels[i] for i in first] == distinct
         assert [distinct[g] for g in group] == labels
-    rows = np.array([0, 1, 0, 2, 1, 0])
-    columns = np.array([0, 0, 1, 1, 1, 0])
-    block, repeated = kernels.scatter_scores(rows, columns, np.arange(6.0), 3, 2)
-    np.testing.assert_array_equal(block, [[0.0, 2.0], [1.0, 4.0], [np.nan, 3.0]])
-    assert repeated.tolist() == [False, False, False, False, False, True]
+    group = np.array([0, 1, 0, 2, 1, 0])
+    position = np.array([2, 0, 1])  # group g is row position[g] of the block
+    columns = np.array([0, 0, 1, 1, 1, 0], dtype=np.int32)
+    recode = np.array([1, 0])  # provisional code c is column recode[c]
+    block, repeated, n_repeated = kernels.scatter_grouped(group, position, columns, recode, np.arange(6.0), 3, 2, 8)
+    np.testing.assert_array_equal(block, [[4.0, 1.0], [3.0, np.nan], [2.0, 0.0]])
+    assert repeated.tolist() == [5] and n_repeated == 1  # row 5 repeats row 0's cell, whatever its score
+    block, repeated, n_repeated = kernels.scatter_grouped(np.zeros(5, dtype=np.int64), np.array([0]),
+                                                          np.zeros(5, dtype=np.int32), np.array([0]),
+                                                          np.arange(5.0), 1, 1, 2)
+    assert repeated.tolist() == [1, 2] and n_repeated == 4

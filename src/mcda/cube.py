@@ -497,6 +497,33 @@ def _kept_lazy_labels(labels: np.ndarray) -> bool:
     return labels.dtype == object and pd.api.types.infer_dtype(labels, skipna=False) == "string"
 
 
+def _repeated_labels(labels: np.ndarray) -> list:
+    """Labels that occur more than once among millions of text (object) or integer labels,
+    without a hash table of them all: the 64-bit hashes of the labels (Python's own for text,
+    cached in each string) are sorted, and only labels whose hashes tie are compared.
+    Transient memory: 8 bytes a label (``pd.unique`` on a pandas 3 ``str`` Series took about
+    120 bytes a label, ``Index.is_unique`` about 50)."""
+    if labels.dtype != object:
+        ordered = np.sort(labels)
+        return ordered[1:][ordered[1:] == ordered[:-1]].tolist()
+    hashes = np.fromiter(map(hash, labels), dtype=np.int64, count=labels.size)
+    order = np.argsort(hashes, kind="stable") if labels.size < 1 << 16 else None
+    if order is None:  # millions: sort the hashes in place; the few tied positions are found again after
+        hashes.sort()
+        tied = np.unique(hashes[1:][hashes[1:] == hashes[:-1]])
+        if not tied.size:
+            return []
+        candidates = labels[np.isin(np.fromiter(map(hash, labels), dtype=np.int64, count=labels.size), tied)]
+    else:
+        ordered = hashes[order]
+        same = np.flatnonzero(ordered[1:] == ordered[:-1])
+        if not same.size:
+            return []
+        candidates = labels[np.unique(np.concatenate([order[same], order[same + 1]]))]
+    series = pd.Series(candidates, dtype=object)
+    return series[series.duplicated()].tolist()
+
+
 def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
     unknown = [d for d in da.dims if d not in DIMS]
     if unknown:
@@ -512,8 +539,15 @@ def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
         if d in da.coords:
             labels = da.coords[d].values
             if lazy and d == "dataset" and _kept_lazy_labels(labels):
-                # millions of items: integer labels stay integers, text becomes objects without a Python loop
+                # millions of items: integer labels stay integers, text becomes objects without a Python
+                # loop, checked for repeats without a hash table of them all, and kept as an object
+                # Index (an array would become a pandas 3 ``str`` Index: a second copy of every label)
                 labels = labels.astype(object) if labels.dtype.kind == "U" else labels
+                repeated = _repeated_labels(labels)
+                if repeated:
+                    raise McdaArgumentError(f"duplicate {d} labels: {shown(repeated)}")
+                coords[d] = pd.Index(labels, dtype=labels.dtype, copy=False, name=d)
+                continue
             elif d in _STRING_DIMS:
                 labels = _text_labels(labels, d, "the DataArray")
         else:

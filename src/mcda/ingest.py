@@ -49,9 +49,11 @@ __all__ = ["parquet_to_zarr", "csv_to_zarr"]
 
 _ROLES = ("dataset", "method", "score")
 _MAX_SHOWN = 8
-_MAX_BITS = 16  # at most 65,536 partitions in one pass
+_MAX_BITS = 12  # at most 4,096 partitions in one pass (larger ones are split again in pass 2)
+_CACHE_BITS = 10  # up to 1,024 partitions only to keep them small
 _SPLIT_BITS = 4  # an oversized partition is split 16 ways
 _SMALL_PARTITION = 1 << 17
+_HASH_MASK = np.uint64(0xFFFFFFFFFFFFFFFF)  # a test sets it to 0: every label on one hash
 # pyarrow.csv's default null markers (the same list as pandas.read_csv): a missing score
 _NULL_TEXT = ["", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "N/A", "NA",
               "NULL", "NaN", "n/a", "nan", "null"]
@@ -155,24 +157,30 @@ class _CsvSource(_Source):
 
 
 def _string_buffers(array):
-    """(int64 offsets, uint8 data) of an Arrow string array (no copy of the data)."""
+    """(offsets, uint8 data) of an Arrow string array: int32 offsets for ``string``, int64 for
+    ``large_string``, views of its buffers (no copy)."""
     import pyarrow as pa
 
-    if pa.types.is_large_string(array.type):
-        kind = np.int64
-    else:
-        kind = np.int32
+    kind = np.int64 if pa.types.is_large_string(array.type) else np.int32
     _, offsets, data = array.buffers()[:3]
-    offsets = np.frombuffer(offsets, dtype=kind)[array.offset:array.offset + len(array) + 1].astype(np.int64)
+    offsets = np.frombuffer(offsets, dtype=kind)[array.offset:array.offset + len(array) + 1]
     data = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, dtype=np.uint8)
     return offsets, data
 
 
-def _as_labels(column, role: str, name: str, first_row: int):
-    """A label column as one Arrow string (or dictionary-of-string) array; an empty (null or "")
-    label is refused by row."""
-    import pyarrow as pa
+def _refuse_empty(column, role: str, name: str, first_row: int):
     import pyarrow.compute as pc
+
+    empty = pc.or_kleene(pc.is_null(column), pc.equal(pc.binary_length(column), 0))
+    rows = first_row + np.flatnonzero(empty.fill_null(True).to_numpy(zero_copy_only=False))
+    raise McdaArgumentError(f"the {role} column {name!r} is empty in rows {shown(rows.tolist())}")
+
+
+def _as_labels(column, role: str, name: str, first_row: int, check_blank: bool = True):
+    """A label column as one Arrow string (or dictionary-of-string) array; a null label is
+    refused by row, and an empty ("") one too (``check_blank=False``: the caller's kernel
+    counts them)."""
+    import pyarrow as pa
 
     if isinstance(column, pa.ChunkedArray):
         column = column.combine_chunks()
@@ -191,12 +199,12 @@ def _as_labels(column, role: str, name: str, first_row: int):
     if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
         column = column.cast(pa.string())
     if column.null_count == 0:
+        if not check_blank:
+            return column
         offsets, _ = _string_buffers(column)
         if not (np.diff(offsets) == 0).any():
             return column
-    empty = pc.or_kleene(pc.is_null(column), pc.equal(pc.binary_length(column), 0))
-    rows = first_row + np.flatnonzero(empty.fill_null(True).to_numpy(zero_copy_only=False))
-    raise McdaArgumentError(f"the {role} column {name!r} is empty in rows {shown(rows.tolist())}")
+    _refuse_empty(column, role, name, first_row)
 
 
 def _method_codes(column, lookup: dict) -> np.ndarray:
@@ -256,67 +264,129 @@ def _scores(column, name: str, datasets, methods, first_row: int) -> np.ndarray:
     return values
 
 
-# =========================================================================== pass 1: partition
+# =========================================================================== the spill file
 
 
-class _Partitions:
-    """``2**bits`` Arrow IPC files in ``folder``, opened as rows arrive."""
+def _write_all(fd: int, view: memoryview, offset: int) -> None:
+    while len(view):
+        done = os.pwrite(fd, view, offset)
+        view, offset = view[done:], offset + done
 
-    def __init__(self, folder: str, bits: int, prefix: str = "part"):
-        self.folder, self.bits, self.prefix = folder, bits, prefix
-        self.writers: dict = {}
-        self.counts = np.zeros(1 << bits, dtype=np.int64)
+
+def _read_all(fd: int, view: memoryview, offset: int) -> None:
+    while len(view):
+        done = os.preadv(fd, [view], offset)
+        if done <= 0:
+            raise OSError(f"mcda: the ingestion's work file ended early (offset {offset})")
+        view, offset = view[done:], offset + done
+
+
+class _Spill:
+    """The rows of pass 1 on disk: one file, ``2**bits`` partitions chosen by hash bits
+    ``used_bits .. used_bits + bits`` (from the top). Each batch of rows is laid out partition
+    by partition (a *segment* per partition, :func:`mcda._kernels.ingest.segment_bytes`) and
+    written in one write; the index keeps where each batch's segments start."""
+
+    def __init__(self, folder: str, bits: int, used_bits: int = 0, name: str = "spill"):
         import threading
 
+        self.path = os.path.join(folder, f"{name}.bin")
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+        self.bits, self.used_bits = bits, used_bits
+        self.n_parts = 1 << bits
+        self.shift = max(0, 64 - used_bits - bits)
+        self.counts = np.zeros(self.n_parts, dtype=np.int64)  # rows per partition
+        self.sizes = np.zeros(self.n_parts, dtype=np.int64)  # label bytes per partition
+        self.size = 0  # bytes in the file
+        self._index: list = []  # (batch number, file offset of the batch, its segments' starts)
         self.lock = threading.Lock()
+        self._buffers = threading.local()
 
-    def path(self, p: int) -> str:
-        return os.path.join(self.folder, f"{self.prefix}-{p:05d}.arrow")
+    def _scratch(self, n: int, words: int):
+        """This thread's reusable arrays (no fresh pages for every batch)."""
+        part = getattr(self._buffers, "part", None)
+        if part is None or part.size < n:
+            part = self._buffers.part = np.empty(max(n, 1), dtype=np.int64)
+        out = getattr(self._buffers, "out", None)
+        if out is None or out.size < words:
+            out = self._buffers.out = np.empty(max(words, 1), dtype=np.int64)
+        return part[:n], out
 
-    def add(self, labels, codes: np.ndarray, scores: np.ndarray, hashes: np.ndarray, shift: int) -> None:
-        import pyarrow as pa
-
+    def add(self, number: int, offsets, data, codes, scores, mask, n_codes: int) -> tuple[int, int, int]:
+        """Lay the rows out and append them (``codes`` below ``n_codes``); returns (widest label
+        in code points, longest in bytes, number of empty labels). Two threads may add at once."""
         from ._kernels import ingest as kernels
 
-        n = len(labels)
-        if self.bits == 0:
-            counts = np.array([n], dtype=np.int64)
-        else:
-            offsets, data = _string_buffers(labels)
-            offsets, data, codes, scores, hashes, counts = kernels.partition_rows(
-                offsets, data, hashes, np.ascontiguousarray(codes), np.ascontiguousarray(scores, dtype=np.float64),
-                shift, 1 << self.bits)
-            labels = pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data)])
-        batch = pa.record_batch([labels, pa.array(codes), pa.array(scores), pa.array(hashes)],
-                                names=["dataset", "method", "score", "hash"])
-        with self.lock:  # batches are partitioned in two threads; a partition's rows may come in any order
-            self._write(batch, counts)
+        n = offsets.size - 1
+        part, _ = self._scratch(n, 0)
+        counts, sizes, width, longest, empty = kernels.batch_partitions(offsets, data, mask, self.shift,
+                                                                        self.n_parts, part)
+        if empty or longest >= 2**31:
+            return int(width), int(longest), int(empty)
+        code_width, length_width = kernels.width_for(max(0, n_codes - 1)), kernels.width_for(int(longest))
+        words = (32 * self.n_parts + (8 + code_width + length_width) * n + int(sizes.sum())) // 8 + 1
+        part, out = self._scratch(n, words)
+        starts = kernels.batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width,
+                                        out)
+        total = int(starts[-1])
+        with self.lock:
+            at = self.size
+            self.size += total
+            self.counts += counts
+            self.sizes += sizes
+            self._index.append((number, at, starts))
+        _write_all(self.fd, memoryview(out.view(np.uint8))[:total], at)
+        return int(width), int(longest), 0
 
-    def _write(self, batch, counts) -> None:
-        import pyarrow as pa
+    def index(self) -> np.ndarray:
+        """(batches, partitions + 1) file offsets of the segments, batches in file-row order."""
+        if not hasattr(self, "_table"):
+            ordered = sorted(self._index, key=lambda item: item[0])
+            self._table = (np.stack([at + starts for _, at, starts in ordered]) if ordered
+                           else np.zeros((0, self.n_parts + 1), dtype=np.int64))
+            self._index = []
+        return self._table
 
-        start = 0
-        for p in np.flatnonzero(counts):
-            stop = start + int(counts[p])
-            writer = self.writers.get(p)
-            if writer is None:
-                writer = self.writers[p] = pa.ipc.new_stream(pa.OSFile(self.path(p), "wb"), batch.schema)
-            writer.write_batch(batch.slice(start, stop - start))
-            start = stop
-        self.counts += counts
+    def segments(self, p: int):
+        """(file offset, bytes) of partition ``p``'s segments, in file-row order."""
+        table = self.index()
+        start, stop = table[:, p], table[:, p + 1]
+        keep = stop > start
+        return start[keep], (stop - start)[keep]
+
+    def read(self, p: int, batch: int | None = None):
+        """Partition ``p``'s rows (all its segments, or only its ``batch``-th):
+        (scores, codes, int64 offsets, label bytes)."""
+        from ._kernels import ingest as kernels
+
+        where, size = self.segments(p)
+        if batch is not None:
+            where, size = where[batch:batch + 1], size[batch:batch + 1]
+        buffer = np.empty(int(size.sum()) // 8, dtype=np.int64)
+        view = memoryview(buffer.view(np.uint8))
+        at = 0
+        for offset, n in zip(where.tolist(), size.tolist()):
+            _read_all(self.fd, view[at:at + n], offset)
+            at += n
+        return kernels.gather_segments(buffer)
 
     def close(self) -> None:
-        for writer in self.writers.values():
-            writer.close()
-        self.writers = {}
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+        try:
+            os.remove(self.path)
+        except FileNotFoundError:
+            pass
 
 
 def _bits_for(n_rows: int, budget: int) -> int:
-    """Partition bits: enough for partitions of at most ``budget`` rows, and (up to 256 partitions)
-    for partitions of about 2**17 rows, whose hash tables stay in the processor's cache."""
+    """Partition bits: enough for partitions of at most ``budget`` rows, and (up to
+    ``2**_CACHE_BITS`` partitions) for partitions of about ``_SMALL_PARTITION`` rows, whose hash
+    tables stay in the processor's cache."""
     needed = math.ceil(math.log2(n_rows / budget)) if n_rows > budget else 0
     small = math.ceil(math.log2(n_rows / _SMALL_PARTITION)) if n_rows > _SMALL_PARTITION else 0
-    return int(min(_MAX_BITS, max(needed, min(small, 4))))
+    return int(min(_MAX_BITS, max(needed, min(small, _CACHE_BITS))))
 
 
 def _prefetched(iterator):
@@ -358,68 +428,61 @@ def _prefetched(iterator):
                 pass
 
 
+# =========================================================================== pass 1: partition
+
+
 def _partition(source: _Source, folder: str, bits: int, text_scores: bool, line):
-    """Pass 1: every row into its partition; returns (partitions, method lookup, label width, rows)."""
+    """Pass 1: every row into its partition; returns (spill, method lookup, label width, rows)."""
     import pyarrow as pa
 
-    from ._kernels import ingest as kernels
-
-    parts = _Partitions(folder, bits)
+    spill = _Spill(folder, bits)
     lookup: dict = {}
     width, row = 1, 0
     names = {r: source.cols[r] for r in _ROLES}
     from concurrent.futures import ThreadPoolExecutor
 
-    def work(datasets, codes, values, offsets, data):
-        parts.add(datasets, codes, values, kernels.label_hashes(offsets, data), 64 - bits)
+    def work(number, first_row, datasets, codes, values, n_codes):
+        offsets, data = _string_buffers(datasets)
+        widest, longest, empty = spill.add(number, offsets, data, codes, values, _HASH_MASK, n_codes)
+        if empty:
+            _refuse_empty(datasets, "dataset", names["dataset"], first_row)
+        if longest >= 2**31:
+            raise McdaArgumentError(f"a dataset label in rows {first_row:,} to {first_row + len(datasets) - 1:,} "
+                                    f"is {longest:,} bytes long; labels must be shorter than 2 GiB")
+        return widest
 
-    pool = ThreadPoolExecutor(max_workers=2)  # hashing and partitioning release the GIL
+    pool = ThreadPoolExecutor(max_workers=2)  # the kernels and the writes release the GIL
     pending: list = []
     try:
-        for datasets, methods, scores in _prefetched(source.batches(text_scores)):
+        for number, (datasets, methods, scores) in enumerate(_prefetched(source.batches(text_scores))):
             n = len(datasets)
-            datasets = _as_labels(datasets, "dataset", names["dataset"], row)
+            datasets = _as_labels(datasets, "dataset", names["dataset"], row, check_blank=False)
             if pa.types.is_dictionary(datasets.type):
                 datasets = datasets.cast(datasets.type.value_type)
             methods = _as_labels(methods, "method", names["method"], row)
             values = _scores(scores, names["score"], datasets, methods, row)
             codes = _method_codes(methods, lookup)
-            offsets, data = _string_buffers(datasets)
-            if data.size and (data.max() >= 0x80):  # UTF-8 beyond ASCII: count code points
-                width = max(width, int(kernels.max_code_points(offsets, data)))
-            elif n:
-                width = max(width, int(np.diff(offsets).max()))
             while len(pending) >= 2:  # at most two batches in the workers
-                pending.pop(0).result()
-            pending.append(pool.submit(work, datasets, codes, values, offsets, data))
+                width = max(width, pending.pop(0).result())
+            pending.append(pool.submit(work, number, row, datasets, codes, values, len(lookup)))
             row += n
             line.update(row)
         for future in pending:
-            future.result()
+            width = max(width, future.result())
+    except BaseException:
+        spill.close()
+        raise
     finally:
         pool.shutdown(wait=True)
-        parts.close()
-    return parts, lookup, width, row
+    return spill, lookup, width, row
 
 
 # =========================================================================== pass 2: assemble
 
 
-def _read_partition(path: str):
-    import pyarrow as pa
-
-    with pa.memory_map(path) as source:
-        table = pa.ipc.open_stream(source).read_all()
-    labels = table.column("dataset").combine_chunks()
-    return labels, table.column("method").to_numpy(), table.column("score").to_numpy(), table.column("hash").to_numpy()
-
-
-def _groups(hashes: np.ndarray, labels, offsets, data):
-    """(group of each row, first row of each group) with the groups in (hash, label) order."""
-    from ._kernels import ingest as kernels
-
-    group, first = kernels.group_labels(hashes, offsets, data)
-    group_hashes = hashes[first]
+def _order(group_hashes: np.ndarray, first: np.ndarray, labels):
+    """Position of each group in store order, (hash, label), and the groups' first rows in
+    that order. ``labels``: a function giving the labels of some rows as Python strings."""
     order = np.argsort(group_hashes, kind="stable")
     ordered = group_hashes[order]
     ties = np.flatnonzero(ordered[1:] == ordered[:-1])
@@ -430,11 +493,28 @@ def _groups(hashes: np.ndarray, labels, offsets, data):
             while stop < ordered.size and ordered[stop] == ordered[start]:
                 stop += 1
             idx = order[start:stop]
-            text = labels.take(first[idx]).to_pylist()
+            text = labels(first[idx])
             order[start:stop] = idx[np.argsort(np.array(text, dtype=object), kind="stable")]
     position = np.empty(first.size, dtype=np.int64)
     position[order] = np.arange(first.size)
-    return position[group], first[order]
+    return position, first[order]
+
+
+def _arrow_labels(offsets, data):
+    import pyarrow as pa
+
+    kind = pa.large_string() if offsets.dtype == np.int64 else pa.string()
+    return pa.Array.from_buffers(kind, offsets.size - 1, [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+
+
+def _groups(offsets, data, mask=None):
+    """(group of each row, first row of each group) with the groups in (hash, label) order."""
+    from ._kernels import ingest as kernels
+
+    group, first, hashes = kernels.group_labels(offsets, data, _HASH_MASK if mask is None else mask)
+    array = _arrow_labels(offsets, data)
+    position, first = _order(hashes, first, lambda rows: array.take(rows).to_pylist())
+    return position[group], first
 
 
 class _Duplicates(Exception):
@@ -443,35 +523,32 @@ class _Duplicates(Exception):
         self.pairs = pairs
 
 
-def _assemble(path: str, n_rows: int, used_bits: int, budget: int, recode: np.ndarray, k: int, width: int):
-    """Pass 2 for one partition file: yields (datasets × methods block, ``<U`` labels) in store order."""
+def _assemble(spill: _Spill, p: int, budget: int, recode: np.ndarray, k: int, width: int, folder: str):
+    """Pass 2 for one partition: yields (datasets x methods block, ``<U`` labels) in store order."""
     from ._kernels import ingest as kernels
 
-    if n_rows > budget and used_bits + _SPLIT_BITS <= 64:
-        # too large for the budget: split it on the next hash bits (same order, smaller pieces)
-        import pyarrow as pa
-
-        folder = os.path.dirname(path)
-        sub = _Partitions(folder, _SPLIT_BITS, prefix=os.path.basename(path)[:-6] + "-s")
+    used = spill.used_bits + spill.bits
+    if spill.counts[p] > budget and used + _SPLIT_BITS <= 64:
+        # too large for the budget: split it on the next hash bits (same order, smaller pieces),
+        # one segment (at most a batch of pass 1) at a time
+        sub = _Spill(folder, _SPLIT_BITS, used, name=f"{os.path.basename(spill.path)[:-4]}-{p}")
         try:
-            with pa.memory_map(path) as source:
-                for batch in pa.ipc.open_stream(source):
-                    sub.add(batch.column(0), batch.column(1).to_numpy(), batch.column(2).to_numpy(),
-                            batch.column(3).to_numpy(), 64 - used_bits - _SPLIT_BITS)
+            for b in range(len(spill.segments(p)[0])):
+                scores, codes, offsets, data = spill.read(p, batch=b)
+                sub.add(b, offsets, data, codes, scores, _HASH_MASK, len(recode))
+            for q in np.flatnonzero(sub.counts):
+                yield from _assemble(sub, int(q), budget, recode, k, width, folder)
         finally:
             sub.close()
-        os.remove(path)
-        for p in np.flatnonzero(sub.counts):
-            yield from _assemble(sub.path(p), int(sub.counts[p]), used_bits + _SPLIT_BITS, budget, recode, k, width)
         return
-    labels, codes, scores, hashes = _read_partition(path)
-    os.remove(path)
-    offsets, data = _string_buffers(labels)
-    group, first = _groups(hashes, labels, offsets, data)
-    block, repeated = kernels.scatter_scores(group, recode[codes], scores, first.size, k)
-    if repeated.any():
-        rows = np.flatnonzero(repeated)[:_MAX_SHOWN]
-        raise _Duplicates([(labels[int(r)].as_py(), int(recode[codes[r]])) for r in rows])
+    scores, codes, offsets, data = spill.read(p)
+    group, first, hashes = kernels.group_labels(offsets, data, _HASH_MASK)
+    labels = _arrow_labels(offsets, data)
+    position, first = _order(hashes, first, lambda rows: labels.take(rows).to_pylist())
+    block, repeated, n_repeated = kernels.scatter_grouped(group, position, codes, recode, scores, first.size, k,
+                                                          _MAX_SHOWN)
+    if n_repeated:
+        raise _Duplicates([(labels[int(r)].as_py(), int(recode[codes[r]])) for r in repeated])
     text = kernels.utf8_to_ucs4(offsets, data, first, width).view(f"<U{width}").reshape(-1)
     yield block, text
 
@@ -557,6 +634,7 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
     folder = tempfile.mkdtemp(prefix="mcda-ingest-", dir=None if work_dir is None else str(work_dir))
     store_path = str(path)
     done = created = False
+    parts = None
     try:
         text_scores = False
         while True:
@@ -588,7 +666,7 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
             budget = max(1, rows_in_memory // 2)
 
             def assemble(p):
-                return list(_assemble(parts.path(p), int(parts.counts[p]), bits, budget, recode, k, width))
+                return list(_assemble(parts, p, budget, recode, k, width, folder))
 
             with ThreadPoolExecutor(max_workers=2) as pool:
                 pending = [pool.submit(assemble, p) for p in todo[:2]]
@@ -616,6 +694,8 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
         root["method"].attrs["_ARRAY_DIMENSIONS"] = ["method"]
         done = True
     finally:
+        if parts is not None:
+            parts.close()
         shutil.rmtree(folder, ignore_errors=True)
         if not done and created and os.path.isdir(store_path):
             shutil.rmtree(store_path, ignore_errors=True)  # no half-written store left behind

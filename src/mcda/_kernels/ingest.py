@@ -1,34 +1,50 @@
 """Loops of the streaming ingestion (:mod:`mcda.ingest`), over Arrow string buffers.
 
-An Arrow string column is two buffers: ``offsets`` (n + 1 positions) and ``data`` (the UTF-8
-bytes of all labels one after the other). The kernels read them directly, so no label ever
-becomes a Python string.
+An Arrow string column is two buffers: ``offsets`` (n + 1 positions, int32 or int64) and
+``data`` (the UTF-8 bytes of all labels one after the other). The kernels read them directly,
+so no label ever becomes a Python string.
 
-- :func:`label_hashes`: a 64-bit hash of each label (FNV-1a over its bytes, then the
-  splitmix64 finaliser so the top bits, which pick the partition, are well mixed);
-- :func:`max_code_points`: the longest label in Unicode code points (the width of the
-  fixed-width ``<U`` label array of the store);
-- :func:`partition_rows`: a counting sort of a batch's rows by partition, labels copied once;
+The hash of a label is FNV-1a 64 over its bytes, then the splitmix64 finaliser (so the top
+bits, which pick the partition, are well mixed), then ``& mask`` (all ones but in a test that
+forces every label onto one hash).
+
+Pass 1 (one batch of rows):
+
+- :func:`batch_partitions`: each row's partition, the rows and label bytes per partition, the
+  widest label (code points), the longest (bytes) and the number of empty labels, in one
+  pass over the bytes;
+- :func:`batch_segments`: the batch's rows laid out partition by partition, one *segment* per
+  partition, each self-describing (see :func:`segment_bytes`), ready to be written to the
+  spill file in one write.
+
+Pass 2 (one partition):
+
+- :func:`gather_segments`: a partition's segments (read back from the spill file one after
+  the other) into flat columns;
 - :func:`group_labels`: the distinct labels of a partition (a hash table, labels compared
-  byte by byte, so two labels sharing a hash stay apart), each row's group and one first row
-  per group;
-- :func:`scatter_scores`: the datasets × methods block from the rows, and which rows repeat a
-  (dataset, method) cell already given;
+  byte by byte, so two labels sharing a hash stay apart), each row's group, one first row and
+  the hash of each group;
+- :func:`scatter_grouped`: the datasets x methods block from the rows, and the first rows
+  that repeat a (dataset, method) cell already given;
 - :func:`utf8_to_ucs4`: chosen labels decoded from UTF-8 into the code points of a ``<U``
   array.
 
-Each kernel has a plain Python reference in ``tests/test_ingest.py``.
+:func:`label_hashes` gives the hash alone. Each kernel has a plain Python reference in
+``tests/test_ingest.py``.
 """
 
 from __future__ import annotations
 
-from ._jit import jit
 import numpy as np
 
-__all__ = ["label_hashes", "max_code_points", "partition_rows", "group_labels", "scatter_scores", "utf8_to_ucs4"]
+from ._jit import jit
+
+__all__ = ["label_hashes", "max_code_points", "batch_partitions", "width_for", "segment_bytes", "batch_segments",
+           "gather_segments", "group_labels", "scatter_grouped", "utf8_to_ucs4"]
 
 _FNV_OFFSET = np.uint64(0xCBF29CE484222325)
 _FNV_PRIME = np.uint64(0x100000001B3)
+ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 @jit(nogil=True)
@@ -40,15 +56,20 @@ def _mix(h):
 
 
 @jit(nogil=True)
-def label_hashes(offsets, data):
-    """uint64 hash of each label ``data[offsets[i]:offsets[i + 1]]`` (FNV-1a 64, then splitmix64's mix)."""
+def _hash(data, start, stop, mask):
+    h = _FNV_OFFSET
+    for p in range(start, stop):
+        h = (h ^ np.uint64(data[p])) * _FNV_PRIME
+    return _mix(h) & mask
+
+
+@jit(nogil=True)
+def label_hashes(offsets, data, mask=ALL_BITS):
+    """uint64 hash of each label ``data[offsets[i]:offsets[i + 1]]``."""
     n = offsets.size - 1
     out = np.empty(n, dtype=np.uint64)
     for i in range(n):
-        h = _FNV_OFFSET
-        for p in range(offsets[i], offsets[i + 1]):
-            h = (h ^ np.uint64(data[p])) * _FNV_PRIME
-        out[i] = _mix(h)
+        out[i] = _hash(data, offsets[i], offsets[i + 1], mask)
     return out
 
 
@@ -67,49 +88,200 @@ def max_code_points(offsets, data):
     return best
 
 
-@jit(nogil=True)
-def _same(offsets, data, a, b):
-    la = offsets[a + 1] - offsets[a]
-    if la != offsets[b + 1] - offsets[b]:
-        return False
-    sa, sb = offsets[a], offsets[b]
-    for p in range(la):
-        if data[sa + p] != data[sb + p]:
-            return False
-    return True
+# --------------------------------------------------------------------------- pass 1
 
 
 @jit(nogil=True)
-def group_labels(hashes, offsets, data):
-    """(group of each row, first row of each group); groups numbered in order of first appearance.
+def batch_partitions(offsets, data, mask, shift, n_parts, part):
+    """``part[i]`` = the partition of row i, ``(hash >> shift) & (n_parts - 1)`` (0 for one part).
+
+    Returns (rows per partition, label bytes per partition, the widest label in code points,
+    the longest in bytes, the number of empty labels)."""
+    n = offsets.size - 1
+    counts = np.zeros(n_parts, dtype=np.int64)
+    sizes = np.zeros(n_parts, dtype=np.int64)
+    pmask = np.uint64(n_parts - 1)
+    ushift = np.uint64(shift) if n_parts > 1 else np.uint64(0)
+    width = 0
+    longest = 0
+    empty = 0
+    for i in range(n):
+        start = offsets[i]
+        stop = offsets[i + 1]
+        h = _FNV_OFFSET
+        points = 0
+        for q in range(start, stop):
+            b = data[q]
+            h = (h ^ np.uint64(b)) * _FNV_PRIME
+            if (b & 0xC0) != 0x80:
+                points += 1
+        length = stop - start
+        if length == 0:
+            empty += 1
+        if points > width:
+            width = points
+        if length > longest:
+            longest = length
+        p = 0
+        if n_parts > 1:
+            p = np.int64(((_mix(h) & mask) >> ushift) & pmask)
+        part[i] = p
+        counts[p] += 1
+        sizes[p] += length
+    return counts, sizes, width, longest, empty
+
+
+def width_for(largest: int) -> int:
+    """Bytes (1, 2 or 4) of a little-endian unsigned integer that holds ``largest``."""
+    return 1 if largest < 1 << 8 else 2 if largest < 1 << 16 else 4
+
+
+@jit(nogil=True)
+def segment_bytes(rows, label_bytes, code_width, length_width):
+    """Bytes of one segment: a header of three int64 (rows, label bytes, the two widths), the
+    scores (float64), then row by row the method code (``code_width`` bytes), the label's length
+    (``length_width`` bytes) and its bytes; padded to 8 bytes."""
+    return 24 + 8 * rows + ((rows * (code_width + length_width) + label_bytes + 7) // 8) * 8
+
+
+@jit(nogil=True)
+def batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width, out):
+    """The batch's rows into ``out`` (int64 words), partition by partition, one segment each
+    (the rows of a segment keep their batch order). Returns each segment's start (bytes)."""
+    n_parts = counts.size
+    starts = np.zeros(n_parts + 1, dtype=np.int64)
+    for p in range(n_parts):
+        size = segment_bytes(counts[p], sizes[p], code_width, length_width) if counts[p] else 0
+        starts[p + 1] = starts[p] + size
+    raw = out.view(np.uint8)
+    as_float = out.view(np.float64)
+    row_at = np.empty(n_parts, dtype=np.int64)  # next score (float64 index) of each segment
+    byte_at = np.empty(n_parts, dtype=np.int64)  # next byte of each segment's row stream
+    for p in range(n_parts):
+        if counts[p]:
+            s = starts[p]
+            out[s // 8] = counts[p]
+            out[s // 8 + 1] = sizes[p]
+            out[s // 8 + 2] = code_width | (length_width << 8)
+            row_at[p] = s // 8 + 3
+            byte_at[p] = s + 24 + 8 * counts[p]
+    for i in range(offsets.size - 1):
+        p = part[i]
+        as_float[row_at[p]] = scores[i]
+        row_at[p] += 1
+        b = byte_at[p]
+        code = codes[i]
+        for q in range(code_width):
+            raw[b + q] = (code >> (8 * q)) & 0xFF
+        b += code_width
+        start = offsets[i]
+        length = offsets[i + 1] - start
+        for q in range(length_width):
+            raw[b + q] = (length >> (8 * q)) & 0xFF
+        b += length_width
+        for q in range(length):
+            raw[b + q] = data[start + q]
+        byte_at[p] = b + length
+    return starts
+
+
+# --------------------------------------------------------------------------- pass 2
+
+
+@jit(nogil=True)
+def gather_segments(buffer):
+    """Segments one after the other in ``buffer`` (int64 words) -> (scores, int32 codes, int64
+    offsets, label bytes) of all their rows, in order."""
+    raw = buffer.view(np.uint8)
+    as_float = buffer.view(np.float64)
+    end = buffer.size * 8
+    n_rows = 0
+    n_bytes = 0
+    pos = 0
+    while pos < end:
+        w = buffer[pos // 8 + 2]
+        n_rows += buffer[pos // 8]
+        n_bytes += buffer[pos // 8 + 1]
+        pos += segment_bytes(buffer[pos // 8], buffer[pos // 8 + 1], w & 0xFF, w >> 8)
+    scores = np.empty(n_rows, dtype=np.float64)
+    codes = np.empty(n_rows, dtype=np.int32)
+    offsets = np.empty(n_rows + 1, dtype=np.int64)
+    data = np.empty(n_bytes, dtype=np.uint8)
+    offsets[0] = 0
+    pos = 0  # bytes into buffer
+    row = 0
+    byte = 0
+    while pos < end:
+        c = buffer[pos // 8]
+        w = buffer[pos // 8 + 2]
+        code_width, length_width = w & 0xFF, w >> 8
+        first = pos // 8 + 3
+        for r in range(c):
+            scores[row + r] = as_float[first + r]
+        b = pos + 24 + 8 * c
+        for r in range(c):
+            code = 0
+            for q in range(code_width):
+                code |= np.int64(raw[b + q]) << (8 * q)
+            b += code_width
+            length = 0
+            for q in range(length_width):
+                length |= np.int64(raw[b + q]) << (8 * q)
+            b += length_width
+            codes[row + r] = code
+            for q in range(length):
+                data[byte + q] = raw[b + q]
+            b += length
+            byte += length
+            offsets[row + r + 1] = byte
+        row += c
+        pos += segment_bytes(c, buffer[pos // 8 + 1], code_width, length_width)
+    return scores, codes, offsets, data
+
+
+@jit(nogil=True)
+def _grown(array, size):
+    out = np.empty(size, dtype=array.dtype)
+    out[:array.size] = array
+    return out
+
+
+@jit(nogil=True)
+def group_labels(offsets, data, mask):
+    """(group of each row, first row of each group, hash of each group); groups numbered in
+    order of first appearance.
 
     Two rows share a group when their labels are equal byte for byte: the hash only finds the
-    candidates in an open-addressing table. The table grows with the groups (not the rows) and
-    each group's label is copied once into a compact buffer, so the lookups stay in cache.
+    candidates in an open-addressing table (which holds the hash beside the group, so a probe
+    reads one place). The table grows with the groups (not the rows) and each group's label is
+    copied once into a compact buffer, so the lookups stay in cache.
     """
-    n = hashes.size
-    size = 1 << 12
+    n = offsets.size - 1
+    size = 1 << 10
+    while size < n // 4:
+        size *= 2
     table = np.full(size, -1, dtype=np.int64)
-    capacity = 1 << 10
+    table_hash = np.zeros(size, dtype=np.uint64)
+    capacity = max(16, size // 2)
     group_hash = np.empty(capacity, dtype=np.uint64)
     group_start = np.empty(capacity, dtype=np.int64)
     group_length = np.empty(capacity, dtype=np.int64)
     first = np.empty(capacity, dtype=np.int64)
-    text = np.empty(1 << 14, dtype=np.uint8)
+    text = np.empty(max(1 << 12, capacity * 16), dtype=np.uint8)
     used = 0
     n_groups = 0
     group = np.empty(n, dtype=np.int64)
+    mask_t = np.uint64(size - 1)
     for r in range(n):
-        h = hashes[r]
         start = offsets[r]
         length = offsets[r + 1] - start
-        mask = np.uint64(size - 1)
-        slot = h & mask
+        h = _hash(data, start, start + length, mask)
+        slot = h & mask_t
         while True:
             g = table[slot]
             if g < 0:
                 break
-            if group_hash[g] == h and group_length[g] == length:
+            if table_hash[slot] == h and group_length[g] == length:
                 s = group_start[g]
                 equal = True
                 for q in range(length):
@@ -118,7 +290,7 @@ def group_labels(hashes, offsets, data):
                         break
                 if equal:
                     break
-            slot = (slot + np.uint64(1)) & mask
+            slot = (slot + np.uint64(1)) & mask_t
         if g >= 0:
             group[r] = g
             continue
@@ -139,86 +311,43 @@ def group_labels(hashes, offsets, data):
         first[n_groups] = r
         used += length
         table[slot] = n_groups
+        table_hash[slot] = h
         group[r] = n_groups
         n_groups += 1
         if 2 * n_groups > size:  # keep the table at most half full
             size *= 2
             table = np.full(size, -1, dtype=np.int64)
-            mask = np.uint64(size - 1)
+            table_hash = np.zeros(size, dtype=np.uint64)
+            mask_t = np.uint64(size - 1)
             for g2 in range(n_groups):
-                slot = group_hash[g2] & mask
+                slot = group_hash[g2] & mask_t
                 while table[slot] >= 0:
-                    slot = (slot + np.uint64(1)) & mask
+                    slot = (slot + np.uint64(1)) & mask_t
                 table[slot] = g2
-    return group, first[:n_groups].copy()
+                table_hash[slot] = group_hash[g2]
+    return group, first[:n_groups].copy(), group_hash[:n_groups].copy()
 
 
 @jit(nogil=True)
-def _grown(array, size):
-    out = np.empty(size, dtype=array.dtype)
-    out[:array.size] = array
-    return out
-
-
-@jit(nogil=True)
-def partition_rows(offsets, data, hashes, codes, scores, shift, n_parts):
-    """A counting sort of a batch's rows by partition ``(hash >> shift) & (n_parts - 1)``: the
-    labels' offsets and bytes, the method codes, scores and hashes in that order, and the rows
-    per partition. Stable; each label is copied once."""
-    n = hashes.size
-    mask = np.uint64(n_parts - 1)
-    part = np.empty(n, dtype=np.int64)
-    counts = np.zeros(n_parts, dtype=np.int64)
-    sizes = np.zeros(n_parts, dtype=np.int64)
-    for i in range(n):
-        p = np.int64((hashes[i] >> np.uint64(shift)) & mask)
-        part[i] = p
-        counts[p] += 1
-        sizes[p] += offsets[i + 1] - offsets[i]
-    row_at = np.zeros(n_parts, dtype=np.int64)
-    byte_at = np.zeros(n_parts, dtype=np.int64)
-    for p in range(1, n_parts):
-        row_at[p] = row_at[p - 1] + counts[p - 1]
-        byte_at[p] = byte_at[p - 1] + sizes[p - 1]
-    total = byte_at[n_parts - 1] + sizes[n_parts - 1]
-    new_offsets = np.empty(n + 1, dtype=np.int32)
-    new_data = np.empty(total, dtype=np.uint8)
-    new_codes = np.empty(n, dtype=codes.dtype)
-    new_scores = np.empty(n, dtype=np.float64)
-    new_hashes = np.empty(n, dtype=np.uint64)
-    for i in range(n):
-        p = part[i]
-        j = row_at[p]
-        row_at[p] += 1
-        new_codes[j] = codes[i]
-        new_scores[j] = scores[i]
-        new_hashes[j] = hashes[i]
-        b = byte_at[p]
-        start = offsets[i]
-        length = offsets[i + 1] - start
-        new_offsets[j] = b
-        for q in range(length):
-            new_data[b + q] = data[start + q]
-        byte_at[p] = b + length
-    new_offsets[n] = total
-    return new_offsets, new_data, new_codes, new_scores, new_hashes, counts
-
-
-@jit(nogil=True)
-def scatter_scores(rows, columns, scores, n_rows, n_columns):
-    """``block[rows[i], columns[i]] = scores[i]`` (NaN elsewhere) and a mask of the rows whose
-    cell was already given by an earlier row (a duplicate, whatever the scores)."""
+def scatter_grouped(group, position, codes, recode, scores, n_rows, n_columns, max_shown):
+    """``block[position[group[i]], recode[codes[i]]] = scores[i]`` (NaN elsewhere), and the
+    first ``max_shown`` rows whose cell an earlier row already gave (a duplicate, whatever
+    the scores), with how many there are."""
     block = np.full((n_rows, n_columns), np.nan)
     given = np.zeros((n_rows, n_columns), dtype=np.bool_)
-    repeated = np.zeros(rows.size, dtype=np.bool_)
-    for i in range(rows.size):
-        r, c = rows[i], columns[i]
+    shown = np.empty(max_shown, dtype=np.int64)
+    n_repeated = 0
+    for i in range(group.size):
+        r = position[group[i]]
+        c = recode[codes[i]]
         if given[r, c]:
-            repeated[i] = True
+            if n_repeated < max_shown:
+                shown[n_repeated] = i
+            n_repeated += 1
         else:
             given[r, c] = True
             block[r, c] = scores[i]
-    return block, repeated
+    return block, shown[:min(n_repeated, max_shown)].copy(), n_repeated
 
 
 @jit(nogil=True)
