@@ -1663,7 +1663,9 @@ def _local(variable) -> np.ndarray:
     """A (small) variable's values read here, in this process, even when a dask cluster is active."""
     data = variable.data
     if hasattr(data, "dask"):
-        return np.asarray(data.compute(scheduler="synchronous"))
+        from dask.local import get_sync  # a scheduler function: dask does not import distributed to look for a client
+
+        return np.asarray(data.compute(scheduler=get_sync))
     return np.asarray(variable.values)
 
 
