@@ -248,10 +248,12 @@ def recommend_procedure(scores, direction=None, *, alpha: float = 0.05, method_n
     scores : any input of :func:`mcda.score_cube`
         One score per (dataset, method) (reduce a ``seed`` dim first with
         :func:`mcda.reduce_seeds`); methods missing a dataset are excluded and named.
-    direction : str, optional
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.cube.as_cube`.
     alpha : float
         Level of the checks (normality at α/k) and of the recommended procedure.
-    method_names : sequence, optional
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
 
     Returns
     -------

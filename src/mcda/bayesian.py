@@ -550,7 +550,7 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
     scores : any input of :func:`mcda.score_cube`
         One score per (dataset, method); NaN cells are dropped pairwise.
     direction : {"higher_is_better", "lower_is_better"}, optional
-        Needed when ``scores`` carries no metric card.
+        As in :func:`mcda.cube.as_cube`.
     rope : float, optional
         Half-width of the region of practical equivalence in the metric's units; None uses
         the card's noise floor. 0 leaves two regions (see Notes).
@@ -580,8 +580,8 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
     progress : bool, optional
         Report progress on stderr: None (default) when a sampled run will take more than
         about 2 seconds, True always, False never.
-    method_names : sequence, optional
-        Labels for array input.
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
 
     Returns
     -------
@@ -788,7 +788,7 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
     scores : any input of :func:`mcda.score_cube`
         One score per (dataset, method); NaN cells are dropped pairwise.
     direction : {"higher_is_better", "lower_is_better"}, optional
-        Needed when ``scores`` carries no metric card.
+        As in :func:`mcda.cube.as_cube`.
     rope : float, optional
         Half-width of the region of practical equivalence; None uses the card's noise
         floor; 0 leaves two regions.
@@ -810,8 +810,8 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
         refused before sampling over ``mcda.get_options()["memory_limit"]``.
     progress : bool, optional
         Progress on stderr: None (default) when the run will take more than about 2 s.
-    method_names : sequence, optional
-        Labels for array input.
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
 
     Returns
     -------
@@ -1016,6 +1016,7 @@ def two_on_multiple(x, y, *, direction=None, metric=None, rope=None, test: str =
         One score per dataset for each method (same length; two Series are aligned on their
         index, which then names the datasets). NaN marks a missing result.
     direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.cube.as_cube`.
     metric : str, optional
         A metric card name (gives the direction and, with ``rope=None``, the rope).
     rope : float, optional
@@ -1102,6 +1103,7 @@ def correlated_t_test(scores, direction=None, *, rope=None, runs: int = 1, thres
         of k-fold cross-validation, run after run (k = ``n_seeds / runs``), the same folds
         for every method. For example ``{"iris": {"a": [fold scores], "b": [...]}}``.
     direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.cube.as_cube`.
     rope : float, optional
         Half-width of the region of practical equivalence (None: the card's noise floor;
         0: two regions).
@@ -1109,8 +1111,8 @@ def correlated_t_test(scores, direction=None, *, rope=None, runs: int = 1, thres
         Repetitions of the cross-validation (>= 1, dividing the number of scores).
     threshold : float
         In (0.5, 1): a row is labelled with the region whose probability reaches it.
-    method_names : sequence, optional
-        Labels for array input.
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
 
     Returns
     -------
@@ -1434,6 +1436,7 @@ def hierarchical_comparison(scores, direction=None, *, rope=None, runs=None, rho
         ``seed`` (the same folds for every method), e.g.
         ``mcda.datasets.load("benavoli2017_uci54_folds")``. Fold order does not matter.
     direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.cube.as_cube`.
     rope : float, optional
         Half-width of the region of practical equivalence in the metric's units (None: the
         card's noise floor; 0: two regions).
@@ -1455,8 +1458,8 @@ def hierarchical_comparison(scores, direction=None, *, rope=None, runs=None, rho
         Keep the predictive shares and the δ_0 draws of every pair.
     progress : bool, optional
         Progress on stderr: None (default) when the run will take more than about 2 s.
-    method_names : sequence, optional
-        Labels for array input.
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
 
     Returns
     -------
@@ -1828,6 +1831,7 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
         a result there; a missing cell leaves the method out of that dataset's ranking (a
         partial ranking; nothing is imputed). Datasets with fewer than two results give none.
     direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.cube.as_cube`.
     prior_strength : float
         α of the symmetric Dirichlet prior on the normalised worths (> 0; 1 = uniform on the
         simplex, Calvo et al.'s default, under which the posterior mode is the
@@ -1851,8 +1855,8 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
         Keep the worth draws in ``draws``.
     progress : bool, optional
         Progress on stderr: None (default) when the run will take more than about 2 s.
-    method_names : sequence, optional
-        Labels for array input.
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
 
     Returns
     -------

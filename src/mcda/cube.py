@@ -42,6 +42,8 @@ __all__ = [
     "cube_cards",
     "cube_direction",
     "cube_metric",
+    "select_metric",
+    "metric_keys",
     "resolve_rope",
     "to_json",
     "from_json",
@@ -1010,6 +1012,23 @@ def as_cube(scores, direction=None, *, metric=None, method_names=None) -> xr.Dat
     exactly as :func:`score_cube` checks new input (finite real scores, distinct labels, a
     known direction that agrees with its card, a noise floor >= 0). ``direction`` and
     ``metric``, when given, must agree with the card it carries.
+
+    The parameters below are read the same way by every statistic that takes ``scores``; their
+    docstrings point here.
+
+    Parameters
+    ----------
+    scores : any input of :func:`score_cube`
+        A tidy or wide DataFrame, a nested dict, an array (with ``method_names``) or a cube.
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        Needed only when ``scores`` carries no metric card (a card name in ``metric``, or a
+        cube built with one); when given, it must agree with the card.
+    metric : str or MetricCard, optional
+        The metric's card. With a ``metric`` dim, the one metric to use, chosen by
+        :func:`select_metric` (its label, the label in another case, or its card's name).
+    method_names : sequence of str, optional
+        Labels for array input, by position. Input that carries its own method labels may
+        only list them (to set their order).
     """
     return score_cube(scores, metric=metric, direction=direction, method_names=method_names)
 

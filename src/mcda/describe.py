@@ -107,9 +107,9 @@ def method_summary(scores, direction=None, *, method_names=None) -> MethodSummar
     scores : any input of :func:`mcda.score_cube` (one score per dataset and method)
         A lazy cube (:func:`mcda.store.open_cube`) is reduced chunk-wise.
     direction : {"higher_is_better", "lower_is_better"}, optional
-        Needed only when ``scores`` carries no metric card.
-    method_names : sequence, optional
-        Labels for array input.
+        As in :func:`mcda.cube.as_cube`.
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
 
     Returns
     -------

@@ -178,8 +178,8 @@ def effect_sizes(scores, direction=None, *, kind: str = "cohen_d", against: str 
         Without a ``seed`` dim: one score per (dataset, method), compared across datasets
         (methods missing a dataset are excluded and named). With a ``seed`` dim: per-seed
         scores, compared within each dataset over the seeds both methods have.
-    direction : str, optional
-        Needed only when ``scores`` carries no card.
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.cube.as_cube`.
     kind : {"cohen_d", "cohen_d_pooled", "cliff_delta", "akinshin_gamma"}
         Cohen's d_z for paired data (default), Cohen's d with the pooled sd (autorank's),
         Cliff's δ, or Akinshin's γ (see the module docstring).
@@ -192,7 +192,8 @@ def effect_sizes(scores, direction=None, *, kind: str = "cohen_d", against: str 
     n_resamples : int
     rng : numpy.random.Generator, int or None
         Source of the bootstrap draws (one 64-bit seed is drawn from it).
-    method_names : sequence, optional
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
 
     Returns
     -------

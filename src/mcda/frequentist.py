@@ -320,11 +320,11 @@ def friedman_test(scores, direction=None, *, alpha: float = 0.05, method_names=N
         (:func:`mcda.reduce_seeds`). Methods lacking a result on some dataset are excluded
         and named (``excluded``), never imputed. A MeanRanks must be uniform and complete.
     direction : {"higher_is_better", "lower_is_better"}, optional
-        Needed only when ``scores`` carries no metric card.
+        As in :func:`mcda.cube.as_cube`.
     alpha : float
         Level at which ``rejected`` is decided (by the Iman–Davenport F).
-    method_names : sequence, optional
-        Labels for array input.
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
     missing : {"methods", "datasets", "available"}
         What a missing cell does (nothing is ever imputed): "methods" (default; also spelt
         "complete") drops every method that lacks a dataset (``excluded``); "datasets" drops
@@ -659,13 +659,15 @@ def nemenyi(scores, direction=None, *, alpha: float = 0.05, exact: bool = False,
     Parameters
     ----------
     scores : any input of :func:`mcda.score_cube`, or a uniform, complete MeanRanks
-    direction : str, optional
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.cube.as_cube`.
     alpha : float
     exact : bool
         True: exact p-values of the rank-sum differences (Eisinga et al. 2017) with the
         single-step Bonferroni adjustment over the k(k − 1)/2 pairs, and the exact
         critical difference (see Notes). False (default): Nemenyi's normal approximation.
-    method_names : sequence, optional
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
 
     Returns
     -------
@@ -719,7 +721,8 @@ def bonferroni_dunn(scores, direction=None, *, control: str, alpha: float = 0.05
     Parameters
     ----------
     scores : any input of :func:`mcda.score_cube`, or a uniform, complete MeanRanks
-    direction : str, optional
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.cube.as_cube`.
     control : str
         The method the others are compared with, chosen before looking at the results.
     alpha : float
@@ -728,7 +731,8 @@ def bonferroni_dunn(scores, direction=None, *, control: str, alpha: float = 0.05
         exact p-value of the pair's rank-sum difference under the Friedman null (Eisinga et
         al. 2017; see Notes of :func:`nemenyi`), Bonferroni over the k − 1 comparisons,
         and the exact CD.
-    method_names : sequence, optional
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
 
     Returns
     -------
@@ -756,7 +760,8 @@ def control_test(scores, direction=None, *, control: str, test: str = "holm", al
     Parameters
     ----------
     scores : any input of :func:`mcda.score_cube`, or a uniform, complete MeanRanks
-    direction : str, optional
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.cube.as_cube`.
     control : str
         The control method, chosen before looking at the results.
     test : {"holm", "hochberg", "hommel", "holland", "finner", "li", "rom", "bonferroni-dunn", "conover", "siegel"}
@@ -770,7 +775,8 @@ def control_test(scores, direction=None, *, control: str, test: str = "holm", al
         False (default): the normal approximation 2Φ(−|z|) of each pair's p-value. True: the
         exact p-value of the pair's rank-sum difference under the Friedman null (Eisinga et
         al. 2017; see Notes of :func:`nemenyi`).
-    method_names : sequence, optional
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
     adjust : str or None
         The adjustment for "conover" and "siegel" (names of :data:`PVALUE_ADJUSTMENTS` that
         apply to k − 1 comparisons; None for raw p); ignored by the other tests.
@@ -817,7 +823,8 @@ def all_pairs_test(scores, direction=None, *, test: str = "holm", alpha: float =
     Parameters
     ----------
     scores : any input of :func:`mcda.score_cube`, or a uniform, complete MeanRanks
-    direction : str, optional
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.cube.as_cube`.
     test : {"holm", "shaffer", "bergmann-hommel", "nemenyi", "holland", "finner"}
         Holm's step-down over the m = k(k − 1)/2 pairs; Shaffer's static procedure (Holm with
         t_i, the most hypotheses that can still be true, in place of m − i + 1; any k);
@@ -834,7 +841,8 @@ def all_pairs_test(scores, direction=None, *, test: str = "holm", alpha: float =
         False (default): the normal approximation 2Φ(−|z|) of each pair's p-value. True: the
         exact p-value of the pair's rank-sum difference under the Friedman null (Eisinga et
         al. 2017; see Notes of :func:`nemenyi`).
-    method_names : sequence, optional
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
     adjust : str or None
         The adjustment for "conover" and "siegel" (any name of :data:`PVALUE_ADJUSTMENTS`,
         None for raw p); ignored by the other tests, whose name is their adjustment.
@@ -1041,8 +1049,8 @@ def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", cont
     scores : any input of :func:`mcda.score_cube`, or a uniform, complete MeanRanks
         One score per (dataset, method). Methods with a missing cell are excluded and named
         (``excluded``), never imputed; reduce a ``seed`` dim first (:func:`mcda.reduce_seeds`).
-    direction : str, optional
-        Needed only when ``scores`` carries no card.
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.cube.as_cube`.
     test : {"nemenyi", "bonferroni-dunn", "holm", "hochberg", "hommel", "holland", "finner", "li", "rom", "shaffer", "bergmann-hommel"}
         Without ``control``: "nemenyi", "holm", "shaffer", "bergmann-hommel", "holland" or
         "finner" over all pairs. With ``control``: "bonferroni-dunn", "holm", "hochberg",
@@ -1055,7 +1063,8 @@ def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", cont
         Exact p-values of the rank-sum differences in the post-hoc (Eisinga et al. 2017; see
         :func:`nemenyi`); Nemenyi and Bonferroni–Dunn become Bonferroni on them, with the
         exact critical difference.
-    method_names : sequence, optional
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
     missing : {"methods", "datasets", "available"}
         What a missing cell does; nothing is ever imputed. "methods" (default; also spelt
         "complete"): drop every method lacking a dataset (named in ``excluded``).

@@ -196,12 +196,12 @@ def skillings_mack_test(scores, direction=None, *, alpha: float = 0.05, method_n
     scores : any input of :func:`mcda.score_cube`
         One score per (dataset, method), NaN where a method has no result (reduce a ``seed``
         dim first, :func:`mcda.reduce_seeds`).
-    direction : str, optional
-        Needed only when ``scores`` carries no card.
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.cube.as_cube`.
     alpha : float
         Level of ``rejected``.
-    method_names : sequence, optional
-        Labels for array input.
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
 
     Returns
     -------
@@ -371,14 +371,15 @@ def durbin_test(scores, direction=None, *, alpha: float = 0.05, adjust: str | No
     scores : any input of :func:`mcda.score_cube`
         One score per (dataset, method), NaN where a method was not run; the present cells must
         form a balanced incomplete block design (see Raises).
-    direction : str, optional
-        Needed only when ``scores`` carries no card.
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.cube.as_cube`.
     alpha : float
         Level of the omnibus (decided by Conover's F) and of the pairwise family.
     adjust : str or None, default "holm"
         Multiplicity adjustment of the pairwise p-values (any name of
         :func:`mcda.adjust_pvalues`); None leaves them raw (Conover's protected LSD).
-    method_names : sequence, optional
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
 
     Returns
     -------

@@ -310,8 +310,8 @@ def friedman_aligned_ranks_test(scores, direction=None, *, control: str | None =
     ----------
     scores : any input of :func:`mcda.score_cube`
         One score per (dataset, method); methods with a missing cell are excluded and named.
-    direction : str, optional
-        Needed only when ``scores`` carries no card.
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.cube.as_cube`.
     control : str, optional
         Compare every method with this one (chosen before looking at the results) instead
         of all pairs.
@@ -321,7 +321,8 @@ def friedman_aligned_ranks_test(scores, direction=None, *, control: str | None =
         "bonferroni", "shaffer" and "bergmann-hommel" for all pairs, ...); None for raw p.
     alpha : float
         Level of the omnibus and of the post-hoc family.
-    method_names : sequence, optional
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
 
     Returns
     -------
@@ -405,14 +406,16 @@ def quade_test(scores, direction=None, *, control: str | None = None, adjust: st
     Parameters
     ----------
     scores : any input of :func:`mcda.score_cube`
-    direction : str, optional
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.cube.as_cube`.
     control : str, optional
         Compare every method with this one instead of all pairs.
     adjust : str or None
         The post-hoc family's p-value adjustment (names of
         :data:`mcda.multitest.PVALUE_ADJUSTMENTS`); None for raw p.
     alpha : float
-    method_names : sequence, optional
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
 
     Returns
     -------

@@ -267,11 +267,11 @@ def pairwise_counts(scores, direction=None, *, rope=None, method_names=None) -> 
     ----------
     scores : any input of :func:`mcda.score_cube` (one score per dataset and method)
     direction : {"higher_is_better", "lower_is_better"}, optional
-        Needed when ``scores`` carries no card.
+        As in :func:`mcda.cube.as_cube`.
     rope : float, optional
         Half-width of the region of practical equivalence; None uses the card's noise floor.
-    method_names : sequence, optional
-        Labels for array input.
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
 
     Notes
     -----
@@ -501,7 +501,7 @@ def pairwise_superiority(scores, direction=None, *, rope=None, alpha: float = 0.
         DataFrame, a nested dict or a cube). Counts built with
         :meth:`PairwiseCounts.from_matrix` are taken as they are.
     direction : {"higher_is_better", "lower_is_better"}, optional
-        Needed when ``scores`` carries no metric card.
+        As in :func:`mcda.cube.as_cube`.
     rope : float, optional
         Half-width of the region of practical equivalence, in the metric's units; None uses
         the card's noise floor.
@@ -514,7 +514,7 @@ def pairwise_superiority(scores, direction=None, *, rope=None, alpha: float = 0.
         Not "shaffer" or "bergmann-hommel": their logical restrictions assume transitive
         null hypotheses (equal means or mean ranks), which sign-test hypotheses are not.
     method_names : sequence of str, optional
-        Labels for array input.
+        As in :func:`mcda.cube.as_cube`.
 
     Returns
     -------
@@ -1129,9 +1129,9 @@ def marginal_means(scores, direction=None, *, method_names=None) -> MarginalMean
     ----------
     scores : any input of :func:`mcda.score_cube` (one score per dataset and method)
     direction : {"higher_is_better", "lower_is_better"}, optional
-        Needed when ``scores`` carries no metric card.
+        As in :func:`mcda.cube.as_cube`.
     method_names : sequence of str, optional
-        Labels for array input.
+        As in :func:`mcda.cube.as_cube`.
 
     Returns
     -------

@@ -239,7 +239,7 @@ def pairwise_over_datasets(scores, direction=None, *, test: str = "wilcoxon", ad
         (:func:`mcda.reduce_seeds`). Methods lacking a result on some dataset are excluded and
         named (``excluded``), never imputed.
     direction : {"higher_is_better", "lower_is_better"}, optional
-        Needed only when ``scores`` carries no metric card.
+        As in :func:`mcda.cube.as_cube`.
     test : {"wilcoxon", "sign"}
         Wilcoxon signed-rank test of the differences a − b over datasets (as
         ``scipy.stats.wilcoxon``), or the sign test of wins against losses (as
@@ -264,8 +264,8 @@ def pairwise_over_datasets(scores, direction=None, *, test: str = "wilcoxon", ad
         that many decimals: 0.768 − 0.763 and 0.936 − 0.931 differ in floating point, and
         only rounding makes them the tie (or the zero) they are on paper. By default the
         differences are used as computed, as scipy does.
-    method_names : sequence, optional
-        Labels for array input.
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
 
     Returns
     -------

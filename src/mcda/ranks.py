@@ -343,8 +343,8 @@ def rank_table(scores, direction=None, *, missing: str = "complete", method_name
     Parameters
     ----------
     scores : any input of :func:`mcda.score_cube`
-    direction : str, optional
-        Needed only when ``scores`` carries no card.
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.cube.as_cube`.
     missing : {"methods", "datasets", "available"}
         "methods" (default; also spelt "complete") drops incomplete methods (named in
         ``attrs["excluded"]``); "datasets" drops incomplete datasets (``attrs["excluded_datasets"]``);
@@ -438,8 +438,8 @@ def average_ranks(scores, direction=None, *, missing: str = "complete", method_n
     Parameters
     ----------
     scores : any input of :func:`mcda.score_cube` (one score per dataset and method)
-    direction : str, optional
-        Needed only when ``scores`` carries no card.
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.cube.as_cube`.
     missing : {"methods", "datasets", "available"}
         ``"methods"`` (default; also spelt ``"complete"``) drops incomplete methods and names
         them in ``excluded``. ``"datasets"`` drops incomplete datasets and names them in
@@ -697,10 +697,10 @@ def mean_ranks(scores, direction=None, *, aggregation: str = "uniform", groups=N
         ``"methods"`` (default; also spelt ``"complete"``) drops incomplete methods and names
         them in ``excluded``; ``"datasets"`` drops incomplete datasets (``excluded_datasets``).
         ``"available"`` (uniform only) is :func:`mcda.average_ranks`'s descriptive mode.
-    direction : str, optional
-        Needed only when ``scores`` carries no card.
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.cube.as_cube`.
     method_names : sequence of str, optional
-        Labels for array input.
+        As in :func:`mcda.cube.as_cube`.
 
     Returns
     -------
@@ -1128,10 +1128,10 @@ def rank_stability(scores, direction=None, *, n_resamples: int = 10_000, aggrega
     confidence_level : float
         Of the percentile interval for each mean rank.
     rng : numpy.random.Generator or seed, optional
-    direction : str, optional
-        Needed only when ``scores`` carries no card.
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.cube.as_cube`.
     method_names : sequence of str, optional
-        Labels for array input.
+        As in :func:`mcda.cube.as_cube`.
 
     missing : {"methods", "datasets"}
         Which incomplete part is dropped and named: the incomplete methods (default) or the

@@ -297,8 +297,8 @@ class Report:
         The metric (its card gives the direction, the noise floor and the suitable interval).
     direction : {"higher_is_better", "lower_is_better"}, optional
         Needed when the metric has no card.
-    method_names : sequence, optional
-        Labels for array input.
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
     scale : {"percent", "fraction"}, optional
         The unit the scores are written in (:func:`mcda.score_cube`'s ``scale``): "percent"
         divides them by 100 so the card's range and noise floor apply. Recorded with the

@@ -298,8 +298,8 @@ def summary(scores, direction=None, *, ci_method: str = "t", confidence_level: f
         Source of the bootstrap draws (one 64-bit number is drawn per call).
     direction, metric : optional
         The metric's direction or card, when ``scores`` does not carry them.
-    method_names : sequence, optional
-        Labels for array input.
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
 
     Returns
     -------
@@ -896,8 +896,8 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
         How the Wilcoxon test treats zero differences (scipy's names; ignored for "t").
     direction, metric : optional
         The metric's direction or card, when ``scores`` does not carry them.
-    method_names : sequence, optional
-        Labels for array input.
+    method_names : sequence of str, optional
+        As in :func:`mcda.cube.as_cube`.
     paired : bool, default True
         Whether the seeds are paired runs (the same seed label means the same split, data order
         or initialisation for every method). False compares each method's seeds on a dataset as
