@@ -1,10 +1,10 @@
-"""200 methods × 30 datasets: time and peak memory of each view that used to break at that size.
+"""200 methods × 30 datasets: time and peak memory of each view that is hard at that size.
 
-Issue 21: `compare_over_datasets` crashed (OverflowError) from 64 methods whenever Friedman
-rejected; Shaffer hung beyond ~70 methods; sampled posteriors kept 22 GiB of draws; the CD plot
-and the posterior bars grew without bound. Each stage runs in a fresh subprocess (so its peak
-resident memory, ``ru_maxrss``, is its own) after a warm-up call in the same process (numba's
-compile is not timed). Nothing is asserted: this prints a table.
+What each stage guards against: `compare_over_datasets` overflowing from 64 methods when
+Friedman rejects; Shaffer's procedure hanging beyond ~70 methods; sampled posteriors keeping
+22 GiB of draws; the CD plot and the posterior bars growing without bound. Each stage runs
+in a fresh subprocess (so its peak resident memory, ``ru_maxrss``, is its own) after a warm-up
+call in the same process (numba's compile is not timed). Nothing is asserted: this prints a table.
 
 Run: python benchmarks/bench_200_methods.py [--methods 200] [--datasets 30]
 """

@@ -1,6 +1,6 @@
 """Speed of the multi-criteria views against pymcdm's PROMETHEE II and a plain dominance loop.
 
-    /work/venv/bin/python benchmarks/bench_criteria.py [--repeats R] [--datasets N] [--methods K]
+    python benchmarks/bench_criteria.py [--repeats R] [--datasets N] [--methods K]
 
 1. PROMETHEE II net flows (usual criterion with indifference at the noise floors) on N
    datasets × K methods × 3 criteria, averaged over datasets: ``mcda.promethee`` against

@@ -10,7 +10,7 @@ Part 2 runs the same at 1,000,000 × 20 three ways: in memory (numpy), lazily ov
 in-memory data (``cube.chunk``), and lazily from a Zarr store; best of 3 after a warm-up, and the
 ratio lazy / in memory.
 
-Run: python benchmarks/bench_dask.py [--datasets 10000000] [--small 1000000] [--dir /tmp/...]
+Run: python benchmarks/bench_dask.py [--datasets 10000000] [--small 1000000] [--dir DIR]
 (several minutes; prints two tables; nothing is asserted)
 """
 

@@ -1,6 +1,6 @@
 """Speed of the across-dataset procedure against scikit-posthocs, and at a million datasets.
 
-    /work/venv/bin/python benchmarks/bench_frequentist.py [--repeats R] [--big-datasets N]
+    python benchmarks/bench_frequentist.py [--repeats R] [--big-datasets N]
 
 1. The full procedure at 50 methods × 1,000 datasets: Friedman χ², Iman–Davenport F, the
    Nemenyi p-values of all 1,225 pairs and the cliques (``mcda.compare_over_datasets``),

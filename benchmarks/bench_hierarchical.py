@@ -125,7 +125,7 @@ def main() -> None:
         import stan  # noqa: F401  (PyStan 3, which baycomp's HierarchicalTest imports)
     except ImportError as exc:
         print(f"\nbaycomp's HierarchicalTest cannot run here: it needs PyStan 3 ({exc}); PyStan builds the model "
-              "with a C++ toolchain on first use (77 s in a fresh process where it was measured, issue 19). "
+              "with a C++ toolchain on first use (77 s in a fresh process where it was measured). "
               "Not timed.")
     else:
         seconds, probs = _baycomp_hierarchical(folds)

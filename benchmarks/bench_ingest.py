@@ -14,7 +14,7 @@ end to end, every stage in a fresh process: ingest (``parquet_to_zarr``), mean r
 Nemenyi, pairwise counts, the Bayesian sign comparison, and all five in one process, each with
 its peak RSS.
 
-The input files are generated once (``--dir``, default ``/tmp/mcda-bench-ingest``) and kept for
+The input files are generated once (``--dir``, default ``mcda-bench-ingest`` in the system's temporary folder) and kept for
 re-runs; the Zarr stores are deleted after each part.
 
 Run: python benchmarks/bench_ingest.py --part a [--datasets 5000000]
@@ -31,6 +31,7 @@ import resource
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -179,7 +180,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--part", choices=["a", "b"], default="a")
     parser.add_argument("--datasets", type=int, default=None, help="default 5,000,000 (a) / 10,000,000 (b)")
-    parser.add_argument("--dir", default="/tmp/mcda-bench-ingest", help="where the input files are kept")
+    parser.add_argument("--dir", default=os.path.join(tempfile.gettempdir(), "mcda-bench-ingest"), help="where the input files are kept")
     parser.add_argument("--stage", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--how", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--path", default=None, help=argparse.SUPPRESS)

@@ -1,6 +1,6 @@
 """Speed and agreement of mcda's pairwise Wilcoxon–Holm over datasets against scipy + statsmodels.
 
-    /work/venv/bin/python benchmarks/bench_pairwise_over_datasets.py [--methods 50] [--datasets 1000]
+    python benchmarks/bench_pairwise_over_datasets.py [--methods 50] [--datasets 1000]
 
 The full all-pairs Wilcoxon–Holm procedure over 50 methods × 1,000 datasets (1,225 pairs):
 

@@ -1,6 +1,6 @@
 """Speed of mcda.rank_stability against the naive re-ranking loop and against the floor.
 
-    /work/venv/bin/python benchmarks/bench_ranks.py [--naive-resamples N]
+    python benchmarks/bench_ranks.py [--naive-resamples N]
 
 1. ``rank_stability`` with 10,000 resamples at 50 methods × 1,000 datasets (uniform weights),
    against

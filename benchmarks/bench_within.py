@@ -1,6 +1,6 @@
 """Speed and agreement of mcda's percentile bootstrap against a loop of scipy.stats.bootstrap.
 
-    /work/venv/bin/python benchmarks/bench_within.py [--cells 1000] [--seeds 10] [--resamples 9999]
+    python benchmarks/bench_within.py [--cells 1000] [--seeds 10] [--resamples 9999]
 
 1,000 cells × 10 seeds × 9,999 resamples, 95 % percentile intervals of the mean:
 

@@ -1,4 +1,5 @@
-"""The shape of the package: no import cycles in src/mcda, no private names across analysis modules.
+"""The shape of the package: no import cycles in src/mcda, no private names across analysis modules,
+no comment or docstring that narrates the code's history or names a path on one machine.
 
 Reads the import graph with ``ast`` (every ``import`` / ``from … import`` of a module, at module
 level or inside a function: a cycle through a deferred import is still a cycle of the design).
@@ -7,6 +8,9 @@ level or inside a function: a cycle through a deferred import is still a cycle o
 from __future__ import annotations
 
 import ast
+import io
+import re
+import tokenize
 from pathlib import Path
 
 import mcda
@@ -134,3 +138,60 @@ def test_no_private_names_between_analysis_modules():
         if a and b and a != b and name is not None and name.startswith("_"):
             offences.append(f"{importer} imports {name} from {imported}")
     assert not offences, "\n".join(offences)
+
+
+# --------------------------------------------------------------------------- what the text says
+#: Comments and docstrings say what the code does and why, not how it came to be: no issue
+#: numbers, sessions, plans or "used to" stories (the history is in git and CHANGELOG.md).
+NARRATION = re.compile(r"\blater issues?\b|\b(?:previous|this|next) session\b|\bplanned\b|"
+                       r"\bnot (?:yet )?implemented\b|\bimplemented later\b|\bissue #?\d+|"
+                       r"\bwritten with the\b|\bused to (?:be|see|grow|give|raise|return|break)\b", re.IGNORECASE)
+#: An absolute path on one machine (a user's home, a work or temporary folder).
+MACHINE_PATH = re.compile(r"(?<![\w.~$])/(?:work|tmp|home|Users|root|mnt|private/var)/")
+#: The Python files the scan reads besides the package: scripts users and maintainers run.
+SCRIPTS = ("benchmarks", "docs/scripts")
+
+
+def _prose(path: Path):
+    """(line, text) of every comment and string literal (docstrings included) of a Python file."""
+    tokens = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+    for tok in tokens:
+        if tok.type in (tokenize.COMMENT, tokenize.STRING):
+            yield tok.start[0], tok.string
+
+
+def _text_files():
+    files = sorted(PACKAGE.rglob("*.py"))
+    root = PACKAGE.parent.parent
+    for folder in SCRIPTS:
+        if (root / folder).is_dir():
+            files += sorted((root / folder).rglob("*.py"))
+    return files
+
+
+def _offences(pattern: re.Pattern, files) -> list[str]:
+    out = []
+    for path in files:
+        for line, text in _prose(path):
+            for m in pattern.finditer(text):
+                out.append(f"{path.name}:{line + text[:m.start()].count(chr(10))}: {m.group(0)!r}")
+    return out
+
+
+def test_the_text_scan_finds_what_it_looks_for(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text('x = 1  # the cache used to grow without bound (issue 12)\n'
+                      'def f():\n    """Reads /work/shared/data.csv; planned: a lazy path."""\n'
+                      'raise NotImplementedError("the lazy path")\n', encoding="utf-8")
+    assert len(_offences(NARRATION, [sample])) == 3
+    assert _offences(MACHINE_PATH, [sample]) == ["sample.py:3: '/work/'"]
+
+
+def test_no_comment_or_docstring_narrates_history():
+    offences = _offences(NARRATION, _text_files())
+    assert not offences, "narrating comments or docstrings:\n" + "\n".join(offences)
+
+
+def test_no_absolute_machine_path_in_code_or_docstrings():
+    offences = _offences(MACHINE_PATH, _text_files())
+    assert not offences, "absolute machine paths:\n" + "\n".join(offences)

@@ -5,9 +5,9 @@ namespace, as a reader would), and the figure ``fig`` it leaves behind is saved 
 page shows right after the block (``![...](figures/NAME.png)``). So the code on the page is
 exactly the code that drew the picture.
 
-    /work/venv/bin/python docs/scripts/make_gallery.py          # all figures
-    /work/venv/bin/python docs/scripts/make_gallery.py cd_       # only figures whose name starts so
-    /work/venv/bin/python docs/scripts/make_gallery.py --out /tmp/figs   # elsewhere (the tests do)
+    python docs/scripts/make_gallery.py          # all figures
+    python docs/scripts/make_gallery.py cd_       # only figures whose name starts so
+    python docs/scripts/make_gallery.py --out DIR   # elsewhere (the tests do)
 """
 
 from __future__ import annotations

@@ -348,8 +348,8 @@ def _builtin_dirs() -> list[Path]:
 
 class _Registry:
     # The built-in cards load on first use, under a lock, and count as loaded only once all are
-    # in: two threads meeting the registry first at once used to see it half filled ("'ari' has
-    # no card" from one of two concurrent `mcda compare` runs).
+    # in: otherwise two threads meeting the registry first at once could see it half filled
+    # ("'ari' has no card" from one of two concurrent `mcda compare` runs).
     def __init__(self):
         self._cards: dict[str, MetricCard] = {}
         self._lookup: dict[str, str] = {}

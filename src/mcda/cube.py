@@ -1054,11 +1054,6 @@ def single_score_cube(scores, direction=None, *, method_names=None,
     return cube
 
 
-def _looks_built(da: xr.DataArray) -> bool:
-    order = [d for d in DIMS if d in da.dims]
-    return (list(da.dims) == order and all(d in da.coords for d in order) and da.dtype == np.float64)
-
-
 # --------------------------------------------------------------------------- selection
 
 def select(cube: xr.DataArray, indexers: Mapping | None = None, /, *, drop: bool = False,

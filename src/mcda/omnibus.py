@@ -51,8 +51,6 @@ __all__ = [
     "miller_posthoc",
 ]
 
-_NO_ADJUSTMENT = ("none",)
-
 
 # --------------------------------------------------------------------------- shared input and output
 

@@ -254,8 +254,8 @@ def _card_or_label(label: str):
 
 
 # `warnings.catch_warnings` swaps process-wide state: two threads inside it at once record each
-# other's warnings (a Report shared by threads cached another thread's warning and re-issued it on
-# every call) and restore the filters out of order. Views compute one at a time, and only the
+# other's warnings (a Report shared by threads would cache another thread's warning and re-issue it
+# on every call) and restore the filters out of order. Views compute one at a time, and only the
 # warnings raised by the computing thread are recorded; other threads' warnings are shown as usual.
 _VIEW_LOCK = threading.RLock()
 

@@ -46,7 +46,6 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 _LOW32 = np.uint64(0xFFFFFFFF)
-_S5 = np.uint64(5)
 
 
 @jit(inline="always")
@@ -118,15 +117,6 @@ def _min(a, lo, hi):
     m = a[lo]
     for i in range(lo + 1, hi):
         if a[i] < m:
-            m = a[i]
-    return m
-
-
-@jit()
-def _max(a, lo, hi):
-    m = a[lo]
-    for i in range(lo + 1, hi):
-        if a[i] > m:
             m = a[i]
     return m
 

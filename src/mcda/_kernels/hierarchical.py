@@ -46,8 +46,6 @@ import numpy as np
 
 __all__ = ["sample_chain"]
 
-_LOG_2PI = math.log(2.0 * math.pi)
-
 
 @jit()
 def _t_loglik(nu, delta, delta0, s0):

@@ -48,7 +48,7 @@ _PLOTS: dict[str, str] = {
     "plot_rank_distribution": "bayesian_models",
     "plot_forest": "forest",
     "plot_pairwise": "pairwise",
-    # several criteria (src/mcda/plots/tradeoffs.py, written with the multi-criteria issue)
+    # several criteria
     "plot_tradeoffs": "tradeoffs",
     "plot_weight_stability": "tradeoffs",
 }

@@ -240,38 +240,6 @@ def _draw_matrix(result, table, datasets, methods, *, max_cols, width, ax, where
 _MIN_CELL_FONT = 3.5   # points; smaller cell values are not written at all
 
 
-def _fit_cell_values(fig, axes, k: int) -> None:
-    """Shrink the cell values so the widest fits 90 % of a cell (or drop them below 3.5 pt).
-
-    Cells are as wide as the panel allows once the colour bars took their share; a value such
-    as "-0.021" at the default size would otherwise run into its neighbour's text.
-    """
-    from .critical_difference import text_width
-
-    texts = [t for panel in axes for t in panel.texts if t.get_gid() == "cell_value"]
-    if not texts:
-        return
-    engine = fig.get_layout_engine()
-    if engine is not None:            # the constrained layout places the panels only when it runs
-        engine.execute(fig)
-    fig_w, fig_h = fig.get_size_inches()
-    cell = math.inf
-    for panel in axes:
-        panel.apply_aspect()
-        box = panel.get_position()
-        cell = min(cell, box.width * fig_w * 72.0 / k, box.height * fig_h * 72.0 / k)
-    size = texts[0].get_fontsize()
-    widest = max(text_width(t.get_text(), size) for t in texts)
-    if widest > 0.9 * cell:
-        size = size * 0.9 * cell / widest
-    if size < _MIN_CELL_FONT:
-        for t in texts:
-            t.remove()
-        return
-    for t in texts:
-        t.set_fontsize(size)
-
-
 def list_rows(table: pd.DataFrame, datasets: list) -> tuple[pd.DataFrame, list]:
     """The list layout's rows: per dataset a header row, then its comparisons.
 
