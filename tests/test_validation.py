@@ -46,3 +46,33 @@ def test_as_rng_accepts_what_default_rng_accepts_and_refuses_legacy_state():
         as_rng(np.random.RandomState(1))
     with pytest.raises(TypeError, match="`rng` must be"):
         as_rng("seed")
+
+
+def test_every_control_argument_is_checked_by_one_rule():
+    # check_control is the one home: every function with `control=` says the same thing
+    from mcda._validation import check_control
+
+    gen = np.random.default_rng(4)
+    scores = gen.uniform(size=(8, 4))
+    names = ["a", "b", "c", "d"]
+    cube = mcda.score_cube(scores, direction="higher_is_better", method_names=names)
+    holed = scores.copy()
+    holed[0, 3] = np.nan
+    holed_cube = mcda.score_cube(holed, direction="higher_is_better", method_names=names)
+    calls = [lambda c: mcda.control_test(c, control="bb", test="holm"),
+             lambda c: mcda.friedman_aligned_ranks_test(c, control="bb"),
+             lambda c: mcda.quade_test(c, control="bb"),
+             lambda c: mcda.pairwise_over_datasets(c, control="bb")]
+    for call in calls:
+        with pytest.raises(mcda.McdaArgumentError, match=r"`control` must be one of the methods compared "
+                                                         r"\[a, b, c, d\]; got 'bb'\. Did you mean 'b'\?") as info:
+            call(cube)
+        assert info.value.argument == "control"
+    with pytest.raises(ValueError, match=r"`control` must be one of the methods compared \[a, b, c, d\]; got 'bb'"):
+        mcda.compare_over_datasets(holed_cube, missing="available", test="holm", control="bb")
+    with pytest.raises(ValueError, match=r"`control` 'd' was excluded as incomplete: it lacks \[dataset_0\]"), \
+            pytest.warns(mcda.MissingDataWarning, match="d lacks"):
+        mcda.control_test(holed_cube, control="d", test="holm")
+    with pytest.raises(TypeError, match="`control` must be the name of a method"):
+        check_control(3, names)
+    assert check_control("c", names) == "c"

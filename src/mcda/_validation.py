@@ -21,7 +21,7 @@ import os
 import re
 import sys
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -263,6 +263,28 @@ def as_rng(rng) -> np.random.Generator:
         return np.random.default_rng(rng)
     except (TypeError, ValueError) as exc:
         raise McdaArgumentTypeError(f"{_RNG_ALLOWED}; got {_show(rng)}.", argument="rng") from exc
+
+
+def check_control(control, methods: Sequence, excluded: Mapping | None = None) -> str:
+    """``control`` if it names one of ``methods``: the one check of a control method.
+
+    ``excluded`` (method -> the datasets it lacks) names a method dropped as incomplete, so
+    the message says why it is not among the methods compared.
+    """
+    if not isinstance(control, str):
+        raise McdaArgumentTypeError("`control` must be the name of a method (chosen before looking at the results); "
+                                    f"got {control!r}.", argument="control")
+    methods = [str(m) for m in methods]
+    if control in methods:
+        return control
+    if excluded and control in excluded:
+        raise McdaArgumentError(f"`control` {control!r} was excluded as incomplete: it lacks "
+                                f"[{shown(excluded[control], 4, fmt=str)}]. Choose a complete method or complete its "
+                                "results.", argument="control")
+    close = nearest(control, methods)
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    raise McdaArgumentError(f"`control` must be one of the methods compared [{shown(methods, fmt=str)}]; "
+                            f"got {control!r}.{hint}", argument="control")
 
 
 def nearest(word: str, candidates: Sequence[str], n: int = 3) -> list[str]:

@@ -30,7 +30,7 @@ from ._cliques import groups_from_decisions, maximal_cliques as _maximal_cliques
 from ._numeric import TIE_TOLERANCE
 from ._posthoc import PosthocResult
 from ._results import Result, p_text
-from ._validation import check_alpha, check_choice, check_positive_int
+from ._validation import check_alpha, check_choice, check_control, check_positive_int
 from .multitest import BERGMANN_HOMMEL_MAX_METHODS, adjust_finite, canonical_adjustment, check_bergmann_hommel
 # re-exported from their home for code written against mcda.frequentist
 from .multitest import PVALUE_ADJUSTMENTS, adjust_pvalues  # noqa: F401
@@ -633,22 +633,6 @@ def _posthoc(stats: _RankStatistics, test: str, control: str | None, alpha: floa
                          n_datasets=n, n_methods=k, standard_error=se, exact=exact)
 
 
-def _resolve_control(control, stats: _RankStatistics) -> str:
-    if not isinstance(control, str):
-        raise McdaArgumentTypeError(f"`control` must be the name of a method (chosen before looking at the results); "
-                        f"got {control!r}.")
-    if control in stats.methods:
-        return control
-    if control in stats.excluded:
-        raise McdaArgumentError(f"`control` {control!r} was excluded as incomplete: it lacks "
-                         f"{_listed(stats.excluded[control], 4)}. Choose a complete method or complete its results.")
-    from ._validation import nearest
-
-    close = nearest(control, stats.methods)
-    hint = f" Did you mean {close[0]!r}?" if close else ""
-    raise McdaArgumentError(f"`control` must be one of the methods compared {_listed(stats.methods)}; got {control!r}.{hint}")
-
-
 def nemenyi(scores, direction=None, *, alpha: float = 0.05, exact: bool = False,
             method_names=None) -> PosthocResult:
     """Nemenyi's test for all pairs of methods: |R̄_a − R̄_b| ≥ CD separates a pair.
@@ -750,7 +734,7 @@ def bonferroni_dunn(scores, direction=None, *, control: str, alpha: float = 0.05
     alpha = check_alpha(alpha)
     _check_exact(exact)
     stats = _rank_statistics(scores, direction, method_names, what="the Bonferroni-Dunn test")
-    return _posthoc(stats, "bonferroni-dunn", _resolve_control(control, stats), alpha, exact=bool(exact))
+    return _posthoc(stats, "bonferroni-dunn", check_control(control, stats.methods, stats.excluded), alpha, exact=bool(exact))
 
 
 def control_test(scores, direction=None, *, control: str, test: str = "holm", alpha: float = 0.05,
@@ -813,7 +797,7 @@ def control_test(scores, direction=None, *, control: str, test: str = "holm", al
         run = omnibus.conover_posthoc if test == "conover" else omnibus.siegel_posthoc
         return run(scores, direction, adjust=adjust, control=control, alpha=alpha, method_names=method_names)
     stats = _rank_statistics(scores, direction, method_names, what=f"the {test} control test")
-    return _posthoc(stats, test, _resolve_control(control, stats), alpha, exact=bool(exact))
+    return _posthoc(stats, test, check_control(control, stats.methods, stats.excluded), alpha, exact=bool(exact))
 
 
 def all_pairs_test(scores, direction=None, *, test: str = "holm", alpha: float = 0.05, exact: bool = False,
@@ -1122,7 +1106,7 @@ def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", cont
         policy = "complete"  # every cell present: the incomplete design is the complete one
     stats = _rank_statistics(scores, direction, method_names, what="the comparison over datasets", missing=policy)
     if control is not None:
-        control = _resolve_control(control, stats)
+        control = check_control(control, stats.methods, stats.excluded)
     if test == "bergmann-hommel":
         check_bergmann_hommel(stats.n_methods)
     friedman = _friedman(stats, alpha)
@@ -1145,12 +1129,8 @@ def _compare_incomplete(scores, direction, *, test, control, alpha, method_names
     if present.all():
         return None
     design = design_of(present, methods, datasets)
-    if control is not None and control not in methods:
-        from ._validation import nearest
-
-        close = nearest(str(control), methods)
-        hint = f" Did you mean {close[0]!r}?" if close else ""
-        raise McdaArgumentError(f"`control` must be one of the methods compared {_listed(methods)}; got {control!r}.{hint}")
+    if control is not None:
+        check_control(control, methods)
     if design.kind == "unbalanced incomplete":
         omnibus = skillings_mack_test(scores, direction, alpha=alpha, method_names=method_names)
         note = ("no post-hoc test applies to an unbalanced incomplete design here (Durbin's and Conover's need a "

@@ -35,7 +35,7 @@ from scipy import special, stats
 
 from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._results import Result
-from ._validation import check_alpha, check_choice, shown
+from ._validation import check_alpha, check_choice, check_control, shown
 from ._numeric import score_tolerance
 from ._posthoc import PosthocResult
 from .multitest import PAIR_STRUCTURED, adjust_pvalues, canonical_adjustment
@@ -112,25 +112,6 @@ def _adjustment(adjust, *, control, allow_single_step: bool = False) -> str:
 def _shown_adjust(name: str):
     """The ``adjust`` field of a result: the canonical name, None when the p-values are raw or simultaneous."""
     return None if name in ("none", "miller") else name
-
-
-def _resolve_control(control, methods: list, excluded: dict):
-    if control is None:
-        return None
-    if not isinstance(control, str):
-        raise McdaArgumentTypeError(f"`control` must be the name of a method (chosen before looking at the results); "
-                        f"got {control!r}.")
-    if control in methods:
-        return control
-    if control in excluded:
-        raise McdaArgumentError(f"`control` {control!r} was excluded as incomplete: it lacks "
-                         f"[{shown(excluded[control], 4, fmt=str)}].")
-    from ._validation import nearest
-
-    close = nearest(control, methods)
-    hint = f" Did you mean {close[0]!r}?" if close else ""
-    raise McdaArgumentError(f"`control` must be one of the methods compared [{shown(methods, fmt=str)}]; "
-                     f"got {control!r}.{hint}")
 
 
 def _two_sided(statistic: np.ndarray, distribution: str, df: float | None) -> np.ndarray:
@@ -365,7 +346,7 @@ def friedman_aligned_ranks_test(scores, direction=None, *, control: str | None =
     alpha = check_alpha(alpha)
     adjust_name = _adjustment(adjust, control=control)
     design = _design(scores, direction, method_names, "the Friedman aligned ranks test")
-    control = _resolve_control(control, design.methods, design.excluded)
+    control = None if control is None else check_control(control, design.methods, design.excluded)
     n, k = design.n_datasets, design.n_methods
     ranks = _aligned_ranks(design.values)
     totals_methods = ranks.sum(axis=0)
@@ -463,7 +444,7 @@ def quade_test(scores, direction=None, *, control: str | None = None, adjust: st
     alpha = check_alpha(alpha)
     adjust_name = _adjustment(adjust, control=control)
     design = _design(scores, direction, method_names, "the Quade test")
-    control = _resolve_control(control, design.methods, design.excluded)
+    control = None if control is None else check_control(control, design.methods, design.excluded)
     n, k = design.n_datasets, design.n_methods
     ranks = rank_rows(design.values)
     spread = design.values.max(axis=1) - design.values.min(axis=1)
@@ -535,7 +516,7 @@ def conover_posthoc(scores, direction=None, *, adjust: str = "holm", control: st
     powerful, and its p-values are not comparable with the normal-z procedures'.
     """
     design, sums, a1, n, k = _friedman_ranks(scores, direction, method_names, "the Conover post-hoc")
-    control = _resolve_control(control, design.methods, design.excluded)
+    control = None if control is None else check_control(control, design.methods, design.excluded)
     adjust_name = _adjustment(adjust, control=control, allow_single_step=True)
     s2 = (a1 - k * n * (k + 1) ** 2 / 4.0) / (k - 1)
     df = float((n - 1) * (k - 1))
@@ -564,7 +545,7 @@ def siegel_posthoc(scores, direction=None, *, adjust: str = "holm", control: str
     :data:`mcda.multitest.PVALUE_ADJUSTMENTS` (or None).
     """
     design, sums, _, n, k = _friedman_ranks(scores, direction, method_names, "the Siegel post-hoc")
-    control = _resolve_control(control, design.methods, design.excluded)
+    control = None if control is None else check_control(control, design.methods, design.excluded)
     adjust_name = _adjustment(adjust, control=control)
     mean = sums / n
     return _build_posthoc(test="siegel", methods=design.methods, mean_ranks=mean, scale=mean,

@@ -23,7 +23,7 @@ from scipy import special
 from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._chunks import require_in_memory
 from ._cliques import groups_from_decisions
-from ._validation import MissingDataWarning, check_alpha, check_choice, nearest, shown, warn
+from ._validation import MissingDataWarning, check_alpha, check_choice, check_control, shown, warn
 from ._results import Result
 from .multitest import PAIR_STRUCTURED, PVALUE_ADJUSTMENTS, adjust_pvalues, canonical_adjustment
 from .ranks import prepare_across, rank_rows
@@ -206,21 +206,6 @@ def _sign_p(wins, losses, ties, zero_method):
     return p, low.astype(np.float64)
 
 
-def _resolve_control(control, methods, excluded) -> str:
-    if not isinstance(control, str):
-        raise McdaArgumentTypeError(f"`control` must be the name of a method (chosen before looking at the results); "
-                        f"got {control!r}.")
-    if control in methods:
-        return control
-    if control in excluded:
-        raise McdaArgumentError(f"`control` {control!r} was excluded as incomplete: it lacks "
-                         f"{shown(excluded[control], 4, fmt=str)}. Choose a complete method or complete its results.")
-    close = nearest(control, methods)
-    hint = f" Did you mean {close[0]!r}?" if close else ""
-    raise McdaArgumentError(f"`control` must be one of the methods compared [{shown(methods, 8, fmt=str)}]; "
-                     f"got {control!r}.{hint}")
-
-
 def pairwise_over_datasets(scores, direction=None, *, test: str = "wilcoxon", adjust: str = "holm",
                            control: str | None = None, alpha: float = 0.05, zero_method: str = "wilcox",
                            decimals: int | None = None, method_names=None) -> PairwiseOverDatasets:
@@ -354,7 +339,7 @@ def pairwise_over_datasets(scores, direction=None, *, test: str = "wilcoxon", ad
     if k < 2:
         raise McdaArgumentError(f"pairwise tests over datasets need at least 2 complete methods; got {k} ({methods}).")
     if control is not None:
-        control = _resolve_control(control, methods, prep.excluded)
+        control = check_control(control, methods, prep.excluded)
         c = methods.index(control)
         first = np.full(k - 1, c, dtype=np.int64)
         second = np.array([j for j in range(k) if j != c], dtype=np.int64)
