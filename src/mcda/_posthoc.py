@@ -13,7 +13,23 @@ import pandas as pd
 
 from ._results import Result
 
-__all__ = ["PosthocResult"]
+__all__ = ["PosthocResult", "pair_matrix"]
+
+
+def pair_matrix(values, methods, diagonal, *, antisymmetric: bool = False) -> pd.DataFrame:
+    """The methods × methods table (index ``method``, columns ``versus``) of one value per pair.
+
+    ``values`` are in ``np.triu_indices(k, 1)`` order, (0, 1), (0, 2), …; the lower triangle
+    mirrors them (negated when ``antisymmetric``); a bool ``diagonal`` makes a bool table.
+    """
+    k = len(methods)
+    a, b = np.triu_indices(k, 1)
+    values = np.asarray(values)
+    out = np.full((k, k), diagonal, dtype=bool if isinstance(diagonal, bool) else np.float64)
+    out[a, b] = values
+    out[b, a] = -values if antisymmetric else values
+    index = pd.Index(methods, name="method")
+    return pd.DataFrame(out, index=index, columns=index.rename("versus"))
 
 
 @dataclass(frozen=True, repr=False)

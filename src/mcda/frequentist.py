@@ -28,7 +28,7 @@ from scipy import optimize, special
 from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._cliques import groups_from_decisions, maximal_cliques as _maximal_cliques  # noqa: F401 (tests use it)
 from ._numeric import TIE_TOLERANCE
-from ._posthoc import PosthocResult
+from ._posthoc import PosthocResult, pair_matrix
 from ._results import Result, p_text
 from ._validation import check_alpha, check_choice, check_control, check_positive_int
 from .multitest import BERGMANN_HOMMEL_MAX_METHODS, adjust_finite, canonical_adjustment, check_bergmann_hommel
@@ -617,19 +617,11 @@ def _posthoc(stats: _RankStatistics, test: str, control: str | None, alpha: floa
                           else _studentized_range_sf(math.sqrt(2.0) * z_pairs, k))
     else:
         adjusted_pairs = adjust_finite(p_pairs, _ADJUSTMENT_OF_TEST.get(test, test), k, alpha=alpha)
-    index = pd.Index(methods, name="method")
-    columns = index.rename("versus")
-
-    def square(values, diagonal, antisymmetric=False):
-        out = np.full((k, k), diagonal, dtype=bool if isinstance(diagonal, bool) else np.float64)
-        out[a, b] = values
-        out[b, a] = -values if antisymmetric else values
-        return pd.DataFrame(out, index=index, columns=columns)
-
     return PosthocResult(test=test, control=None, alpha=alpha, mean_ranks=ranks,
-                         z=square(z_pairs, 0.0, antisymmetric=True), pvalues=square(p_pairs, np.nan),
-                         pvalues_adjusted=square(adjusted_pairs, np.nan),
-                         significant=square(adjusted_pairs <= alpha, False), critical_difference=cd,
+                         z=pair_matrix(z_pairs, methods, 0.0, antisymmetric=True),
+                         pvalues=pair_matrix(p_pairs, methods, np.nan),
+                         pvalues_adjusted=pair_matrix(adjusted_pairs, methods, np.nan),
+                         significant=pair_matrix(adjusted_pairs <= alpha, methods, False), critical_difference=cd,
                          n_datasets=n, n_methods=k, standard_error=se, exact=exact)
 
 
@@ -1186,15 +1178,12 @@ def _durbin_posthoc(omnibus, adjust: str, control, alpha: float) -> PosthocResul
                              standard_error=math.nan)
     a, bb = np.triu_indices(k, 1)
     adjusted_pairs = adjust_finite(p_raw[a, bb], adjust, k)
-    adjusted = np.full((k, k), np.nan)
-    adjusted[a, bb] = adjusted[bb, a] = adjusted_pairs
-    significant = np.zeros((k, k), dtype=bool)
-    significant[a, bb] = significant[bb, a] = adjusted_pairs <= alpha
     columns = index.rename("versus")
     frame_of = lambda values: pd.DataFrame(values, index=index, columns=columns)  # noqa: E731
     return PosthocResult(test=f"durbin-conover ({adjust})", control=None, alpha=alpha, mean_ranks=omnibus.mean_ranks,
-                         z=frame_of(t_stat), pvalues=frame_of(p_raw), pvalues_adjusted=frame_of(adjusted),
-                         significant=frame_of(significant), critical_difference=None,
+                         z=frame_of(t_stat), pvalues=frame_of(p_raw),
+                         pvalues_adjusted=pair_matrix(adjusted_pairs, methods, np.nan),
+                         significant=pair_matrix(adjusted_pairs <= alpha, methods, False), critical_difference=None,
                          n_datasets=omnibus.n_datasets, n_methods=k, standard_error=math.nan)
 
 

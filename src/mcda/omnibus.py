@@ -37,7 +37,7 @@ from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._results import Result
 from ._validation import check_alpha, check_choice, check_control, shown
 from ._numeric import score_tolerance
-from ._posthoc import PosthocResult
+from ._posthoc import PosthocResult, pair_matrix
 from .multitest import PAIR_STRUCTURED, adjust_pvalues, canonical_adjustment
 from ._chunks import require_in_memory
 from .ranks import prepare_across, rank_rows, rank_sums
@@ -152,18 +152,10 @@ def _build_posthoc(*, test: str, methods: list, mean_ranks: np.ndarray, scale: n
         adjusted = raw.copy()
     else:
         adjusted = np.asarray(adjust_pvalues(raw, method=adjust))
-    index = pd.Index(methods, name="method")
-    columns = index.rename("versus")
-
-    def square(values, diagonal, antisymmetric=False):
-        out = np.full((k, k), diagonal, dtype=bool if isinstance(diagonal, bool) else np.float64)
-        out[a, b] = values
-        out[b, a] = -values if antisymmetric else values
-        return pd.DataFrame(out, index=index, columns=columns)
-
     return PosthocResult(test=test, control=None, alpha=alpha, mean_ranks=ranks,
-                         z=square(statistic, 0.0, antisymmetric=True), pvalues=square(raw, np.nan),
-                         pvalues_adjusted=square(adjusted, np.nan), significant=square(adjusted <= alpha, False),
+                         z=pair_matrix(statistic, methods, 0.0, antisymmetric=True), pvalues=pair_matrix(raw, methods, np.nan),
+                         pvalues_adjusted=pair_matrix(adjusted, methods, np.nan),
+                         significant=pair_matrix(adjusted <= alpha, methods, False),
                          critical_difference=None, n_datasets=n_datasets, n_methods=k,
                          standard_error=standard_error, distribution=distribution, df=df,
                          adjust=_shown_adjust(adjust))
