@@ -1092,6 +1092,20 @@ def two_on_multiple(x, y, *, direction=None, metric=None, rope=None, test: str =
 
 # --------------------------------------------------------------------------- correlated t
 
+def _fold_cube(scores, direction, method_names, rope, who: str, *, reason: str, example: str, otherwise: str = ""):
+    """The in-memory cube of per-fold scores (folds along ``seed``) and its rope, for ``who``."""
+    cube = as_cube(scores, direction, method_names=method_names)
+    require_in_memory(cube, f"mcda.{who}", reason=reason,
+                      instead="select the datasets you need and load them (cube.isel(dataset=...).load())")
+    if "seed" not in cube.dims:
+        raise McdaArgumentError(f"{who} needs the per-fold scores along a 'seed' dim (e.g. {example}); the scores "
+                                f"have dims {list(cube.dims)}.{otherwise}")
+    extra = [d for d in cube.dims if d not in ("dataset", "method", "seed")]
+    if extra:
+        raise McdaArgumentError(f"the scores have extra dims {extra}; select one value along each first.")
+    return cube, resolve_rope(cube, rope)
+
+
 def correlated_t_test(scores, direction=None, *, rope=None, runs: int = 1, threshold: float = 0.95,
                       method_names=None) -> CorrelatedTResult:
     r"""Correlated Bayesian t test on cross-validation scores, per dataset and pair of methods.
@@ -1166,18 +1180,9 @@ def correlated_t_test(scores, direction=None, *, rope=None, runs: int = 1, thres
     """
     runs = check_positive_int("runs", runs)
     threshold = _check_threshold(threshold)
-    cube = as_cube(scores, direction, method_names=method_names)
-    require_in_memory(cube, "mcda.correlated_t_test",
-                      reason="it tests each dataset's folds separately and returns one row per dataset and pair",
-                      instead="select the datasets you need and load them (cube.isel(dataset=...).load())")
-    if "seed" not in cube.dims:
-        raise McdaArgumentError("correlated_t_test needs the per-fold scores along a 'seed' dim (e.g. "
-                         "{dataset: {method: [fold scores]}}); the scores have dims "
-                         f"{list(cube.dims)}.")
-    extra = [d for d in cube.dims if d not in ("dataset", "method", "seed")]
-    if extra:
-        raise McdaArgumentError(f"the scores have extra dims {extra}; select one value along each first.")
-    rope = resolve_rope(cube, rope)
+    cube, rope = _fold_cube(scores, direction, method_names, rope, "correlated_t_test",
+                            reason="it tests each dataset's folds separately and returns one row per dataset and pair",
+                            example="{dataset: {method: [fold scores]}}")
     n_scores = cube.sizes["seed"]
     if n_scores % runs:
         raise McdaArgumentError(f"`runs` must divide the number of fold scores ({n_scores}); got {runs}.")
@@ -1546,18 +1551,10 @@ def hierarchical_comparison(scores, direction=None, *, rope=None, runs=None, rho
     progress = _check_progress(progress)
     if not isinstance(keep_draws, bool):
         raise McdaArgumentTypeError(f"`keep_draws` must be True or False; got {keep_draws!r}.")
-    cube = as_cube(scores, direction, method_names=method_names)
-    require_in_memory(cube, "mcda.hierarchical_comparison",
-                      reason="its model needs every dataset's folds at once",
-                      instead="select the datasets you need and load them (cube.isel(dataset=...).load())")
-    if "seed" not in cube.dims:
-        raise McdaArgumentError("hierarchical_comparison needs the per-fold scores along a 'seed' dim (e.g. "
-                         "mcda.datasets.load('benavoli2017_uci54_folds')); the scores have dims "
-                         f"{list(cube.dims)}. For one score per dataset use bayesian_signed_rank_comparison.")
-    extra = [d for d in cube.dims if d not in ("dataset", "method", "seed")]
-    if extra:
-        raise McdaArgumentError(f"the scores have extra dims {extra}; select one value along each first.")
-    rope = resolve_rope(cube, rope)
+    cube, rope = _fold_cube(scores, direction, method_names, rope, "hierarchical_comparison",
+                            reason="its model needs every dataset's folds at once",
+                            example="mcda.datasets.load('benavoli2017_uci54_folds')",
+                            otherwise=" For one score per dataset use bayesian_signed_rank_comparison.")
     n_scores = cube.sizes["seed"]
     rho, runs = _design_rho(cube, n_scores, runs, rho)
     values = orient(cube).transpose("dataset", "method", "seed").values
