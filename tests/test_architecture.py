@@ -195,3 +195,18 @@ def test_no_comment_or_docstring_narrates_history():
 def test_no_absolute_machine_path_in_code_or_docstrings():
     offences = _offences(MACHINE_PATH, _text_files())
     assert not offences, "absolute machine paths:\n" + "\n".join(offences)
+
+
+# --------------------------------------------------------------------------- the architecture page
+ARCHITECTURE = Path(__file__).parents[1] / "docs" / "architecture.md"
+
+
+def test_every_module_has_a_line_on_the_architecture_page():
+    rows = [line for line in ARCHITECTURE.read_text(encoding="utf-8").splitlines() if line.startswith("| `")]
+    listed = {line.split("`")[1] for line in rows}
+    modules = {p.name for p in PACKAGE.glob("*.py")} | {f"{p.name}/" for p in PACKAGE.iterdir()
+                                                        if p.is_dir() and (p / "__init__.py").exists()}
+    missing = sorted(modules - listed - {"__init__.py"}) + sorted({"mcda/__init__.py"} - listed)
+    assert not missing, f"modules without a line in docs/architecture.md: {missing}"
+    stale = sorted(listed - modules - {"mcda/__init__.py"})
+    assert not stale, f"lines in docs/architecture.md for modules that do not exist: {stale}"
