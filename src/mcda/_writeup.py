@@ -205,12 +205,6 @@ def _prob(row, region: str) -> float:
     raise AttributeError(region)
 
 
-def _p(value: float) -> str:
-    if value is None or not np.isfinite(value):
-        return "n/a"
-    return f"{value:.2g}" if value < 0.001 else f"{value:.3f}"
-
-
 def _p_eq(value: float) -> str:
     """``p = 0.002`` / ``p = 6.9e-143``, or ``p < 1e-307`` where the p-value underflowed."""
     if value is None or not np.isfinite(value):
