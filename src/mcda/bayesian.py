@@ -457,6 +457,16 @@ def _two_regions(prob: np.ndarray, reasons: np.ndarray, usable: np.ndarray):
     return out, np.where(undefined & usable & no_reason_yet, _TIES_ONLY, reasons).astype(object)
 
 
+def _region_columns(prob: np.ndarray, threshold: float, nan_rows: np.ndarray, means=None) -> dict:
+    """The columns every Bayesian pair table shares: the three regions' probabilities, the label
+    and (with ``means``) the posterior mean shares, in the glossary's order."""
+    columns = {"prob_a_better": prob[:, 0], "prob_equivalent": prob[:, 1], "prob_b_better": prob[:, 2],
+               "label": _labels(prob, threshold, nan_rows)}
+    if means is not None:
+        columns |= {"mean_a_better": means[:, 0], "mean_equivalent": means[:, 1], "mean_b_better": means[:, 2]}
+    return columns
+
+
 def _labels(prob: np.ndarray, threshold: float, nan_rows: np.ndarray) -> np.ndarray:
     labels = np.full(prob.shape[0], INCONCLUSIVE, dtype=object)
     for col, name in enumerate(LABELS):
@@ -491,13 +501,7 @@ def _assemble(test, methods, pairs, n_shared, prob, means, reasons, *, rope, pri
         "method_a": [methods[i] for i, _ in pairs],
         "method_b": [methods[j] for _, j in pairs],
         "n_datasets": np.asarray(n_shared, dtype=np.int64),
-        "prob_a_better": prob[:, 0],
-        "prob_equivalent": prob[:, 1],
-        "prob_b_better": prob[:, 2],
-        "label": _labels(prob, threshold, nan_rows),
-        "mean_a_better": means[:, 0],
-        "mean_equivalent": means[:, 1],
-        "mean_b_better": means[:, 2],
+        **_region_columns(prob, threshold, nan_rows, means),
         "reason": np.asarray(reasons, dtype=object),
     }, columns=_COLUMNS)
     standing, order = _standing(methods, pairs, prob)
@@ -1092,6 +1096,18 @@ def two_on_multiple(x, y, *, direction=None, metric=None, rope=None, test: str =
 
 # --------------------------------------------------------------------------- correlated t
 
+def _check_chains(n_chains, n_samples, n_warmup, rng, progress, keep_draws):
+    """The Markov-chain settings of a sampled model: (n_chains, n_samples, n_warmup, generator, progress)."""
+    n_chains = check_positive_int("n_chains", n_chains, minimum=2)
+    n_samples = check_positive_int("n_samples", n_samples, minimum=4)
+    n_warmup = check_positive_int("n_warmup", n_warmup, minimum=0)
+    gen = as_rng(rng)
+    progress = _check_progress(progress)
+    if not isinstance(keep_draws, bool):
+        raise McdaArgumentTypeError(f"`keep_draws` must be True or False; got {keep_draws!r}.")
+    return n_chains, n_samples, n_warmup, gen, progress
+
+
 def _fold_cube(scores, direction, method_names, rope, who: str, *, reason: str, example: str, otherwise: str = ""):
     """The in-memory cube of per-fold scores (folds along ``seed``) and its rope, for ``who``."""
     cube = as_cube(scores, direction, method_names=method_names)
@@ -1219,10 +1235,7 @@ def correlated_t_test(scores, direction=None, *, rope=None, runs: int = 1, thres
         "mean_diff": np.array([r[4] for r in rows], dtype=np.float64),
         "scale": np.array([r[5] for r in rows], dtype=np.float64),
         "df": np.array([r[6] for r in rows], dtype=np.float64),
-        "prob_a_better": prob[:, 0],
-        "prob_equivalent": prob[:, 1],
-        "prob_b_better": prob[:, 2],
-        "label": _labels(prob, threshold, nan_rows),
+        **_region_columns(prob, threshold, nan_rows),
         "reason": np.array([r[8] for r in rows], dtype=object),
     })
     return CorrelatedTResult(methods=methods, datasets=datasets, table=table, rope=rope, runs=runs,
@@ -1544,13 +1557,8 @@ def hierarchical_comparison(scores, direction=None, *, rope=None, runs=None, rho
 
     threshold = _check_threshold(threshold)
     confidence_level = check_probability("confidence_level", confidence_level, closed="neither")
-    n_chains = check_positive_int("n_chains", n_chains, minimum=2)
-    n_samples = check_positive_int("n_samples", n_samples, minimum=4)
-    n_warmup = check_positive_int("n_warmup", n_warmup, minimum=0)
-    gen = as_rng(rng)
-    progress = _check_progress(progress)
-    if not isinstance(keep_draws, bool):
-        raise McdaArgumentTypeError(f"`keep_draws` must be True or False; got {keep_draws!r}.")
+    n_chains, n_samples, n_warmup, gen, progress = _check_chains(n_chains, n_samples, n_warmup, rng, progress,
+                                                                 keep_draws)
     cube, rope = _fold_cube(scores, direction, method_names, rope, "hierarchical_comparison",
                             reason="its model needs every dataset's folds at once",
                             example="mcda.datasets.load('benavoli2017_uci54_folds')",
@@ -1656,13 +1664,7 @@ def hierarchical_comparison(scores, direction=None, *, rope=None, runs=None, rho
         "method_a": [r[0] for r in rows],
         "method_b": [r[1] for r in rows],
         "n_datasets": np.array([r[2] for r in rows], dtype=np.int64),
-        "prob_a_better": prob[:, 0],
-        "prob_equivalent": prob[:, 1],
-        "prob_b_better": prob[:, 2],
-        "label": _labels(prob, threshold, nan_rows),
-        "mean_a_better": means[:, 0],
-        "mean_equivalent": means[:, 1],
-        "mean_b_better": means[:, 2],
+        **_region_columns(prob, threshold, nan_rows, means),
         "population_diff": np.array([r[5] for r in rows], dtype=np.float64),
         "population_ci_low": np.array([r[6] for r in rows], dtype=np.float64),
         "population_ci_high": np.array([r[7] for r in rows], dtype=np.float64),
@@ -1910,13 +1912,8 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
     prior_strength = _check_positive_float("prior_strength", prior_strength)
     check_choice("ties", ties, TIES_PL)
     confidence_level = check_probability("confidence_level", confidence_level, closed="neither")
-    n_chains = check_positive_int("n_chains", n_chains, minimum=2)
-    n_samples = check_positive_int("n_samples", n_samples, minimum=4)
-    n_warmup = check_positive_int("n_warmup", n_warmup, minimum=0)
-    gen = as_rng(rng)
-    progress = _check_progress(progress)
-    if not isinstance(keep_draws, bool):
-        raise McdaArgumentTypeError(f"`keep_draws` must be True or False; got {keep_draws!r}.")
+    n_chains, n_samples, n_warmup, gen, progress = _check_chains(n_chains, n_samples, n_warmup, rng, progress,
+                                                                 keep_draws)
     cube = single_score_cube(scores, direction, method_names=method_names, what="the Plackett-Luce model")
     require_in_memory(cube, "mcda.plackett_luce", reason="its sampler visits every ranking in every sweep",
                       instead="load the cube (cube.load())")
