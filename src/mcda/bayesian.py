@@ -1096,6 +1096,16 @@ def two_on_multiple(x, y, *, direction=None, metric=None, rope=None, test: str =
 
 # --------------------------------------------------------------------------- correlated t
 
+def _folds_per_run(n_scores: int, runs: int, needs: str) -> int:
+    """k, the folds per run of ``runs`` repetitions of k-fold cross-validation in ``n_scores`` fold scores."""
+    if n_scores % runs:
+        raise McdaArgumentError(f"`runs` must divide the number of fold scores ({n_scores}); got {runs}.")
+    n_folds = n_scores // runs
+    if n_folds < 2:
+        raise McdaArgumentError(f"`runs` = {runs} leaves {n_folds} fold per run out of {n_scores} scores; {needs}")
+    return n_folds
+
+
 def _check_chains(n_chains, n_samples, n_warmup, rng, progress, keep_draws):
     """The Markov-chain settings of a sampled model: (n_chains, n_samples, n_warmup, generator, progress)."""
     n_chains = check_positive_int("n_chains", n_chains, minimum=2)
@@ -1200,12 +1210,7 @@ def correlated_t_test(scores, direction=None, *, rope=None, runs: int = 1, thres
                             reason="it tests each dataset's folds separately and returns one row per dataset and pair",
                             example="{dataset: {method: [fold scores]}}")
     n_scores = cube.sizes["seed"]
-    if n_scores % runs:
-        raise McdaArgumentError(f"`runs` must divide the number of fold scores ({n_scores}); got {runs}.")
-    n_folds = n_scores // runs
-    if n_folds < 2:
-        raise McdaArgumentError(f"`runs` = {runs} leaves {n_folds} fold per run out of {n_scores} scores; the correlated "
-                         "t test needs k-fold cross-validation with k >= 2.")
+    n_folds = _folds_per_run(n_scores, runs, "the correlated t test needs k-fold cross-validation with k >= 2.")
     values = orient(cube).transpose("dataset", "method", "seed").values
     sign = direction_sign(cube.attrs["direction"])
     methods = [str(m) for m in cube.coords["method"].values]
@@ -1387,12 +1392,7 @@ def _design_rho(cube, n_scores: int, runs, rho):
                              "cross-validation; rho = 1/k = n_test/n_total) or `rho=` directly (the scores carry no "
                              "`cv_runs` attribute).")
     runs = check_positive_int("runs", runs)
-    if n_scores % runs:
-        raise McdaArgumentError(f"`runs` must divide the number of fold scores ({n_scores}); got {runs}.")
-    n_folds = n_scores // runs
-    if n_folds < 2:
-        raise McdaArgumentError(f"`runs` = {runs} leaves {n_folds} fold per run out of {n_scores} scores; the model needs "
-                         "k-fold cross-validation with k >= 2 (or pass `rho=`).")
+    n_folds = _folds_per_run(n_scores, runs, "the model needs k-fold cross-validation with k >= 2 (or pass `rho=`).")
     return 1.0 / n_folds, runs
 
 
