@@ -64,6 +64,7 @@ _EXPORTS: dict[str, str] = {
     "compare_over_datasets": "frequentist",
     "adjust_pvalues": "multitest",
     "pairwise_over_datasets": "pool_independent",
+    "compact_letters": "letters",
     "attainable_significance": "frequentist",
     "design_adequacy": "frequentist",
     "friedman_aligned_ranks_test": "omnibus",
@@ -108,7 +109,7 @@ _EXPORTS: dict[str, str] = {
 
 _SUBMODULES = ("cards", "cube", "datasets", "ranks", "multitest", "frequentist", "pool_independent", "omnibus",
                "effects", "assumptions", "within", "pairwise", "bayesian", "incomplete",
-               "criteria", "report", "export", "plots", "cli")
+               "criteria", "report", "export", "plots", "cli", "letters")
 
 __all__ = sorted(_EXPORTS) + ["datasets", "__version__"]
 

@@ -528,9 +528,10 @@ def comparison_to_latex(result, path=None, *, caption: str | None = None, label:
 
     Notes
     -----
-    One row per method, best mean rank first. ``Group`` is a compact letter display of
-    ``result.groups``: two methods share a letter exactly when they lie in one group of
-    methods not separated by the test. When the omnibus does not reject, every method is in
+    One row per method, best mean rank first. ``Group`` is the compact letter display of
+    :func:`mcda.compact_letters` (all pairs): two methods share a letter exactly when the test
+    did not separate them; against a control, the one group of ``result.groups`` (the control
+    and the methods not separated from it) is letter "a". When the omnibus does not reject, every method is in
     group "a" and the caption says that no difference may be claimed. Excluded (incomplete)
     methods are named in the caption, and what each lacks in a comment line.
 
@@ -551,7 +552,12 @@ def comparison_to_latex(result, path=None, *, caption: str | None = None, label:
         raise McdaArgumentTypeError("`result` must be a ComparisonResult (mcda.compare_over_datasets); got "
                         f"{type(result).__name__}")
     order = list(result.mean_ranks.sort_values(kind="stable").index)
-    letters = _group_letters(list(result.groups), order)
+    if result.control is None:  # all pairs: mcda.compact_letters (the letters a user gets from the library)
+        from .letters import compact_letters
+
+        letters = compact_letters(result).letters.to_dict()
+    else:  # against a control only its pairs were tested: the one group is the control and those it does not beat
+        letters = _group_letters(list(result.groups), order)
     # one method per row: full names fit (the font size follows the longest)
     rows = [[latex_escape(m), f"{result.mean_ranks[m]:.3f}", letters[m]] for m in order]
     f = result.friedman

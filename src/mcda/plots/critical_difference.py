@@ -33,7 +33,7 @@ from .._validation import check_choice, shown
 from . import _layout, _style
 
 __all__ = ["CDBar", "CDLabel", "CDLayout", "clique_bars", "label_rows", "cd_layout", "cd_pages", "wrapped_label_text",
-           "plot_critical_difference"]
+           "hue_colors", "plot_critical_difference"]
 
 _LABEL_SIDES = ("both", "left", "right")
 
@@ -534,8 +534,77 @@ def cd_pages(mean_ranks: pd.Series, groups: Sequence[Sequence[str]] = (), *, lab
     return [order[part] for part in _layout.page_slices(len(order), per_page)]
 
 
+def hue_colors(methods: Sequence, hue, *, hue_order=None, color_palette=None) -> tuple[dict, list]:
+    """Colour of every method from its group (scikit-posthocs' ``hue``), and the legend's entries.
+
+    Parameters
+    ----------
+    methods : sequence of str
+        The methods of the diagram.
+    hue : mapping or pandas.Series
+        Method -> group label, for every method of the diagram (no more, no fewer).
+    hue_order : sequence, optional
+        The groups in legend (and palette) order; by default in order of first appearance.
+    color_palette : mapping or sequence, optional
+        Group -> colour, or colours in ``hue_order``; by default the Okabe–Ito palette.
+
+    Returns
+    -------
+    colors : dict
+        Method -> colour.
+    legend : list of (group, colour)
+        In ``hue_order``.
+
+    Examples
+    --------
+    >>> colors, legend = hue_colors(["a", "b", "c"], {"a": "tree", "b": "net", "c": "tree"},
+    ...                             color_palette={"tree": "green", "net": "blue"})
+    >>> colors["c"], legend
+    ('green', [('tree', 'green'), ('net', 'blue')])
+    """
+    from collections.abc import Mapping
+
+    if isinstance(hue, pd.Series):
+        hue = hue.to_dict()
+    if not isinstance(hue, Mapping):
+        raise McdaArgumentTypeError(f"`hue` must map each method to its group (a dict or pandas Series); got "
+                                    f"{type(hue).__name__}.")
+    names = [str(m) for m in methods]
+    hue = {str(k): v for k, v in hue.items()}
+    missing, extra = [m for m in names if m not in hue], sorted(set(hue) - set(names))
+    if missing or extra:
+        raise McdaArgumentError(f"`hue` must give a group for every method of the result and no other: "
+                                + (f"missing {shown(missing, 6, fmt=str)}" if missing else "")
+                                + ("; " if missing and extra else "")
+                                + (f"unknown {shown(extra, 6, fmt=str)}" if extra else "") + ".")
+    present = list(dict.fromkeys(hue[m] for m in names))
+    if hue_order is None:
+        order = present
+    else:
+        order = list(hue_order)
+        absent = [g for g in present if g not in order]
+        if absent:
+            raise McdaArgumentError(f"`hue_order` must list every group of `hue`; it lacks {shown(absent, 6)}.")
+    if color_palette is None:
+        palette = {g: _style.PALETTE[i % len(_style.PALETTE)] for i, g in enumerate(order)}
+    elif isinstance(color_palette, Mapping):
+        absent = [g for g in order if g not in color_palette]
+        if absent:
+            raise McdaArgumentError(f"`color_palette` must give a colour for every group; it lacks {shown(absent, 6)}.")
+        palette = dict(color_palette)
+    else:
+        colours = list(color_palette)
+        if len(colours) < len(order):
+            raise McdaArgumentError(f"`color_palette` must hold at least one colour per group ({len(order)}); got "
+                                    f"{len(colours)}.")
+        palette = dict(zip(order, colours))
+    legend = [(g, palette[g]) for g in order if g in present]
+    return {m: palette[hue[str(m)]] for m in methods}, legend
+
+
 def plot_critical_difference(result, *, annotate: bool = True, highlight: Sequence[str] | None = None,
-                             width="column", labels: str = "both", page: int = 1, ax=None):
+                             width="column", labels: str = "both", page: int = 1, hue=None, hue_order=None,
+                             color_palette=None, ax=None):
     """Demšar's critical-difference diagram of a comparison over datasets.
 
     Parameters
@@ -566,6 +635,15 @@ def plot_critical_difference(result, *, annotate: bool = True, highlight: Sequen
         :func:`cd_pages` into pages of consecutive mean ranks; each page draws the whole axis,
         the CD and every clique bar, labels its own methods and says which it shows
         ("methods 1–67 of 200 by mean rank").
+    hue : mapping or pandas.Series, optional
+        Colour groups, as scikit-posthocs' ``hue``: method -> group label (e.g. a model
+        family) for every method. Each method's label, label line and rank marker take its
+        group's colour, and a legend under the labels names the groups. The groups are only a
+        colouring: the bars still come from the test.
+    hue_order : sequence, optional
+        The groups in legend and palette order (default: order of first appearance in ``hue``).
+    color_palette : mapping or sequence, optional
+        Group -> colour, or colours in ``hue_order`` (default: the Okabe–Ito palette).
     ax : matplotlib Axes, optional
         Draw into it (its axis is switched off; labels are fitted to its current size); by
         default a new figure of paper size.
@@ -579,7 +657,8 @@ def plot_critical_difference(result, *, annotate: bool = True, highlight: Sequen
     TypeError
         ``result`` is none of ComparisonResult, PairwiseOverDatasets, MeanRanks.
     ValueError
-        ``labels`` not one of its values, or ``highlight`` names an unknown method.
+        ``labels`` not one of its values, ``highlight`` names an unknown method, ``hue`` does
+        not give exactly the result's methods, or ``hue_order`` / ``color_palette`` lack a group.
 
     Notes
     -----
@@ -620,6 +699,8 @@ def plot_critical_difference(result, *, annotate: bool = True, highlight: Sequen
     unknown = sorted(highlight - {str(m) for m in mean_ranks.index})
     if unknown:
         raise McdaArgumentError(f"`highlight` must name methods of the result {list(mean_ranks.index)}; got {unknown}")
+    colors, legend = ({}, []) if hue is None else hue_colors(list(mean_ranks.index), hue, hue_order=hue_order,
+                                                             color_palette=color_palette)
     with _style.style():
         if ax is None:
             axes_width = _FIGURE_AXES[2] * _style.figure_size(width)[0] * 72.0
@@ -642,15 +723,18 @@ def plot_critical_difference(result, *, annotate: bool = True, highlight: Sequen
         texts = {lab.method: wrapped_label_text(lab, size=font, room=rooms[lab.side],
                                                 bold=str(lab.method) in highlight) for lab in everyone}
         pitch = row_pitch_for(max(t.count("\n") + 1 for t in texts.values()))
+        legend_cols = _legend_columns(legend, axes_width, font - 1) if legend else 0
+        legend_lines = _legend_lines(len(legend), legend_cols)
         header_lines = _header_lines(show_cd, len(note_lines))
-        pages = cd_pages(mean_ranks, groups, labels=labels, row_pitch=pitch, font=font, header_lines=header_lines)
+        pages = cd_pages(mean_ranks, groups, labels=labels, row_pitch=pitch, font=font,
+                         header_lines=header_lines + legend_lines)
         if len(pages) > 1 and labels == "both":     # on a page a label may change side: room for either
             narrow = min(r for r in rooms.values() if r > 0)
             lines = max(wrapped_label_text(lab, size=font, room=narrow, bold=str(lab.method) in highlight).count("\n")
                         for lab in everyone) + 1
             pitch = max(pitch, row_pitch_for(lines))
             pages = cd_pages(mean_ranks, groups, labels=labels, row_pitch=pitch, font=font,
-                             header_lines=header_lines)
+                             header_lines=header_lines + legend_lines)
         if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 1 <= page <= len(pages):
             raise McdaArgumentError(f"`page` must be an integer from 1 to {len(pages)} (the diagram's pages of "
                                     f"methods); got {page!r}")
@@ -665,7 +749,7 @@ def plot_critical_difference(result, *, annotate: bool = True, highlight: Sequen
                                                 bold=str(lab.method) in highlight) for lab in layout.labels}
         return _draw(layout, mean_ranks=mean_ranks, cd=cd, test=test, alpha=alpha, control=control,
                      note_lines=note_lines, diagnostic=diagnostic, show_cd=show_cd, highlight=highlight,
-                     width=width, ax=ax, texts=texts)
+                     width=width, ax=ax, texts=texts, colors=colors, legend=legend, legend_cols=legend_cols)
 
 
 _FIGURE_AXES = (0.01, 0.0, 0.98, 1.0)
@@ -676,8 +760,20 @@ def _header_lines(show_cd: bool, n_notes: int) -> float:
     return 1.3 + (1.7 if show_cd else 0.0) + _NOTE_PITCH * n_notes
 
 
+def _legend_columns(legend: list, width_pt: float, size: float) -> int:
+    """Entries per legend row: as many as fit ``width_pt`` (handle 18 pt + text + 10 pt gap)."""
+    widest = max((text_width(str(g), size) for g, _ in legend), default=0.0) + 28.0
+    return max(1, min(len(legend), int(width_pt // widest)))
+
+
+def _legend_lines(n_groups: int, columns: int) -> float:
+    """Text lines the group legend takes under the labels: a gap, its title and its rows."""
+    return 0.4 + 1.25 * (1 + math.ceil(n_groups / columns)) if n_groups else 0.0
+
+
 def _draw(layout: CDLayout, *, mean_ranks, cd, test, alpha, control, note_lines, diagnostic, show_cd, highlight,
-          width, ax, texts):
+          width, ax, texts, colors=None, legend=(), legend_cols=0):
+    colors = colors or {}
     k = len(mean_ranks)
     font = label_font_size(k)
     small = font - 1
@@ -686,6 +782,7 @@ def _draw(layout: CDLayout, *, mean_ranks, cd, test, alpha, control, note_lines,
     top, bottom = -header - 0.15, layout.depth + 0.7
     if layout.labels:                                       # the last row's extra lines, when labels wrap
         bottom += (row_pitch_for(max(t.count("\n") for t in texts.values()) + 1) - 1.0) / 2
+    bottom += _legend_lines(len(legend), legend_cols)      # the group legend goes under the lowest label row
     if ax is None:
         import matplotlib.pyplot as plt
 
@@ -757,13 +854,18 @@ def _draw(layout: CDLayout, *, mean_ranks, cd, test, alpha, control, note_lines,
         y = layout.label_y[lab.row]
         edge = layout.left_edge if lab.side == "left" else layout.right_edge
         hot = str(lab.method) in highlight
-        ax.plot([lab.mean_rank, lab.mean_rank, edge], [0, y, y], color=_style.HIGHLIGHT if hot else grey,
-                lw=1.0 if hot else 0.6, solid_joinstyle="miter", gid="label_line")
+        group_color = colors.get(lab.method)
+        line_color = group_color or (_style.HIGHLIGHT if hot else grey)
+        ax.plot([lab.mean_rank, lab.mean_rank, edge], [0, y, y], color=line_color,
+                lw=1.0 if hot or group_color else 0.6, solid_joinstyle="miter", gid="label_line")
+        if group_color:
+            ax.plot([lab.mean_rank], [0], linestyle="none", marker="o", markersize=3.0, markeredgewidth=0,
+                    color=group_color, zorder=3, gid="rank_marker")
         ax.annotate(texts[lab.method], xy=(edge, y), xytext=(-_LABEL_OFFSET_PT if lab.side == "left" else
                                                            _LABEL_OFFSET_PT, 0),
                     textcoords="offset points", ha="right" if lab.side == "left" else "left", va="center",
-                    fontsize=font, color=_style.HIGHLIGHT if hot else black, fontweight="bold" if hot else "normal",
-                    linespacing=_LABEL_LINESPACING, gid="method_label")
+                    fontsize=font, color=group_color or (_style.HIGHLIGHT if hot else black),
+                    fontweight="bold" if hot else "normal", linespacing=_LABEL_LINESPACING, gid="method_label")
 
     # clique bars (dots on the members only where a bar passes a method outside its group)
     for bar in layout.bars:
@@ -773,4 +875,12 @@ def _draw(layout: CDLayout, *, mean_ranks, cd, test, alpha, control, note_lines,
         if crossed_methods(bar, mean_ranks):
             ax.plot([mean_ranks[m] for m in bar.methods], [y] * len(bar.methods), linestyle="none", marker="o",
                     markersize=2.0, markeredgewidth=0, color="white", gid="clique_member")
+    if legend:
+        from matplotlib.lines import Line2D
+
+        handles = [Line2D([], [], color=c, lw=1.2, marker="o", markersize=3.0, markeredgewidth=0) for _, c in legend]
+        box = ax.legend(handles, [str(g) for g, _ in legend], loc="lower center", bbox_to_anchor=(0.5, 0.0),
+                        ncol=legend_cols, frameon=False, fontsize=small, handlelength=1.6, columnspacing=1.2,
+                        borderaxespad=0.2, title="colour: group", title_fontsize=small)
+        box.set_gid("hue_legend")
     return fig, ax
