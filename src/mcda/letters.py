@@ -22,6 +22,8 @@ __all__ = ["CompactLetters", "compact_letters", "letter_name"]
 def letter_name(i: int) -> str:
     """The ``i``-th letter (0-based): ``a`` … ``z``, then ``aa``, ``ab``, … (spreadsheet columns).
 
+    Examples
+    --------
     >>> [letter_name(i) for i in (0, 1, 25, 26, 27)]
     ['a', 'b', 'z', 'aa', 'ab']
     """
