@@ -229,7 +229,8 @@ def adjust_finite(p: np.ndarray, method: str, n_methods: int | None = None, alph
     elif method == "hommel":
         out = _hommel(ps)
     elif method == "finner":  # step-down: max_{j ≤ i} 1 − (1 − p_(j))^(m/j)
-        out = np.minimum(np.maximum.accumulate(-np.expm1((m / np.arange(1, m + 1)) * np.log1p(-ps))), 1.0)
+        with np.errstate(divide="ignore"):  # p = 1: log1p(-1) = -inf, and the adjusted p is 1 exactly (as sidak)
+            out = np.minimum(np.maximum.accumulate(-np.expm1((m / np.arange(1, m + 1)) * np.log1p(-ps))), 1.0)
     elif method == "li":  # two-step: p_(i) / (p_(i) + 1 − p_(m)), the largest p unadjusted
         largest = ps[-1]
         with np.errstate(invalid="ignore", divide="ignore"):
