@@ -159,7 +159,11 @@ def test_direction_is_respected():
     x = _design(rng, 15, 3, 2) + np.array([0.0, 0.5, 1.0])
     up = mcda.pairwise_over_datasets(x, "higher_is_better", method_names=_names(3)).to_frame()
     down = mcda.pairwise_over_datasets(-x, "lower_is_better", method_names=_names(3)).to_frame()
+    # mean_diff is in the metric's own units: the negated scores give the negated difference, the rest is equal
+    pd.testing.assert_series_equal(up.pop("mean_diff"), -down.pop("mean_diff"))
     pd.testing.assert_frame_equal(up, down)
+    assert np.allclose(mcda.pairwise_over_datasets(x, "higher_is_better").to_frame()["mean_diff"],
+                       [(x[:, i] - x[:, j]).mean() for i, j in ((0, 1), (0, 2), (1, 2))])   # numpy, a − b
     assert (up["r_plus"] < up["r_minus"]).all()  # m0 is the worst: a < b on most datasets
 
 

@@ -75,6 +75,9 @@ class PairwiseOverDatasets(Result):
     n_datasets, n_methods : int
     excluded : dict
         Method -> datasets it lacks (excluded, never imputed).
+    direction : str or None
+        The metric's direction (the sign of ``mean_diff``: for a lower-is-better metric a
+        negative ``mean_diff`` means ``method_a`` is better).
     """
 
     test: str
@@ -88,6 +91,7 @@ class PairwiseOverDatasets(Result):
     n_datasets: int
     n_methods: int
     excluded: dict = field(default_factory=dict)
+    direction: str | None = None
 
     #: no single critical difference: a CD diagram draws only the groups
     critical_difference = None
@@ -95,8 +99,10 @@ class PairwiseOverDatasets(Result):
     def to_frame(self) -> pd.DataFrame:
         """One row per pair.
 
-        Columns: ``method_a, method_b, mean_rank_a, mean_rank_b, wins_a, wins_b, n_ties,
+        Columns: ``method_a, method_b, mean_rank_a, mean_rank_b, mean_diff, wins_a, wins_b, n_ties,
         statistic, r_plus, r_minus, p_raw, p_adjusted, significant, null_distribution, reason``.
+        ``mean_diff`` is the mean over the datasets of a − b in the metric's own units (what
+        the Multi-Comparison Matrix shows, :func:`mcda.plots.plot_mcm`).
         ``wins_a`` counts the datasets where a scores better than b (``n_ties`` where equal);
         ``statistic`` is min(R+, R−) for the Wilcoxon test (scipy's) and min(wins) for the sign
         test (after the ``zsplit`` share of ties); ``r_plus`` (``r_minus``) is the rank sum of
@@ -378,9 +384,13 @@ def pairwise_over_datasets(scores, direction=None, *, test: str = "wilcoxon", ad
     mean_ranks = pd.Series(ranks, index=pd.Index(methods, name="method"), name="mean_rank")
     significant = np.where(np.isnan(adjusted), False, adjusted <= alpha)
     names = np.array(methods, dtype=object)
+    direction = prep.cube.attrs.get("direction")
+    sign = -1.0 if direction == "lower_is_better" else 1.0        # back from the oriented scores to the metric's units
+    means = values.mean(axis=0)
     table = pd.DataFrame({
         "method_a": names[first], "method_b": names[second], "mean_rank_a": ranks[first],
-        "mean_rank_b": ranks[second], "wins_a": wins, "wins_b": losses, "n_ties": n_zero,
+        "mean_rank_b": ranks[second], "mean_diff": sign * (means[first] - means[second]),
+        "wins_a": wins, "wins_b": losses, "n_ties": n_zero,
         "statistic": np.where(all_zero, np.nan, statistic), "r_plus": r_plus, "r_minus": r_minus,
         "p_raw": p, "p_adjusted": adjusted, "significant": significant.astype(bool),
         "null_distribution": how.astype(object), "reason": reason.astype(object),
@@ -396,4 +406,4 @@ def pairwise_over_datasets(scores, direction=None, *, test: str = "wilcoxon", ad
         groups = groups_from_decisions(mean_ranks, separated)
     return PairwiseOverDatasets(test=test, adjust=adjust, control=control, alpha=alpha, zero_method=zero_method,
                                 mean_ranks=mean_ranks, table=table, groups=groups, n_datasets=n, n_methods=k,
-                                excluded=dict(prep.excluded))
+                                excluded=dict(prep.excluded), direction=direction if isinstance(direction, str) else None)

@@ -15,6 +15,7 @@ from tests.contract.harness import Case
 
 PAIRS = {"pair_columns": ("method_a", "method_b"), "method_columns": ("method_a", "method_b"),
          "swap_columns": {"mean_rank_a": "mean_rank_b", "wins_a": "wins_b", "r_plus": "r_minus"},
+         "negate_columns": ("mean_diff",), "flip_columns": ("mean_diff",),
          "pvalue_columns": ("p_raw", "p_adjusted")}
 FIELDS = ("test", "adjust", "control", "alpha", "zero_method", "mean_ranks", "table", "groups", "n_datasets",
           "n_methods", "excluded", "pvalues", "pvalues_adjusted", "significant")

@@ -10,6 +10,9 @@ The figures
 -----------
 ========================================  ================================================
 ``plot_critical_difference(result)``      Demšar's diagram (ComparisonResult, PairwiseOverDatasets or MeanRanks)
+``plot_mcm(result)``                      Multi-Comparison Matrix, aeon's (PairwiseOverDatasets)
+``plot_rank_intervals(result)``           mean ranks or effect sizes with intervals (RankStability, EffectSizes)
+``plot_posterior_histogram(result, pair)``  baycomp's posterior histogram of one pair (Bayesian results with draws)
 ``plot_forest(summary)``                  per-dataset intervals over seeds (IntervalSummary)
 ``plot_pairwise(result, layout=...)``     paired tests per dataset (PairedTests)
 ``plot_superiority(report)``              probability-of-superiority matrix (SuperiorityReport)
@@ -48,6 +51,10 @@ _PLOTS: dict[str, str] = {
     "plot_rank_distribution": "bayesian_models",
     "plot_forest": "forest",
     "plot_pairwise": "pairwise",
+    # the peers' figures: aeon's MCM, autorank's interval plot, baycomp's histogram
+    "plot_mcm": "mcm",
+    "plot_rank_intervals": "intervals",
+    "plot_posterior_histogram": "histogram",
     # several criteria
     "plot_tradeoffs": "tradeoffs",
     "plot_weight_stability": "tradeoffs",
