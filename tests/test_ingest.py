@@ -2,7 +2,7 @@
 
 References: the tidy table itself (each stored cell is looked up in the pandas frame it came
 from), pandas' own parsing of the same CSV text, plain Python references for the kernels
-(FNV-1a 64 as specified by Fowler, Noll & Vo, the splitmix64 finaliser of Steele, Lea & Flood
+(FNV-1a 64 as specified by Fowler, Noll & Vo, here over 32-bit words, the splitmix64 finaliser of Steele, Lea & Flood
 2014, ``str`` decoding), and a store written by the previous writer (tests/data/zarr_store_v0).
 """
 
@@ -313,14 +313,18 @@ def test_progress_lines_for_ingestion_and_lazy_statistics(tmp_path, capsys):
 def _fnv_mix(text: str) -> int:
     mask = (1 << 64) - 1
     h = 0xCBF29CE484222325
-    for b in text.encode("utf-8"):
+    data = text.encode("utf-8")
+    words = len(data) // 4
+    for i in range(words):  # FNV-1a over little-endian 32-bit words, then the last bytes
+        h = ((h ^ int.from_bytes(data[4 * i:4 * i + 4], "little")) * 0x100000001B3) & mask
+    for b in data[4 * words:]:
         h = ((h ^ b) * 0x100000001B3) & mask
     h = ((h ^ (h >> 30)) * 0xBF58476D1CE4E5B9) & mask
     h = ((h ^ (h >> 27)) * 0x94D049BB133111EB) & mask
     return h ^ (h >> 31)
 
 
-LABELS = ["", "a", "d1", "d1 ", "café", "数据集", "😀x", "d1"]
+LABELS = ["", "a", "d1", "d1 ", "café", "数据集", "😀x", "d1", "item00012345", "abcd", "abcde", "ŝ数😀ab"]
 
 
 def _buffers(labels):
@@ -339,6 +343,12 @@ def test_code_points_and_utf8_decoding_match_python():
     offsets, data = _buffers(LABELS)
     width = kernels.max_code_points(offsets, data)
     assert width == max(len(s) for s in LABELS)
+    part = np.empty(len(LABELS), dtype=np.int64)  # pass 1 counts them while it hashes
+    _, _, points, longest, empty = kernels.batch_partitions(offsets, data, kernels.ALL_BITS, 64, 1, part)
+    assert points == width and longest == max(len(s.encode()) for s in LABELS) and empty == 1
+    for label in LABELS:  # one at a time: the ASCII shortcut and the code point count agree with Python
+        one_offsets, one_data = _buffers([label])
+        assert kernels.batch_partitions(one_offsets, one_data, kernels.ALL_BITS, 64, 1, part[:1])[2] == len(label)
     rows = np.array([5, 0, 6, 4], dtype=np.int64)
     decoded = kernels.utf8_to_ucs4(offsets, data, rows, width).view(f"<U{width}").reshape(-1)
     assert decoded.tolist() == [LABELS[i] for i in rows]

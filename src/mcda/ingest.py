@@ -4,32 +4,35 @@ The file's rows (``dataset, method, score``) may come in any order and the file 
 larger than memory. Two passes, each holding a bounded number of rows whatever the number
 of datasets:
 
-1. **Partition.** The file is read in batches. Each batch's dataset labels (Arrow string
-   buffers, never Python strings) are hashed (64 bits, :func:`mcda._kernels.ingest.label_hashes`)
-   and the rows are appended to one of ``P`` partition files on disk (Arrow IPC streams)
-   chosen by the hash's top bits: all the rows of a dataset land in the same partition,
-   wherever they are in the file. The method labels become integer codes (the methods are
+1. **Partition.** The file is read in batches (only its three columns; the method column of a
+   Parquet file as a dictionary). Each batch's dataset labels are hashed straight from Arrow's
+   string buffers (64 bits; no label ever becomes a Python string) and the rows are laid out
+   partition by partition, the partition chosen by the hash's top bits, so all the rows of a
+   dataset land in the same partition wherever they are in the file. The batch goes to one
+   spill file on disk in one write: per partition a *segment* holding the scores (float64)
+   and, row by row, the method code, the label's length (each in as few bytes as the batch
+   needs) and the label's bytes. The method labels become integer codes (the methods are
    few), and the scores are checked here: non-numeric or infinite scores are refused with
    their rows named, before anything is written to the store.
-2. **Assemble.** Each partition is read back whole, its distinct datasets found with a hash
-   table (labels compared byte for byte), and its rows scattered into a datasets × methods
-   block; a second row for a (dataset, method) cell is a duplicate and is refused, with the
-   file rows named (a third, filtered read of the file finds them). The blocks are appended
-   to the store's ``score`` array and their labels to its ``dataset`` array, chunk by chunk.
-   A partition larger than the budget (an unlucky hash, or a file with far more rows than
-   ``P`` was chosen for) is split again on the next hash bits before it is read.
+2. **Assemble.** Each partition's segments are read back, its distinct datasets found with a
+   hash table (labels compared byte for byte: two labels sharing a hash stay apart), and its
+   rows scattered into a datasets × methods block; a second row for a (dataset, method) cell
+   is a duplicate and is refused, with the file rows named (a third, filtered read of the
+   file finds them). The blocks are appended to the store's ``score`` array and their labels
+   to its ``dataset`` array, chunk by chunk. A partition larger than the budget (an unlucky
+   hash, or a file with far more rows than the partitions were chosen for) is split again on
+   the next hash bits, a segment at a time, before it is assembled.
 
 The store's order does not depend on the file's: datasets are ordered by (hash of the
 label, label), methods by label. The same rows in any order give an identical store, and a
 Parquet and a CSV file with the same rows too.
 
-Memory: pass 1 holds one batch (``rows_in_memory / 2`` rows: the three columns and their
-hash and partition, about ``L + 40`` bytes a row for labels of ``L`` bytes); pass 2 one
-partition (at most ``rows_in_memory`` rows, about ``L + 60`` bytes a row, plus its
-datasets × methods block) and one chunk of the store (``chunk_datasets × (8 k + 4 w)`` bytes
-for ``k`` methods and labels of ``w`` characters). None of it grows with the number of
-datasets. The disk holds the partitions (about ``L + 12`` bytes a row, deleted as they are
-read) in ``work_dir``.
+The loops are numba kernels (:mod:`mcda._kernels.ingest`) that release the GIL: a thread
+reads the next batch while two others partition and write the previous ones, and in pass 2
+two partitions are assembled while the store is written. Memory (bounds in
+:func:`parquet_to_zarr`'s Notes) does not grow with the number of datasets or of rows; the disk
+holds the spill file (about ``L + 10`` bytes a row for labels of ``L`` bytes) in ``work_dir``
+until the end.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ __all__ = ["parquet_to_zarr", "csv_to_zarr"]
 _ROLES = ("dataset", "method", "score")
 _MAX_SHOWN = 8
 _MAX_BITS = 12  # at most 4,096 partitions in one pass (larger ones are split again in pass 2)
-_CACHE_BITS = 10  # up to 1,024 partitions only to keep them small
+_CACHE_BITS = 9  # up to 512 partitions only to keep them small (more would mean more, smaller reads)
 _SPLIT_BITS = 4  # an oversized partition is split 16 ways
 _SMALL_PARTITION = 1 << 17
 _HASH_MASK = np.uint64(0xFFFFFFFFFFFFFFFF)  # a test sets it to 0: every label on one hash
@@ -726,13 +729,13 @@ _COMMON_DOC = """
     columns : dict, optional
         Role (``"dataset"``, ``"method"``, ``"score"``) -> column name.
     rows_in_memory : int
-        The most rows held at once (a partition of pass 2; a batch of pass 1 holds half as
-        many). It sets the memory bound (see Notes), not the result.
+        Sets the memory bound (see Notes), not the result: pass 1 reads batches of
+        ``rows_in_memory / 4`` rows, a partition of pass 2 holds at most half of it.
     overwrite : bool
         Replace an existing ``path`` (refused otherwise, as :func:`mcda.store.to_zarr` does).
     work_dir : str or Path, optional
-        Where the partition files go (default: the system's temporary folder). It needs
-        about ``L + 12`` bytes a row of free space for labels of ``L`` bytes.
+        Where the spill file goes (default: the system's temporary folder). It needs
+        about ``L + 10`` bytes a row of free space for labels of ``L`` bytes.
 
     Returns
     -------
@@ -753,13 +756,27 @@ _COMMON_DOC = """
     datasets are ordered by a 64-bit hash of the label (then the label), its methods by
     label: the same rows in any order give the same store.
 
-    Memory bound, with ``R = rows_in_memory``, labels of ``L`` bytes (``w`` characters) and
-    ``k`` methods: about ``R / 2 × (L + 40)`` bytes in pass 1 and ``R × (L + 60 + 8 k / r)``
-    in pass 2 (``r`` rows per dataset, ``k`` for a complete cube), plus one chunk of the store,
-    ``chunk_datasets × (8 k + 4 w)`` bytes: independent of the number of datasets and of
-    rows. Measured: 100,000,000 rows (5,000,000 datasets × 20 methods, 12-character labels)
-    in ``benchmarks/bench_ingest.py``. A dataset with many more than ``k`` rows (only possible
-    with duplicates, which are refused) makes its partition larger than ``R``.
+    Memory bound, with ``R = rows_in_memory``, labels of ``L`` bytes (``w`` characters),
+    ``k`` methods and ``r`` rows per dataset (``k`` for a complete cube):
+
+    - pass 1 holds at most four batches of ``R / 4`` rows (one being read, one being checked,
+      two being partitioned and written), about ``2 L + 34`` bytes a row each: the Arrow
+      columns and the batch laid out for the spill file; ``R × (2 L + 34)`` in all;
+    - pass 2 assembles two partitions at once, each of at most ``R / 2`` rows (and at most
+      about 2**17 rows when the file is large: small hash tables), about
+      ``2 L + 38 + 9 k / r`` bytes a row: ``R × (2 L + 38 + 9 k / r)``;
+    - the store's chunk being written, about ``2 × chunk_datasets × (8 k + 4 w)`` bytes;
+    - the spill file's index, 8 bytes per partition per batch of pass 1.
+
+    None of it grows with the number of datasets. Defaults (``R = 2,000,000``, 12-byte
+    labels, 20 methods, ``chunk_datasets=100,000``): about 130 + 140 + 35 MiB beside the
+    interpreter and its libraries. The returned cube holds its dataset labels in memory (as
+    every opened store does; about 70 bytes a dataset as Python strings). A dataset with many
+    more than ``k`` rows (only possible with duplicates, which are refused) makes its
+    partition larger than ``R / 2``. Disk: the spill file, about ``8 + 2 + L`` bytes a row (the
+    widths of the method code and of the label length grow with what the file needs) in
+    ``work_dir``, removed at the end. Measured (``benchmarks/bench_ingest.py``, figures in
+    the large-cubes guide): 100,000,000 rows, 5,000,000 datasets × 20 methods.
 """
 
 

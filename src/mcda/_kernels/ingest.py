@@ -4,7 +4,8 @@ An Arrow string column is two buffers: ``offsets`` (n + 1 positions, int32 or in
 ``data`` (the UTF-8 bytes of all labels one after the other). The kernels read them directly,
 so no label ever becomes a Python string.
 
-The hash of a label is FNV-1a 64 over its bytes, then the splitmix64 finaliser (so the top
+The hash of a label is FNV-1a 64 over its little-endian 32-bit words (then its last one to three
+bytes one by one), then the splitmix64 finaliser (so the top
 bits, which pick the partition, are well mixed), then ``& mask`` (all ones but in a test that
 forces every label onto one hash).
 
@@ -56,10 +57,29 @@ def _mix(h):
 
 
 @jit(nogil=True)
-def _hash(data, start, stop, mask):
+def _fnv4(data, start, stop):
+    """FNV-1a over the label's little-endian 32-bit words, then over its last bytes one by one;
+    and the OR of its bytes (a byte >= 0x80: not ASCII)."""
     h = _FNV_OFFSET
-    for p in range(start, stop):
-        h = (h ^ np.uint64(data[p])) * _FNV_PRIME
+    high = np.uint64(0)
+    p = start
+    while p + 4 <= stop:
+        w = (np.uint64(data[p]) | (np.uint64(data[p + 1]) << np.uint64(8)) | (np.uint64(data[p + 2]) << np.uint64(16))
+             | (np.uint64(data[p + 3]) << np.uint64(24)))
+        high |= w
+        h = (h ^ w) * _FNV_PRIME
+        p += 4
+    while p < stop:
+        b = np.uint64(data[p])
+        high |= b
+        h = (h ^ b) * _FNV_PRIME
+        p += 1
+    return h, high
+
+
+@jit(nogil=True)
+def _hash(data, start, stop, mask):
+    h, _ = _fnv4(data, start, stop)
     return _mix(h) & mask
 
 
@@ -108,14 +128,14 @@ def batch_partitions(offsets, data, mask, shift, n_parts, part):
     for i in range(n):
         start = offsets[i]
         stop = offsets[i + 1]
-        h = _FNV_OFFSET
-        points = 0
-        for q in range(start, stop):
-            b = data[q]
-            h = (h ^ np.uint64(b)) * _FNV_PRIME
-            if (b & 0xC0) != 0x80:
-                points += 1
+        h, high = _fnv4(data, start, stop)
         length = stop - start
+        points = length
+        if high & np.uint64(0x80808080):  # not ASCII: count the bytes that start a code point
+            points = 0
+            for q in range(start, stop):
+                if (data[q] & 0xC0) != 0x80:
+                    points += 1
         if length == 0:
             empty += 1
         if points > width:
