@@ -2,9 +2,12 @@
 
 What each stage guards against: `compare_over_datasets` overflowing from 64 methods when
 Friedman rejects; Shaffer's procedure hanging beyond ~70 methods; sampled posteriors keeping
-22 GiB of draws; the CD plot and the posterior bars growing without bound. Each stage runs
-in a fresh subprocess (so its peak resident memory, ``ru_maxrss``, is its own) after a warm-up
-call in the same process (numba's compile is not timed). Nothing is asserted: this prints a table.
+22 GiB of draws; the CD plot and the posterior bars growing without bound (``plot_posterior_bars``
+draws the grid of P(row better) from the result's probabilities, sampling nothing). A stage
+given as (setup, expression) times only the expression; its peak RSS includes the setup. Each
+stage runs in a fresh subprocess (so its peak resident memory, ``ru_maxrss``, is its own) after a
+warm-up call in the same process (numba's compile is not timed). Nothing is asserted: this prints
+a table.
 
 Run: python benchmarks/bench_200_methods.py [--methods 200] [--datasets 30]
 """
@@ -30,6 +33,17 @@ STAGES = {
                                         "keep_draws=False, method_names=names, rng=0)",
     "plot_critical_difference": "(mcda.plots.plot_critical_difference(mcda.compare_over_datasets("
                                 "scores, 'higher_is_better', method_names=names)), plt.close('all'))",
+    # the figure alone (its result made before the clock starts), drawn by the renderer
+    "plot_posterior_bars (grid; exact result, drawn)": (
+        "bayes = mcda.bayesian_sign_comparison(scores, 'higher_is_better', rope=0.01, method_names=names)",
+        "(mcda.plots.plot_posterior_bars(bayes)[0].canvas.draw(), plt.close('all'))"),
+    "plot_posterior_bars (grid; sampled, no draws kept, drawn)": (
+        "bayes = mcda.bayesian_sign_comparison(scores, 'higher_is_better', rope=0.01, method='sampling', "
+        "n_samples=50_000, keep_draws=False, method_names=names, rng=0)",
+        "(mcda.plots.plot_posterior_bars(bayes)[0].canvas.draw(), plt.close('all'))"),
+    "plot_posterior_bars (one method vs each; exact, drawn)": (
+        "bayes = mcda.bayesian_sign_comparison(scores, 'higher_is_better', rope=0.01, method_names=names)",
+        "(mcda.plots.plot_posterior_bars(bayes, pairs=names[-1])[0].canvas.draw(), plt.close('all'))"),
 }
 
 _CHILD = """
@@ -44,13 +58,16 @@ k, n = {k}, {n}
 rng = np.random.default_rng(21)
 scores = rng.normal(size=(n, k)) * 0.02 + np.linspace(0.60, 0.90, k)
 names = [f"method-{{i:03d}}" for i in range(k)]
+{setup}
+setup_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 def run():
     return {expr}
 run()  # warm-up: numba compiles, caches fill
 start = time.perf_counter()
 run()
 seconds = time.perf_counter() - start
-print(json.dumps({{"seconds": seconds, "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
+print(json.dumps({{"seconds": seconds, "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "setup_mib": setup_mib}}))
 """
 
 
@@ -64,17 +81,19 @@ def main() -> None:
 
     print(f"mcda {mcda.__version__}, {args.methods} methods × {args.datasets} datasets "
           f"({args.methods * (args.methods - 1) // 2} pairs); each stage in a fresh process, warm")
-    print(f"{'stage':<54} {'seconds':>9} {'peak RSS MiB':>13}")
+    print(f"{'stage':<58} {'seconds':>9} {'peak RSS MiB':>13}")
     for name, expr in STAGES.items():
         if args.only and args.only not in name:
             continue
-        code = _CHILD.format(k=args.methods, n=args.datasets, expr=expr)
+        setup, expr = expr if isinstance(expr, tuple) else ("", expr)
+        code = _CHILD.format(k=args.methods, n=args.datasets, expr=expr, setup=setup)
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         if done.returncode != 0:
-            print(f"{name:<54} failed: {done.stderr.strip().splitlines()[-1]}")
+            print(f"{name:<58} failed: {done.stderr.strip().splitlines()[-1]}")
             continue
         row = json.loads(done.stdout.strip().splitlines()[-1])
-        print(f"{name:<54} {row['seconds']:>9.3f} {row['peak_mib']:>13.0f}")
+        after = f"  (after the setup alone: {row['setup_mib']:.0f})" if setup else ""
+        print(f"{name:<58} {row['seconds']:>9.3f} {row['peak_mib']:>13.0f}{after}")
 
 
 if __name__ == "__main__":

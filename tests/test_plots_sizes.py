@@ -26,14 +26,21 @@ import mcda  # noqa: E402
 from mcda.plots import (  # noqa: E402
     plot_critical_difference,
     plot_forest,
+    plot_learning_curves,
     plot_pairwise,
     plot_posterior,
     plot_posterior_bars,
+    plot_rank_distribution,
     plot_rank_stability,
     plot_relation,
+    plot_shrinkage,
     plot_superiority,
+    plot_tradeoffs,
+    plot_weight_stability,
 )
 from mcda.plots import _layout  # noqa: E402
+from mcda.plots.forest import forest_layout  # noqa: E402
+from mcda.plots import _style  # noqa: E402
 from mcda.plots._style import WIDTHS  # noqa: E402
 
 SIZES = [4, 8, 20, 50]
@@ -98,27 +105,30 @@ def _texts(fig):
         if box.width <= 0 or box.height <= 0:
             continue
         drawn.append((artist, box))
-    return _drawn_ticks_only(drawn), renderer
+    return _drawn_ticks_only(drawn, fig), renderer
 
 
-def _drawn_ticks_only(drawn):
-    """Tick labels of ticks outside the axis' view are not drawn: leave them out."""
+def _drawn_ticks_only(drawn, fig):
+    """Leave out tick labels the axis does not draw: ticks outside its view, and the spare ticks it keeps.
+
+    A tick label's ``.axes`` may be unset, so each is found through its axis' ticks.
+    """
+    owner = {}                           # id(label) -> (axis, its tick's location, is the tick current)
+    for axes in fig.axes:
+        for axis in (axes.xaxis, axes.yaxis):
+            current = {id(t) for t in axis.get_ticklabels(minor=False, which="both")} | \
+                {id(t) for t in axis.get_ticklabels(minor=True, which="both")}
+            for tick in axis.majorTicks + axis.minorTicks:
+                for label in (tick.label1, tick.label2):
+                    owner[id(label)] = (axes, axis, tick.get_loc(), id(label) in current)
     kept = []
     for artist, box in drawn:
-        axes = artist.axes
-        axis = None
-        if axes is not None:
-            if artist in axes.xaxis.get_ticklabels():
-                axis = axes.xaxis
-            elif artist in axes.yaxis.get_ticklabels():
-                axis = axes.yaxis
-        if axis is not None:
-            if not axes.axison or not axis.get_visible():
+        if id(artist) in owner:
+            axes, axis, loc, is_current = owner[id(artist)]
+            if not is_current or not axes.axison or not axis.get_visible():
                 continue
             lo, hi = sorted(axis.get_view_interval())
-            positions = {id(lbl): loc for lbl, loc in zip(axis.get_ticklabels(), axis.get_ticklocs())}
-            loc = positions.get(id(artist))
-            if loc is not None and not (lo - 1e-9 <= loc <= hi + 1e-9):
+            if loc is None or not (lo - 1e-9 <= loc <= hi + 1e-9):
                 continue
         kept.append((artist, box))
     return kept
@@ -280,21 +290,163 @@ def test_pairwise_panels_are_legible_and_split_into_pages(k, n_datasets, width):
 
 
 @pytest.mark.parametrize("width", ["column", "page"])
-@pytest.mark.parametrize("k,n_datasets", [(4, 10), (8, 50), (20, 10), (50, 10)])
+@pytest.mark.parametrize("k,n_datasets", [(4, 10), (8, 200), (20, 10), (50, 50)])
 def test_forest_marks_the_missing_cell_and_fits_a_page(k, n_datasets, width):
     summary = _quiet(mcda.summary, cube(k, n_datasets))
+    layout = forest_layout(k)
     fig, ax = plot_forest(summary, width=width)
     assert_legible(fig, width=width)
+    caption = " ".join((fig.get_suptitle() + " " + (ax.get_xlabel() if layout == "rows" else "")).split())
+    n_pages = int(caption.split("page 1 of ")[1].split(":")[0]) if "page 1 of" in caption else 1
+    # draw every page of the smaller cases; of the larger ones the last (its own size) besides the first
+    drawn_pages = range(1, n_pages + 1) if n_pages <= 6 else (1, n_pages)
+    shown, marks = 0, 0
+    for page in drawn_pages:
+        plt.close("all")
+        fig, ax = plot_forest(summary, width=width, page=page)
+        assert_legible(fig, width=width)
+        if layout == "rows":
+            shown += len(ax.get_yticklabels())
+            here = sum(len(line.get_ydata()) for line in ax.lines if line.get_gid() == "missing")
+            legend = [t.get_text() for t in fig.legends[0].get_texts()]
+            assert ("no result" in legend) == bool(here)             # the mark is explained where drawn
+            marks += here
+        else:                                          # a panel per dataset, a row per method
+            shown += len(ax)
+            marks += sum(len(line.get_ydata()) for a in ax for line in a.lines if line.get_gid() == "missing")
+            assert "× no result" in fig.get_suptitle()
+            for a in ax:                               # every method has its row: a dot or a "×"
+                assert sum(len(ln.get_xdata()) for ln in a.lines if ln.get_gid() in ("mean", "missing")) == k
+    if n_pages <= 6:
+        assert shown == n_datasets                                     # every dataset on one page
+    else:                                                              # the last page ends at the last
+        last = " ".join((fig.get_suptitle() + " " + (ax.get_xlabel() if layout == "rows" else "")).split())
+        assert f"–{n_datasets} of {n_datasets}" in last
+    assert marks == 1                                                  # the missing cell, once
+    with pytest.raises(ValueError, match="`page`"):
+        plot_forest(summary, width=width, page=n_pages + 1)
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
+@pytest.mark.parametrize("k,n_datasets", [(4, 2), (8, 3), (20, 1), (50, 1)])
+def test_pairwise_list_is_legible_and_split_into_pages(k, n_datasets, width):
+    res = _quiet(mcda.paired_tests, cube(k, max(n_datasets, 2), n_seeds=4).isel(dataset=slice(0, n_datasets)))
+    fig, ax = plot_pairwise(res, layout="list", width=width)
+    assert_legible(fig, width=width)
+    title = " ".join(ax.get_xlabel().split())            # the caption wraps to the width
+    n_pages = int(title.split("page 1 of ")[1].split(":")[0]) if "page 1 of" in title else 1
+    total = len(res.table)
+    rows = len([t for t in ax.get_yticklabels() if " − " in t.get_text()])
+    for page in ([n_pages] if n_pages > 1 else []):          # the last page ends at the last comparison
+        plt.close("all")
+        fig, ax = plot_pairwise(res, layout="list", width=width, page=page)
+        assert_legible(fig, width=width)
+        last = " ".join(ax.get_xlabel().split())
+        assert "comparisons " in last and f"–{total} of {total}" in last
+    if n_pages == 1:
+        assert rows == total
+    with pytest.raises(ValueError, match="`page`"):
+        plot_pairwise(res, layout="list", width=width, page=n_pages + 1)
+
+
+def test_pairwise_list_pages_cover_every_comparison_once():
+    from mcda.plots.pairwise import list_pages
+
+    for counts, per_page in (([1225] * 3, 54), ([6, 6, 6], 10), ([28], 54), ([1, 1], 2)):
+        pages = list_pages(counts, per_page)
+        assert all(sum(1 + stop - start for _, start, stop in page) <= per_page for page in pages)
+        covered = {}
+        for page in pages:
+            for i, start, stop in page:
+                covered.setdefault(i, []).extend(range(start, stop))
+        assert {i: sorted(v) for i, v in covered.items()} == {i: list(range(n)) for i, n in enumerate(counts)}
+
+
+def _epochs(k, n_datasets, n_epochs=4):
+    import xarray as xr
+
+    parts = []
+    for e in range(n_epochs):
+        raw = mcda.datasets.synthetic(n_datasets=n_datasets, n_methods=k, n_seeds=3,
+                                      effects=np.linspace(0.0, 0.03, k), base=0.5 + 0.05 * e, rng=e)
+        parts.append(raw.assign_coords(method=long_names(k)))
+    return xr.concat(parts, dim=xr.DataArray(np.arange(1, n_epochs + 1), dims="epoch", name="epoch"))
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
+@pytest.mark.parametrize("k,n_datasets", [(4, 10), (8, 50), (20, 10), (50, 10)])
+def test_learning_curves_are_legible_and_split_into_pages(k, n_datasets, width):
+    curves = _quiet(mcda.learning_curves, _epochs(k, n_datasets))
+    fig, axes = plot_learning_curves(curves, width=width)
+    assert_legible(fig, width=width)
     legend = [t.get_text() for t in fig.legends[0].get_texts()]
-    pages = [a for a in (_paged(summary, width, p) for p in range(1, 60)) if a is not None]
-    assert sum(len(a.get_yticklabels()) for a in pages) == n_datasets      # every dataset on one page
-    marks = [len(line.get_ydata()) for a in pages for line in a.lines if line.get_gid() == "missing"]
-    assert marks == [1]                                                    # the missing cell, once
-    assert "no result" in legend or len(pages) > 1
+    assert legend == long_names(k)                                   # every method named once
+    styles = {(ln.get_color(), str(ln.get_linestyle()), str(ln.get_marker())) for ln in axes[0].lines}
+    assert len(styles) == k                                          # and every curve drawn its own way
+    title = fig.get_suptitle()
+    n_pages = int(title.split("page 1 of ")[1].split(":")[0]) if "page 1 of" in title else 1
+    shown = len(axes)
+    for page in range(2, n_pages + 1):
+        plt.close("all")
+        shown += len(plot_learning_curves(curves, width=width, page=page)[1])
+    assert shown == n_datasets
 
 
-def _paged(summary, width, page):
-    try:
-        return plot_forest(summary, width=width, page=page)[1]
-    except ValueError:
-        return None
+@pytest.mark.parametrize("n_datasets", [10, 50, 200])
+def test_shrinkage_is_legible_and_split_into_pages(n_datasets):
+    folds = cube(2, n_datasets + 2, n_seeds=10).isel(dataset=slice(2, None))     # past the missing cell
+    res = _quiet(mcda.hierarchical_comparison, folds, runs=1, n_chains=2, n_samples=300, rng=0, progress=False)
+    pair = tuple(str(m) for m in res.methods[:2])
+    shown = 0
+    for width in ("column", "page"):
+        fig, ax = plot_shrinkage(res, pair, width=width)
+        assert_legible(fig, width=width)
+        title = ax.get_title(loc="left")
+        n_pages = int(title.split("page 1 of ")[1].split(":")[0]) if "page 1 of" in title else 1
+        shown = len(ax.get_yticklabels())
+        for page in range(2, n_pages + 1):
+            plt.close("all")
+            fig, ax = plot_shrinkage(res, pair, width=width, page=page)
+            assert_legible(fig, width=width)
+            shown += len(ax.get_yticklabels())
+        assert shown == n_datasets
+        plt.close("all")
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
+@pytest.mark.parametrize("k", SIZES)
+def test_rank_distribution_is_legible_at_every_size(k, width):
+    scores = flat(k, 12).isel(dataset=slice(2, None))          # 10 complete datasets (past the missing cell)
+    res = _quiet(mcda.plackett_luce, scores, n_chains=2, n_samples=100, n_warmup=100, rng=0, progress=False)
+    fig, (bars, heat) = plot_rank_distribution(res, width=width)
+    assert_legible(fig, width=width)
+    if _layout.numbered_rows(res.order, width=WIDTHS[width], font=_style.FONT_SIZE - (2 if k > 20 else 1)):
+        key = [t.get_text() for t in fig.legends[0].get_texts()]
+        assert [t.split(" ", 1)[1] for t in key] == [str(m) for m in res.order]
+
+
+@functools.lru_cache(maxsize=None)
+def criteria_cube(k: int):
+    """Two criteria (ARI, higher is better; elapsed seconds, lower) of k long-named methods on 10 datasets."""
+    import xarray as xr
+
+    score = flat(k, 12).isel(dataset=slice(2, None)).copy()           # 10 complete datasets
+    score.attrs = {}
+    rng = np.random.default_rng(k)
+    seconds = score.copy(data=np.exp(rng.normal(size=score.shape)) * np.linspace(1.0, 30.0, k))
+    both = xr.concat([score, seconds], dim=xr.DataArray(["ARI", "elapsed"], dims="metric", name="metric"))
+    return both.assign_coords(direction=("metric", ["higher_is_better", "lower_is_better"]),
+                              noise_floor=("metric", [0.01, 0.1]))
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
+@pytest.mark.parametrize("k", SIZES)
+def test_tradeoffs_and_weight_stability_are_legible_at_every_size(k, width):
+    data = criteria_cube(k)
+    dominance = _quiet(mcda.practical_dominance, data, metrics=["ARI", "elapsed"])
+    fig, ax = plot_tradeoffs(dominance, x="elapsed", y="ARI", xscale="log", width=width)
+    assert_legible(fig, width=width)
+    stability = _quiet(mcda.weight_stability, data, metrics=["ARI", "elapsed"], n_steps=10, n_resamples=100, rng=0)
+    plt.close("all")
+    fig, ax = plot_weight_stability(stability, width=width)
+    assert_legible(fig, width=width)

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import McdaArgumentError
-from . import _common, _style
+from . import _common, _layout, _style
 
 __all__ = ["shrinkage_rows", "rank_strip", "strip_height", "plot_shrinkage", "plot_rank_distribution"]
 
@@ -86,7 +86,7 @@ def _population(result, a, b):
     return -r["population_diff"], -r["population_ci_high"], -r["population_ci_low"], r
 
 
-def plot_shrinkage(result, pair, *, sort: str = "raw", width="column", ax=None):
+def plot_shrinkage(result, pair, *, sort: str = "raw", page: int = 1, width="column", ax=None):
     """Per dataset, the raw mean difference beside the hierarchical model's shrunk difference.
 
     Parameters
@@ -97,6 +97,10 @@ def plot_shrinkage(result, pair, *, sort: str = "raw", width="column", ax=None):
         The two methods; differences are ``pair[0] − pair[1]`` in the metric's units.
     sort : {"raw", "shrunk", "input"}
         Row order (see :func:`shrinkage_rows`).
+    page : int
+        Which page of datasets (1 = the first): rows of 0.16 in (down to 0.125 in) per dataset;
+        datasets that would make the figure taller than a page (9 in: about 60 datasets) go to
+        further pages, in the same order, and the title says which it shows.
     width : {"column", "page"} or float
         Figure width; the height grows with the number of datasets. Ignored with ``ax``.
     ax : matplotlib Axes, optional
@@ -127,9 +131,21 @@ def plot_shrinkage(result, pair, *, sort: str = "raw", width="column", ax=None):
     rows = shrinkage_rows(result, pair, sort=sort)
     a, b = (str(p) for p in pair)
     mean, low, high, row = _population(result, a, b)
+    n_all = len(rows)
+    row_h = _layout.row_height(n_all, preferred=0.16, minimum=0.125, fixed=_SHRINK_FIXED)
+    pages = _layout.page_slices(n_all, _layout.rows_per_page(row_h, fixed=_SHRINK_FIXED)) if ax is None \
+        else [slice(0, n_all)]
+    if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 1 <= page <= len(pages):
+        raise McdaArgumentError(f"`page` must be an integer from 1 to {len(pages)} (the datasets' pages); got {page!r}")
+    part = pages[page - 1]
+    rows = rows.iloc[part].reset_index(drop=True)
+    rows["y"] = np.arange(len(rows))
+    where = ""
+    if len(pages) > 1:
+        where = f"\ndatasets {part.start + 1}–{part.stop} of {n_all} (page {page} of {len(pages)}: page=)"
     n = len(rows)
     with _style.style():
-        fig, ax = _style.get_figure(ax, width, height=1.2 + 0.16 * max(n, 3))
+        fig, ax = _style.get_figure(ax, width, height=min(_SHRINK_FIXED + row_h * max(n, 3), _layout.PAGE_HEIGHT))
         y = rows["y"].to_numpy(dtype=float)
         if result.rope > 0:
             ax.axvspan(-result.rope, result.rope, color=_style.LIGHT, alpha=0.7, lw=0, zorder=0, gid="rope",
@@ -152,7 +168,8 @@ def plot_shrinkage(result, pair, *, sort: str = "raw", width="column", ax=None):
         ax.set_ylim(n - 0.5, -0.5)
         ax.tick_params(axis="y", length=0)
         level = f"{result.confidence_level:.0%}"
-        ax.set_xlabel(f"{a} − {b} (mean over folds; {level} intervals)")
+        chars = int(0.9 * fig.get_figwidth() * 72.0 / _layout.char_width(_style.FONT_SIZE))
+        ax.set_xlabel(_layout.wrap_label(f"{a} − {b} (mean over folds; {level} intervals)", chars))
         ax.grid(axis="x", lw=0.4)
         ax.set_axisbelow(True)
         handles, labels = ax.get_legend_handles_labels()
@@ -161,9 +178,14 @@ def plot_shrinkage(result, pair, *, sort: str = "raw", width="column", ax=None):
         verdict = {"a_better": f"{row['method_a']} better", "b_better": f"{row['method_b']} better",
                    "equivalent": "equivalent", "inconclusive": "inconclusive",
                    "not_applicable": "not labelled"}.get(row["label"], str(row["label"]))
-        ax.set_title(f"{a} vs {b}: next dataset {verdict}\npopulation difference {mean:+.4f} "
-                     f"[{low:+.4f}, {high:+.4f}]", fontsize=_style.FONT_SIZE - 1, loc="left", pad=30)
+        title = _layout.wrap_label(f"{a} vs {b}: next dataset {verdict}",
+                                   int(0.95 * fig.get_figwidth() * 72.0 / _layout.char_width(_style.FONT_SIZE - 1)))
+        ax.set_title(f"{title}\npopulation difference {mean:+.4f} [{low:+.4f}, {high:+.4f}]{where}",
+                     fontsize=_style.FONT_SIZE - 1, loc="left", pad=30)
     return fig, ax
+
+
+_SHRINK_FIXED = 1.4      # inches of title, legend and axis of the shrinkage figure
 
 
 def strip_height(n_methods: int) -> float:
@@ -197,7 +219,9 @@ def plot_rank_distribution(result, *, annotate: bool | None = None, width="colum
         Write each probability in its cell (default: at most 10 methods); otherwise a colour
         bar gives the scale.
     width : {"column", "page"} or float
-        Figure width; the height grows with the number of methods. Ignored with ``ax``.
+        Figure width; the height grows with the number of methods. Ignored with ``ax``. Names
+        wider than 35 % of the width give way to row numbers (in the drawn order) and a key
+        under the figure (:func:`mcda.plots._layout.numbered_rows`).
     ax : pair of matplotlib Axes, optional
         ``[bars, heat strip]``.
 
@@ -231,14 +255,25 @@ def plot_rank_distribution(result, *, annotate: bool | None = None, width="colum
     k = len(order)
     annotate = k <= 10 if annotate is None else bool(annotate)
     label_size = _style.FONT_SIZE - (2 if k > 20 else 1)
+    # long names (wider than 35 % of the figure) give way to numbers in the drawn order and a key
+    fig_w = _style.figure_size(width)[0] if ax is None else         _common.axes_pair(ax, width, height=None, width_ratios=(2, 5))[0].get_figwidth()    # checks `ax`
+    names = [str(m) for m in order]
+    numbered = _layout.numbered_rows(names, width=fig_w, font=label_size)
+    key_labels = [f"{i + 1} {m}" for i, m in enumerate(names)]
+    key = _layout.name_key(key_labels, width=fig_w, max_height=_layout.PAGE_HEIGHT - 1.0 - 0.1 * k) \
+        if numbered else {"height": 0.0}
+    shown = [str(i + 1) for i in range(k)] if numbered else order
     with _style.style():
-        fig, (bars, heat) = _common.axes_pair(ax, width, height=strip_height(k), width_ratios=(2, 5))
+        fig, (bars, heat) = _common.axes_pair(ax, width, height=min(strip_height(k) + key["height"],
+                                                                    _layout.PAGE_HEIGHT), width_ratios=(2, 5))
+        if numbered:
+            _common.key_legend(fig, key_labels, key, title="methods, by posterior mean worth")
         y = np.arange(k)
         ok = np.isfinite(prob_best)
         bars.barh(y[ok], prob_best[ok], height=0.7, color=_style.PALETTE[0], gid="prob_best")
         bars.set_xlim(0.0, 1.0)
         bars.set_ylim(k - 0.5, -0.5)
-        bars.set_yticks(y, order, fontsize=label_size)
+        bars.set_yticks(y, shown, fontsize=label_size)
         bars.set_xlabel("P(best)")
         bars.grid(axis="x", lw=0.4)
         bars.set_axisbelow(True)
@@ -251,7 +286,7 @@ def plot_rank_distribution(result, *, annotate: bool | None = None, width="colum
         image = heat.imshow(np.ma.masked_less(matrix, 0.0005), cmap=cmap, norm=norm, aspect="auto",
                             interpolation="nearest")
         image.set_gid("rank_heatmap")
-        heat.set_yticks(y, order, fontsize=label_size)
+        heat.set_yticks(y, shown, fontsize=label_size)
         heat.tick_params(axis="y", length=0, labelleft=False)
         ticks = [r for r in range(1, k + 1) if k <= 12 or r == 1 or r % (5 if k > 25 else 2) == 0]
         heat.set_xticks([r - 1 for r in ticks], [str(r) for r in ticks])

@@ -7,10 +7,10 @@ import math
 import numpy as np
 import pandas as pd
 
-from .._validation import McdaArgumentError
+from .._validation import McdaArgumentError, check_choice
 from . import _common, _layout, _style
 
-__all__ = ["forest_positions", "forest_missing", "forest_pages", "plot_forest"]
+__all__ = ["forest_positions", "forest_missing", "forest_pages", "forest_layout", "forest_panels", "plot_forest"]
 
 _FIELDS = ("table", "ci_method", "confidence_level", "direction")
 _ROW_SPAN = 0.76          # share of a row's height the methods spread over
@@ -110,8 +110,52 @@ def _direction(summary, metric) -> bool:
     return direction != "lower_is_better"
 
 
+#: Up to this many methods share a dataset's row ("rows" layout); more get a panel per dataset.
+FOREST_ROWS_MAX: int = 12
+
+
+def forest_layout(n_methods: int) -> str:
+    """``"rows"`` (one row per dataset, the methods side by side in it, a colour per method) up to
+    :data:`FOREST_ROWS_MAX` methods, else ``"panels"`` (one panel per dataset, one row per method).
+
+    Beyond a dozen methods the slots of a row are closer than a marker and the colours repeat,
+    so a reader can no longer tell which interval is whose.
+
+    >>> forest_layout(8), forest_layout(50)
+    ('rows', 'panels')
+    """
+    return "rows" if n_methods <= FOREST_ROWS_MAX else "panels"
+
+
+#: Inches per method row in a panel, and the least width of a panel.
+_PANEL_ROW = 0.075
+_PANEL_MIN_WIDTH = 1.45
+
+
+def forest_panels(n_datasets: int, n_methods: int, *, width: float, label_width: float,
+                  key_height: float = 0.0, max_height: float | None = None) -> dict:
+    """The panels layout: columns, rows per page, panel size and the datasets of each page.
+
+    A panel has one row of 0.075 in per method plus 0.4 in of title and axis, and is at
+    least 1.45 in wide; ``label_width`` inches of method labels sit left of the first column;
+    as many panel rows as fit a page (besides the caption and a ``key_height`` key); more
+    datasets go to further pages.
+
+    >>> g = forest_panels(50, 50, width=7.0, label_width=0.3)
+    >>> g["cols"], g["rows"], len(g["pages"])
+    (4, 2, 7)
+    """
+    max_height = _layout.PAGE_HEIGHT if max_height is None else max_height
+    panel_h = n_methods * _PANEL_ROW + 0.4
+    cols = max(1, int((width - label_width - 0.15) // _PANEL_MIN_WIDTH))
+    room = max_height - 0.55 - key_height
+    rows = max(1, int(room // panel_h))
+    return {"cols": cols, "rows": rows, "panel_height": panel_h, "key_height": key_height,
+            "pages": _layout.page_slices(n_datasets, rows * cols)}
+
+
 def plot_forest(summary, *, metric=None, datasets=None, methods=None, sort: bool = False, band=None,
-                page: int = 1, width="column", ax=None):
+                layout: str | None = None, page: int = 1, width="column", ax=None):
     """Per-dataset intervals of every method: a forest plot with one row per dataset.
 
     Parameters
@@ -130,17 +174,25 @@ def plot_forest(summary, *, metric=None, datasets=None, methods=None, sort: bool
         methods whose intervals reach into it are not separated from it by eye); a pair of
         numbers: shade that fixed range of the metric (e.g. a target or a rope around a
         baseline).
+    layout : {"rows", "panels"}, optional
+        Default (:func:`forest_layout`): ``"rows"`` up to 12 methods, one row per dataset with
+        the methods side by side in it (a colour and marker per method, a legend above);
+        ``"panels"`` beyond, one small panel per dataset with one row per method (the methods
+        named at the left of each panel row, or by number with a key under the figure when the
+        names would take more than 35 % of the width), each panel on its own x scale.
     page : int
-        Which page of datasets (1 = the first): when the rows would make the figure taller
-        than a page (:data:`mcda.plots._layout.PAGE_HEIGHT`), the datasets are split into
-        pages of equal size (:func:`forest_pages`) and the figure says which datasets it shows.
+        Which page of datasets (1 = the first): when the rows (or panels) would make the
+        figure taller than a page (:data:`mcda.plots._layout.PAGE_HEIGHT`), the datasets are
+        split into pages of equal size (:func:`forest_pages`, :func:`forest_panels`) and the
+        figure says which datasets it shows.
     width : {"column", "page"} or float
         Figure width; the height grows with datasets × methods. Ignored with ``ax``.
-    ax : matplotlib Axes, optional
+    ax : matplotlib Axes (rows) or sequence of Axes (panels: one per dataset of the page), optional
 
     Returns
     -------
-    fig, ax : matplotlib Figure and Axes
+    fig : matplotlib Figure
+    ax : Axes (rows) or numpy.ndarray of Axes (panels, one per dataset shown)
 
     Notes
     -----
@@ -167,6 +219,10 @@ def plot_forest(summary, *, metric=None, datasets=None, methods=None, sort: bool
                                                  and all(np.isfinite(float(v)) for v in band))):
         raise McdaArgumentError(f"`band` must be None, 'best' or a (low, high) pair of numbers; got {band!r}")
     higher = _direction(summary, metric)
+    chosen = forest_layout(len(methods)) if layout is None else check_choice("layout", layout, ("rows", "panels"))
+    if chosen == "panels":
+        return _plot_panels(summary, table, metric, datasets, methods, sort=bool(sort), band=band, page=page,
+                            width=width, ax=ax, higher=higher)
     paging = forest_pages(len(datasets), len(methods), width=_style.figure_size(width)[0],
                           longest_name=max(len(str(m)) for m in methods))
     n_pages = len(paging["pages"])
@@ -246,3 +302,106 @@ def _legend(ax, cols, *, own_figure):
 
 def _gid_lines(ax, gid):
     return [line for line in ax.lines if line.get_gid() == gid]
+
+
+def _check_page(page, n_pages):
+    if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 1 <= page <= n_pages:
+        raise McdaArgumentError(f"`page` must be an integer from 1 to {n_pages} (the datasets' pages); got {page!r}")
+
+
+def _plot_panels(summary, table, metric, datasets, methods, *, sort, band, page, width, ax, higher):
+    """One panel per dataset, one row per method: the layout beyond :data:`FOREST_ROWS_MAX` methods."""
+    w = _style.figure_size(width)[0]
+    names = [str(m) for m in methods]
+    k = len(methods)
+    numbered = sort or _layout.numbered_rows(names, width=w, font=_layout.MIN_FONT + 1.0)
+    key = _layout.name_key([f"{i + 1} {m}" for i, m in enumerate(names)], width=w,
+                           max_height=0.4 * _layout.PAGE_HEIGHT) if numbered else {"height": 0.0}
+    # a text line is 1.17 font sizes as the renderer measures it: 5.4 pt rows hold 4.5 pt names
+    tick_font = max(min(_style.FONT_SIZE - 2, _PANEL_ROW * 72.0 / 1.2), _layout.MIN_FONT)
+    step = max(1, math.ceil(1.17 * tick_font / (_PANEL_ROW * 72.0)))
+    labels = [str(i + 1) for i in range(k)] if numbered else names
+    label_w = (_layout.label_width(labels, tick_font) + 4.0) / 72.0
+    grid = forest_panels(len(datasets), k, width=w, label_width=label_w, key_height=key["height"])
+    if ax is not None:
+        grid["pages"] = [slice(0, len(datasets))]
+    n_pages = len(grid["pages"])
+    _check_page(page, n_pages)
+    all_datasets = datasets
+    datasets = datasets[grid["pages"][page - 1]]
+    cells = table.set_index(["dataset", "method"])
+    colour = _style.PALETTE[0]
+    with _style.style():
+        def height(rows, cols):
+            return min(rows * grid["panel_height"] + 0.55 + key["height"], _layout.PAGE_HEIGHT)
+
+        fig, axes, _ = _common.panel_grid(ax, len(datasets), width, max_cols=grid["cols"], height=height)
+        for panel, dataset in zip(axes, datasets):
+            here = table[table["dataset"] == dataset].set_index("method")
+            means = here["mean"].reindex(methods).to_numpy(dtype=float)
+            order = list(range(k))
+            if sort:     # best first; methods without a result last, in the given order
+                sign = -1.0 if higher else 1.0
+                order = sorted(range(k), key=lambda i: (not np.isfinite(means[i]), sign * np.nan_to_num(means[i]), i))
+            row_of = {i: r for r, i in enumerate(order)}
+            y = np.array([row_of[i] for i in range(k)], dtype=float)
+            low = here["ci_low"].reindex(methods).to_numpy(dtype=float)
+            high = here["ci_high"].reindex(methods).to_numpy(dtype=float)
+            ok = np.isfinite(means)
+            for r in range(0, k, 2):
+                panel.axhspan(r - 0.5, r + 0.5, color="#F4F4F4", zorder=0, lw=0, gid="row_stripe")
+            if isinstance(band, (tuple, list)):
+                panel.axvspan(float(band[0]), float(band[1]), color=_style.LIGHT, alpha=0.8, zorder=0.5, lw=0,
+                              gid="band")
+            elif band == "best" and ok.any():
+                best = int(np.nanargmax(means) if higher else np.nanargmin(means))
+                if np.isfinite(low[best]) and np.isfinite(high[best]):
+                    panel.axvspan(low[best], high[best], color=colour, alpha=0.15, lw=0, zorder=0.5, gid="band")
+            panel.hlines(y[ok], low[ok], high[ok], color=colour, lw=0.9, zorder=2, gid="interval")
+            panel.plot(means[ok], y[ok], linestyle="none", marker="o", markersize=2.2, markeredgewidth=0,
+                       color=colour, zorder=3, gid="mean", label="mean over seeds")
+            if (~ok).any():
+                panel.plot(np.zeros(int((~ok).sum())), y[~ok], linestyle="none", marker="x", markersize=2.6,
+                           color=_style.HIGHLIGHT, markeredgewidth=0.7, zorder=3, gid="missing", clip_on=False,
+                           transform=panel.get_yaxis_transform(), label="no result")
+            panel.set_ylim(k - 0.5, -0.5)
+            shown = list(range(0, k, step))
+            first_col = ax is not None or panel.get_subplotspec().is_first_col()
+            if sort or first_col:
+                panel.set_yticks(shown, [labels[order[r]] for r in shown])
+            else:                       # the first panel of the row names the methods
+                panel.set_yticks([])
+            panel.tick_params(axis="y", length=0, labelsize=tick_font)
+            panel.tick_params(axis="x", labelsize=_style.FONT_SIZE - 2)
+            panel.xaxis.set_major_locator(_max_ticks(4))      # no tick at an edge: it would meet the next panel's
+            panel.spines["left"].set_visible(False)
+            panel.grid(axis="x", lw=0.4)
+            panel.set_axisbelow(True)
+            panel.set_title(_shorten(str(dataset), grid), fontsize=_style.FONT_SIZE - 1, pad=2)
+        how = "t" if summary.ci_method == "t" else "percentile bootstrap"
+        name = metric or getattr(summary, "metric", None) or "score"
+        caption = (f"{name}: mean over seeds (dot) and {summary.confidence_level:.0%} {how} interval (line) per "
+                   f"method; × no result; each panel its own scale")
+        if sort:
+            caption += "; rows sorted best first in each panel"
+        if n_pages > 1:
+            first = all_datasets.index(datasets[0]) + 1
+            caption += (f". Datasets {first}–{first + len(datasets) - 1} of {len(all_datasets)} "
+                        f"(page {page} of {n_pages}: page=)")
+        fig.suptitle(_layout.wrap_label(caption, int(0.95 * fig.get_figwidth() * 72.0 /
+                                                     _layout.char_width(_style.FONT_SIZE - 1))),
+                     fontsize=_style.FONT_SIZE - 1, x=0.02, ha="left", gid="caption")
+        if numbered and ax is None:
+            _common.key_legend(fig, [f"{i + 1} {m}" for i, m in enumerate(names)], key, title="methods")
+    return fig, axes
+
+
+def _max_ticks(n):
+    from matplotlib.ticker import MaxNLocator
+
+    return MaxNLocator(nbins=n, prune="both")
+
+
+def _shorten(title: str, grid) -> str:
+    """A panel title broken onto lines no wider than the panel."""
+    return _layout.wrap_label(title, max(int(_PANEL_MIN_WIDTH * 72.0 / _layout.char_width(_style.FONT_SIZE - 1)), 8))

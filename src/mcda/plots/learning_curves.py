@@ -6,12 +6,51 @@ import numpy as np
 import pandas as pd
 
 from .._validation import McdaArgumentError, McdaArgumentTypeError
-from . import _common, _style
+from . import _common, _layout, _style
 
-__all__ = ["plot_learning_curves"]
+__all__ = ["curve_styles", "learning_curve_pages", "plot_learning_curves"]
+
+_PANEL_HEIGHT = 1.45      # inches per row of panels
+_LINESTYLES = ("-", "--", ":", "-.")
 
 
-def plot_learning_curves(result, *, datasets=None, methods=None, max_cols: int | None = None, width="page", ax=None):
+def curve_styles(methods) -> dict:
+    """Method -> (colour, linestyle, marker): the eight palette colours, then the same colours dashed,
+    dotted, dash-dotted (32 distinct curves), then with markers.
+
+    >>> s = curve_styles([f"m{i}" for i in range(40)])
+    >>> s["m0"][1] == "-", s["m8"][0] == s["m0"][0], s["m8"][1] != "-", s["m32"][2] is not None
+    (True, True, True, True)
+    """
+    n = len(_style.PALETTE)
+    out = {}
+    for i, m in enumerate(methods):
+        marker = None if i < n * len(_LINESTYLES) else _common.MARKERS[(i // (n * len(_LINESTYLES))) % len(_common.MARKERS)]
+        out[m] = (_style.PALETTE[i % n], _LINESTYLES[(i // n) % len(_LINESTYLES)], marker)
+    return out
+
+
+def learning_curve_pages(n_datasets: int, n_methods: int, names, *, width: float, cols: int) -> dict:
+    """Rows of panels per page, the legend's font, columns and height, and the datasets of each page.
+
+    The legend under the panels names every method in as many columns as the widest name
+    allows (its font shrinks, not below 4.5 pt, while it would take more than a third of a
+    page); as many rows of 1.45 in panels as fit the rest of a page; further datasets go to
+    further pages.
+
+    >>> g = learning_curve_pages(200, 8, [f"m{i}" for i in range(8)], width=7.0, cols=4)
+    >>> g["rows"], len(g["pages"])
+    (5, 10)
+    """
+    key = _layout.name_key(["—— " + str(m) for m in names], width=width, max_height=_layout.PAGE_HEIGHT / 3,
+                           font=_style.FONT_SIZE - 1)
+    room = _layout.PAGE_HEIGHT - 0.65 - key["height"]
+    rows = max(1, int(room // _PANEL_HEIGHT))
+    return {"rows": rows, "legend": key, "pages": _layout.page_slices(n_datasets, rows * cols)}
+
+
+def plot_learning_curves(result, *, datasets=None, methods=None, max_cols: int | None = None, page: int = 1,
+                         width="page", ax=None):
     """One panel per dataset: each method's mean over seeds per epoch, with its t band.
 
     Parameters
@@ -23,6 +62,10 @@ def plot_learning_curves(result, *, datasets=None, methods=None, max_cols: int |
         Which panels and lines to draw (default: all, in the cube's order).
     max_cols : int, optional
         Panels per row (default 4 on a page, 2 in a column).
+    page : int
+        Which page of datasets (1 = the first): rows of panels that would make the figure
+        taller than a page (9 in) go to further pages (:func:`learning_curve_pages`), and the
+        figure says which datasets it shows.
     width : {"column", "page"} or float
         Figure width; the height follows from the number of panel rows. Ignored with ``ax``.
     ax : sequence of Axes, optional
@@ -36,7 +79,9 @@ def plot_learning_curves(result, *, datasets=None, methods=None, max_cols: int |
 
     Notes
     -----
-    The band is the Student t interval of the mean over seeds, ``mean ± t_{(1+c)/2, n−1} ·
+    Each method keeps one curve style in every panel (:func:`curve_styles`: beyond the eight
+    palette colours the curves are dashed, dotted, dash-dotted, then marked); the legend under
+    the panels names them all. The band is the Student t interval of the mean over seeds, ``mean ± t_{(1+c)/2, n−1} ·
     s/√n``, computed by :func:`mcda.learning_curves` from :func:`mcda.summary` on each epoch (so it
     matches every other interval the library reports); the plot itself computes nothing.
 
@@ -62,20 +107,33 @@ def plot_learning_curves(result, *, datasets=None, methods=None, max_cols: int |
     table = result.table
     datasets = _common.subset("datasets", datasets, list(pd.unique(table["dataset"])))
     methods = _common.subset("methods", methods, list(pd.unique(table["method"])))
-    styles = _common.method_styles(methods)
+    styles = curve_styles(methods)
+    w = _style.figure_size(width)[0]
+    cols_wanted = min(max_cols, len(datasets))
+    paging = learning_curve_pages(len(datasets), len(methods), methods, width=w, cols=cols_wanted)
+    pages = paging["pages"] if ax is None else [slice(0, len(datasets))]
+    if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 1 <= page <= len(pages):
+        raise McdaArgumentError(f"`page` must be an integer from 1 to {len(pages)} (the datasets' pages); got {page!r}")
+    all_datasets, datasets = datasets, datasets[pages[page - 1]]
+    key = paging["legend"]
     with _style.style():
         fig, axes, cols = _common.panel_grid(ax, len(datasets), width, max_cols=max_cols,
-                                             height=lambda rows, _: 0.3 + 1.45 * rows + 0.35, sharex=True)
+                                             height=lambda rows, _: min(0.3 + _PANEL_HEIGHT * rows + 0.35
+                                                                        + key["height"], _layout.PAGE_HEIGHT),
+                                             sharex=True)
         for panel, dataset in zip(axes, datasets):
             rows = table[table["dataset"] == dataset]
             for method in methods:
                 line = rows[rows["method"] == method].sort_values("epoch")
-                colour, _ = styles[method]
+                colour, linestyle, marker = styles[method]
                 x = line["epoch"].to_numpy()
                 if np.isfinite(line["ci_low"].to_numpy(dtype=float)).any():
                     panel.fill_between(x, line["ci_low"].to_numpy(dtype=float), line["ci_high"].to_numpy(dtype=float),
-                                       color=colour, alpha=0.22, linewidth=0, gid="t_band")
-                panel.plot(x, line["mean"].to_numpy(dtype=float), color=colour, label=str(method), gid="mean_curve")
+                                       color=colour, alpha=0.22 if len(methods) <= 8 else 0.08, linewidth=0,
+                                       gid="t_band")
+                panel.plot(x, line["mean"].to_numpy(dtype=float), color=colour, linestyle=linestyle, marker=marker,
+                           markersize=2.5, markevery=max(1, len(x) // 4), label=str(method), gid="mean_curve",
+                           lw=1.0 if len(methods) > 8 else 1.3)
             panel.set_title(str(dataset), fontsize=_style.FONT_SIZE)
             panel.grid(axis="y")
             panel.set_axisbelow(True)
@@ -84,8 +142,13 @@ def plot_learning_curves(result, *, datasets=None, methods=None, max_cols: int |
                 panel.xaxis.set_tick_params(labelbottom=True)
                 panel.set_xlabel("epoch")
         if ax is None:
-            fig.legend(handles=list(axes[0].get_lines()), loc="outside lower center", ncols=min(len(methods), 6),
-                       fontsize=_style.FONT_SIZE - 1)
+            fig.legend(handles=list(axes[0].get_lines()), loc="outside lower center", ncols=key["cols"],
+                       fontsize=key["font"], handlelength=2.0, columnspacing=1.0, labelspacing=0.2)
             band = f", {result.confidence_level:.0%} t band" if result.has_seeds else ""
             fig.supylabel(f"mean over seeds{band}", fontsize=_style.FONT_SIZE)
+            if len(pages) > 1:
+                first = all_datasets.index(datasets[0]) + 1
+                fig.suptitle(f"datasets {first}–{first + len(datasets) - 1} of {len(all_datasets)} "
+                             f"(page {page} of {len(pages)}: page=)", fontsize=_style.FONT_SIZE - 1, x=0.02,
+                             ha="left")
     return fig, axes

@@ -10,7 +10,7 @@ import pandas as pd
 from .._validation import McdaArgumentError, check_choice
 from . import _common, _layout, _style
 
-__all__ = ["pair_matrix", "pairwise_methods", "list_rows", "plot_pairwise"]
+__all__ = ["pair_matrix", "pairwise_methods", "list_rows", "list_pages", "plot_pairwise"]
 
 _FIELDS = ("table", "method", "alpha")
 _LAYOUTS = ("matrix", "list")
@@ -79,9 +79,11 @@ def plot_pairwise(result, *, layout: str = "matrix", datasets=None, metric=None,
         Matrix panels per row (default: as many panels of at least 0.12 in per method and
         1.3 in as fit the width, :func:`mcda.plots._layout.pairwise_grid`).
     page : int
-        Which page of datasets (1 = the first). The panels (matrix) or rows (list) that would
-        make the figure taller than a page go to further pages; the figure says which datasets
-        it shows.
+        Which page (1 = the first). The panels (matrix) or rows (list) that would make the
+        figure taller than a page go to further pages; the figure says which datasets (matrix)
+        or comparisons (list) it shows. The list cuts a dataset's comparisons across pages
+        when they do not fit (:func:`list_pages`; its header repeated, "continued"); at 20
+        methods and more (190 comparisons per dataset) the matrix reads better.
     width : {"column", "page"} or float
         Figure width. Ignored with ``ax``.
     ax : Axes (list layout) or sequence of Axes (matrix: one per dataset), optional
@@ -119,8 +121,9 @@ def plot_pairwise(result, *, layout: str = "matrix", datasets=None, metric=None,
     if max_cols is not None and (not isinstance(max_cols, int) or isinstance(max_cols, bool) or max_cols < 1):
         raise McdaArgumentError(f"`max_cols` must be a positive integer; got {max_cols!r}")
     if layout == "list":
-        per_dataset = max((table["dataset"] == d).sum() for d in datasets) + 1
-        pages = _layout.page_slices(len(datasets), max(_layout.rows_per_page(0.15, fixed=0.9) // per_dataset, 1))
+        counts = [int((table["dataset"] == d).sum()) for d in datasets]
+        numbered, key = _list_key(table, w) if ax is None else (False, {"height": 0.0})
+        pages = list_pages(counts, _layout.rows_per_page(_LIST_ROW, fixed=_LIST_FIXED + key["height"]))
     else:
         names = [str(m) for m in methods]
         key_height = 0.0
@@ -132,9 +135,24 @@ def plot_pairwise(result, *, layout: str = "matrix", datasets=None, metric=None,
         pages = grid["pages"]
         max_cols = grid["cols"]
     if ax is not None:
-        pages = [slice(0, len(datasets))]
+        pages = [slice(0, len(datasets))] if layout == "matrix" else \
+            [[(i, 0, int((table["dataset"] == d).sum())) for i, d in enumerate(datasets)]]
     if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 1 <= page <= len(pages):
         raise McdaArgumentError(f"`page` must be an integer from 1 to {len(pages)} (the datasets' pages); got {page!r}")
+    if layout == "list":
+        chunks = pages[page - 1]
+        where = ""
+        if len(pages) > 1:
+            done = sum(stop - start for part in pages[:page - 1] for _, start, stop in part)
+            here = sum(stop - start for _, start, stop in chunks)
+            total = sum(stop - start for part in pages for _, start, stop in part)
+            where = f"comparisons {done + 1}–{done + here} of {total} (page {page} of {len(pages)}: page=)"
+        with _style.style():
+            fig, out = _draw_list(result, table, datasets, chunks, width=width, ax=ax, numbered=numbered, key=key)
+            label = f"{out.get_xlabel()}\n{where}" if where else out.get_xlabel()
+            chars = int(0.65 * fig.get_figwidth() * 72.0 / _layout.char_width(_style.FONT_SIZE))   # axes' share
+            out.set_xlabel("\n".join(_layout.wrap_label(line, chars) for line in label.split("\n")))
+            return fig, out
     shown = datasets[pages[page - 1]]
     where = ""
     if len(pages) > 1:
@@ -142,11 +160,6 @@ def plot_pairwise(result, *, layout: str = "matrix", datasets=None, metric=None,
         where = f"datasets {first}–{first + len(shown) - 1} of {len(datasets)} (page {page} of {len(pages)}: page=)"
     table = table[table["dataset"].isin(shown)]
     with _style.style():
-        if layout == "list":
-            fig, out = _draw_list(result, table, shown, width=width, ax=ax)
-            if where:
-                out.set_title(where, fontsize=_style.FONT_SIZE - 1, loc="right")
-            return fig, out
         return _draw_matrix(result, table, shown, methods, max_cols=max_cols, width=width, ax=ax, where=where,
                             grid=None if layout == "list" else grid)
 
@@ -265,10 +278,71 @@ def list_rows(table: pd.DataFrame, datasets: list) -> tuple[pd.DataFrame, list]:
     return pd.concat(frames, ignore_index=True), headers
 
 
-def _draw_list(result, table, datasets, *, width, ax):
-    ordered, headers = list_rows(table, datasets)
+_LIST_ROW = 0.15     # inches per row of the list layout
+_LIST_FIXED = 0.9    # inches of axis, legend and title
+
+
+def list_pages(counts, per_page: int) -> list[list[tuple[int, int, int]]]:
+    """The list layout's pages: each a list of ``(dataset index, first, stop)`` runs of comparisons.
+
+    A dataset takes a header row and one row per comparison (``counts[i]`` of them); a page
+    holds ``per_page`` rows. A dataset that does not fit the rest of a page continues on the
+    next (its header repeated, "continued"), so that no page is taller than a page however
+    many methods there are (1,225 comparisons per dataset at 50 methods).
+
+    Examples
+    --------
+    >>> list_pages([3, 3], 10)
+    [[(0, 0, 3), (1, 0, 3)]]
+    >>> list_pages([5, 2], 4)
+    [[(0, 0, 3)], [(0, 3, 5)], [(1, 0, 2)]]
+    """
+    per_page = max(int(per_page), 2)
+    pages, page, free = [], [], per_page
+    for i, n in enumerate(counts):
+        start = 0
+        while start < n:
+            if free < 2:                         # a header needs one row and a comparison another
+                pages.append(page)
+                page, free = [], per_page
+            stop = min(n, start + free - 1)
+            page.append((i, start, stop))
+            free -= 1 + (stop - start)
+            start = stop
+    if page or not pages:
+        pages.append(page)
+    return pages
+
+
+def _list_key(table, width_in: float):
+    """Whether the list's rows read "i − j" (names wider than 45 % of the width), and the key's size."""
+    methods = pairwise_methods(table)
+    numbered = _layout.numbered_rows([f"{a} − {b}" for a, b in zip(table["method_a"], table["method_b"])],
+                                     width=width_in, font=_style.FONT_SIZE - 1, share=0.45)
+    key = _layout.name_key([f"{i + 1} {m}" for i, m in enumerate(methods)], width=width_in,
+                           max_height=0.35 * _layout.PAGE_HEIGHT) if numbered else {"height": 0.0}
+    return numbered, key
+
+
+def _draw_list(result, table, datasets, chunks, *, width, ax, numbered, key):
+    parts, offset = [], 0
+    headers = []
+    for i, start, stop in chunks:
+        part = table[table["dataset"] == datasets[i]].iloc[start:stop]
+        headers.append((offset, f"{datasets[i]} (continued)" if start > 0 else str(datasets[i])))
+        parts.append(part.assign(y=np.arange(offset + 1, offset + 1 + len(part))))
+        offset += 1 + len(part)
+    ordered = pd.concat(parts, ignore_index=True)
     n = len(ordered) + len(headers)
-    fig, ax = _style.get_figure(ax, width, height=0.8 + 0.15 * n)
+    # long names: the rows read "i − j" and a key under the figure names the methods
+    methods = pairwise_methods(table)
+    number = {m: i + 1 for i, m in enumerate(methods)}
+    key_labels = [f"{i + 1} {m}" for i, m in enumerate(methods)]
+    own = ax is None
+    fig, ax = _style.get_figure(ax, width, height=min(_LIST_FIXED + key["height"] + _LIST_ROW * n,
+                                                      _layout.PAGE_HEIGHT))
+    if numbered and own:
+        _common.key_legend(fig, key_labels, key)
     y = ordered["y"].to_numpy()
     for i, (start, _dataset) in enumerate(headers):
         end = headers[i + 1][0] - 1 if i + 1 < len(headers) else n - 1
@@ -284,19 +358,26 @@ def _draw_list(result, table, datasets, *, width, ax):
     ax.plot(diff[~significant], y[~significant], linestyle="none", marker="o", markersize=3.5,
             markerfacecolor="white", markeredgecolor=colour, zorder=3, label="not significant", gid="not_significant")
     ax.axvline(0.0, color="black", lw=0.7, zorder=1)
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=4, prune="both"))     # no tick label past the axes' ends
     header_at = {y0: str(name) for y0, name in headers}
-    pair_at = {int(r.y): f"{r.method_a} − {r.method_b}" for r in ordered.itertuples(index=False)}
+    pair_at = {int(r.y): (f"{number[r.method_a]} − {number[r.method_b]}" if numbered else f"{r.method_a} − {r.method_b}")
+               for r in ordered.itertuples(index=False)}
     ticks = sorted(header_at | pair_at)
     ax.set_yticks(ticks, [header_at.get(t, pair_at.get(t)) for t in ticks])
+    # rows denser than the label font (a full page of 50 rows): the labels shrink to the row
+    row_pt = (fig.get_figheight() - _LIST_FIXED - key["height"]) * 72.0 / max(n, 1)
+    label_font = max(min(_style.FONT_SIZE - 1, row_pt / 1.2), _layout.MIN_FONT)
     for t, label in zip(ticks, ax.get_yticklabels()):
         if t in header_at:
             label.set_fontweight("bold")
             label.set_color("black")
     ax.set_ylim(n - 0.5, -0.5)
-    ax.tick_params(axis="y", length=0, labelsize=_style.FONT_SIZE - 1)
+    ax.tick_params(axis="y", length=0, labelsize=label_font)
     ax.spines["left"].set_visible(False)
     test = "paired t" if result.method == "t" else "Wilcoxon"
     ax.set_xlabel(f"mean difference a − b ({1 - result.alpha:.0%} t interval); {test} test")
-    ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncols=2, fontsize=_style.FONT_SIZE - 1,
-              borderaxespad=0.3, handletextpad=0.2)
+    ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncols=2 if fig.get_figwidth() > 4.5 else 1,
+              fontsize=_style.FONT_SIZE - 1, borderaxespad=0.3, handletextpad=0.2)
     return fig, ax

@@ -25,7 +25,7 @@ import pandas as pd
 from .._validation import McdaArgumentError, McdaArgumentTypeError
 from .._validation import check_choice
 from ..cube import select_metric
-from . import _style
+from . import _common, _layout, _style
 
 __all__ = ["tradeoff_points", "ternary_coordinates", "weight_segments", "label_offsets", "plot_tradeoffs",
            "plot_weight_stability"]
@@ -159,7 +159,9 @@ def plot_tradeoffs(result, *, x: str | None = None, y: str | None = None, xscale
     xscale, yscale : {"linear", "log"}
         Axis scales (a log scale suits runtimes spread over orders of magnitude).
     annotate : bool
-        Name the methods on the front (and say how the front was decided).
+        Name the methods (every method up to 16, only the practical Pareto front beyond;
+        names longer than 14 characters by number, with a key under the figure) and say how
+        the points were summarised.
     width : {"column", "page"} or float
         Figure width when ``ax`` is None.
     ax : matplotlib Axes, optional
@@ -207,8 +209,17 @@ def plot_tradeoffs(result, *, x: str | None = None, y: str | None = None, xscale
     check_choice("yscale", yscale, _SCALES)
     points = tradeoff_points(result, x=x, y=y)
     directions = dict(zip(metrics, result.directions))
+    # the labelling rule: every method named up to TRADEOFF_LABEL_ALL methods, only the front beyond;
+    # names longer than 14 characters become numbers, named in a key under the figure
+    named = points if len(points) <= TRADEOFF_LABEL_ALL else points[points["on_front"]]
+    numbered = bool(annotate) and max((len(str(m)) for m in named["method"]), default=0) > _layout.LONG_NAME
+    w_in = _style.figure_size(width)[0] if ax is None else ax.figure.get_figwidth()
+    key_labels = [f"{i + 1} {m}" for i, m in enumerate(named["method"])]
+    key = _layout.name_key(key_labels, width=w_in, max_height=0.35 * _layout.PAGE_HEIGHT) if numbered and ax is None \
+        else {"height": 0.0}
+    numbered = numbered and ax is None
     with _style.style():
-        fig, ax = _style.get_figure(ax, width, aspect=0.8)
+        fig, ax = _style.get_figure(ax, width, height=0.8 * w_in + key["height"])
         for on_front in (False, True):
             part = points[points["on_front"] == on_front]
             if part.empty:
@@ -227,14 +238,24 @@ def plot_tradeoffs(result, *, x: str | None = None, y: str | None = None, xscale
             if lower:
                 getattr(ax, f"invert_{axis}axis")()
         if annotate:
-            _annotate(ax, fig, points)
-            ax.legend(loc="lower left", fontsize=_style.FONT_SIZE - 1)
-            ax.set_title(f"medians over datasets, {result.confidence_level:.0%} intervals; best: top right",
-                         fontsize=_style.FONT_SIZE - 1, color=_style.NEUTRAL)
+            labels = {m: (str(i + 1) if numbered else str(m)) for i, m in enumerate(named["method"])}
+            if numbered:
+                _common.key_legend(fig, key_labels, key, title="methods" if len(named) == len(points)
+                                   else "methods on the front")
+            _annotate(ax, fig, named.assign(method=[labels[m] for m in named["method"]]))
+            ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncols=2, fontsize=_style.FONT_SIZE - 1,
+                      borderaxespad=0.2, handletextpad=0.3)
+            named_what = "" if len(named) == len(points) else "; only the front named"
+            ax.set_title(_layout.wrap_label(f"medians over datasets, {result.confidence_level:.0%} intervals; "
+                                            f"best: top right{named_what}",
+                                            int(0.95 * w_in * 72.0 / _layout.char_width(_style.FONT_SIZE - 1))),
+                         fontsize=_style.FONT_SIZE - 1, color=_style.NEUTRAL, pad=24)
     return fig, ax
 
 
 _LABEL_SIZE = _style.FONT_SIZE - 1
+#: Up to this many methods every point is named; beyond, only the practical Pareto front.
+TRADEOFF_LABEL_ALL: int = 16
 
 
 def label_offsets(anchors, widths, *, height: float, pad: float = 3.0, marker: float = 2.5,
@@ -374,6 +395,7 @@ def plot_weight_stability(result, *, metric: str | None = None, width="column", 
                if result.share_first[m] > 0]
     colours = _style.colors_for(winners)
     with _style.style():
+        own_figure = ax is None
         if len(metrics) == 2:
             metric = metrics[1] if metric is None else select_metric(metric, metrics)
             fig, ax = _style.get_figure(ax, width)
@@ -392,7 +414,14 @@ def plot_weight_stability(result, *, metric: str | None = None, width="column", 
             ax.set_xlabel(f"weight on {metric} (the rest on {[m for m in metrics if m != metric][0]})")
             ax.set_ylabel("mean PROMETHEE II net flow")
             ax.set_xlim(0, 1)
-            ax.legend(fontsize=_style.FONT_SIZE - 1, loc="best")
+            if own_figure:      # under the figure, in as many columns as the names allow: never over the lines
+                entries = [h.get_label() for h in ax.get_lines() if not h.get_label().startswith("_")]
+                key = _layout.name_key(["—— " + e for e in entries], width=fig.get_figwidth(),
+                                       max_height=0.35 * _layout.PAGE_HEIGHT, font=_style.FONT_SIZE - 1)
+                fig.set_figheight(fig.get_figheight() + key["height"])
+                fig.legend(loc="outside lower center", ncols=key["cols"], fontsize=key["font"], handlelength=1.5)
+            else:
+                ax.legend(fontsize=_style.FONT_SIZE - 1, loc="best")
             return fig, ax
         fig, ax = _style.get_figure(ax, width, aspect=0.72)
         xy = ternary_coordinates(result.weights[metrics].to_numpy())
