@@ -41,9 +41,6 @@ STAGES = {
         "bayes = mcda.bayesian_sign_comparison(scores, 'higher_is_better', rope=0.01, method='sampling', "
         "n_samples=50_000, keep_draws=False, method_names=names, rng=0)",
         "(mcda.plots.plot_posterior_bars(bayes)[0].canvas.draw(), plt.close('all'))"),
-    "plot_posterior_bars (one method vs each; exact, drawn)": (
-        "bayes = mcda.bayesian_sign_comparison(scores, 'higher_is_better', rope=0.01, method_names=names)",
-        "(mcda.plots.plot_posterior_bars(bayes, pairs=names[-1])[0].canvas.draw(), plt.close('all'))"),
 }
 
 _CHILD = """
