@@ -284,6 +284,8 @@ def numbered_rows(names, *, width: float, font: float = ROW_FONT, share: float =
     True when the widest name at ``font`` points would take more than ``share`` of the figure
     ``width`` (inches), so that the panels keep the rest.
 
+    Examples
+    --------
     >>> numbered_rows(["svm", "knn"], width=3.35)
     False
     >>> numbered_rows(["gradient_boosted_trees_variant_07_tuned"], width=3.35)
@@ -298,6 +300,8 @@ def name_key(labels, *, width: float, max_height: float, font: float = ROW_FONT 
     As many columns as the widest entry allows at ``font``; when the key would be taller than
     ``max_height`` inches, the font shrinks (not below :data:`MIN_FONT`) and the columns grow.
 
+    Examples
+    --------
     >>> key = name_key([f"{i + 1} method_{i}" for i in range(50)], width=3.35, max_height=2.0)
     >>> key["cols"], key["height"] <= 2.0, key["font"] >= MIN_FONT
     (4, True, True)

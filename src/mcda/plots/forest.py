@@ -121,6 +121,8 @@ def forest_layout(n_methods: int) -> str:
     Beyond a dozen methods the slots of a row are closer than a marker and the colours repeat,
     so a reader can no longer tell which interval is whose.
 
+    Examples
+    --------
     >>> forest_layout(8), forest_layout(50)
     ('rows', 'panels')
     """
@@ -141,6 +143,8 @@ def forest_panels(n_datasets: int, n_methods: int, *, width: float, label_width:
     as many panel rows as fit a page (besides the caption and a ``key_height`` key); more
     datasets go to further pages.
 
+    Examples
+    --------
     >>> g = forest_panels(50, 50, width=7.0, label_width=0.3)
     >>> g["cols"], g["rows"], len(g["pages"])
     (4, 2, 7)

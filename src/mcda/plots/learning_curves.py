@@ -18,6 +18,8 @@ def curve_styles(methods) -> dict:
     """Method -> (colour, linestyle, marker): the eight palette colours, then the same colours dashed,
     dotted, dash-dotted (32 distinct curves), then with markers.
 
+    Examples
+    --------
     >>> s = curve_styles([f"m{i}" for i in range(40)])
     >>> s["m0"][1] == "-", s["m8"][0] == s["m0"][0], s["m8"][1] != "-", s["m32"][2] is not None
     (True, True, True, True)
@@ -38,6 +40,8 @@ def learning_curve_pages(n_datasets: int, n_methods: int, names, *, width: float
     page); as many rows of 1.45 in panels as fit the rest of a page; further datasets go to
     further pages.
 
+    Examples
+    --------
     >>> g = learning_curve_pages(200, 8, [f"m{i}" for i in range(8)], width=7.0, cols=4)
     >>> g["rows"], len(g["pages"])
     (5, 10)
