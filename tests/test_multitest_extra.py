@@ -83,6 +83,20 @@ def test_finner_is_between_holm_and_fdr():
         assert np.all(finner <= mcda.adjust_pvalues(p, method="holm") + 1e-12)
 
 
+def test_a_raw_p_of_one_stays_one_without_a_warning():
+    # 1 - (1 - p)^(m/j) at p = 1 is exactly 1 (log1p(-1) = -inf inside); the suite runs with
+    # warnings as errors, so a divide-by-zero warning here would be an error for every caller.
+    # The reference is the formula's value, and for Holland statsmodels' holm-sidak.
+    multitest = pytest.importorskip("statsmodels.stats.multitest")
+    for p in ([1.0], [0.01, 1.0], [1.0, 1.0, 0.2]):
+        for method in ("finner", "holland", "li", "rom", "sidak"):
+            adjusted = mcda.adjust_pvalues(p, method=method)
+            assert adjusted[np.argmax(p)] == 1.0 and np.all(adjusted >= np.asarray(p) - 1e-15), method
+        with np.errstate(divide="ignore"):  # statsmodels itself warns at p = 1
+            reference = multitest.multipletests(p, method="holm-sidak")[1]
+        np.testing.assert_allclose(mcda.adjust_pvalues(p, method="holland"), reference, rtol=1e-12)
+
+
 def test_control_and_all_pairs_procedures_use_them():
     cube = mcda.datasets.load("garcia_herrera2008")
     for test in ("holland", "finner", "li", "rom"):

@@ -2,8 +2,9 @@
 
 Each data set is the one a paper works its example on (tests/data/<name>/PROVENANCE.md says where
 it comes from and what could and could not be found of the paper's printed numbers). The reference
-numbers are R runs of the authors' own published code (Eisinga et al. 2017's ``pexactfrsd``) and
-of PMCMRplus, stored as CSV next to the data with the script that made them.
+numbers are R runs of the authors' own published code (Eisinga et al. 2017's ``pexactfrsd``, which
+also regenerates the quantities of their Table 4) and of PMCMRplus, stored as CSV next to the data
+with the script that made them. No paper's printed table was found (see each PROVENANCE.md).
 """
 
 from __future__ import annotations
@@ -106,3 +107,22 @@ def test_skillings_mack_worked_examples_equal_r(name, folder, direction, df):
     assert other.statistic == pytest.approx(ref.statistic, rel=1e-10)
     assert result.pvalue == pytest.approx(ref.pvalue, rel=1e-8)
     assert result.design.kind == "unbalanced incomplete"
+
+
+def test_eisinga2017_table4_quantities_equal_the_authors_code():
+    # Table 4 of Eisinga et al. (2017) lists, for k = n = 5, the exact p-value and the mid-p-value of
+    # every rank-sum difference d. The printed table was not found (PROVENANCE.md); the reference is
+    # the authors' pexactfrsd() for the same quantities (table4_r_reference.csv): P(D >= d), P(D = d),
+    # mid-p = P(D >= d) - P(D = d)/2 and the doubled count 2 W(D >= d) of the (k(k-1))^n outcomes.
+    from mcda._rank_sum_exact import rank_sum_difference_count, rank_sum_difference_pvalue
+
+    ref = pd.read_csv(DATA / "eisinga2017" / "table4_r_reference.csv")
+    k, n = 5, 5
+    assert list(ref.d) == list(range(n * (k - 1) + 1))
+    pvalue = np.array([rank_sum_difference_pvalue(d, k, n) for d in ref.d])
+    probability = pvalue - np.append(pvalue[1:], 0.0)
+    np.testing.assert_allclose(pvalue, ref.pvalue, rtol=1e-14)
+    np.testing.assert_allclose(probability, ref.probability, rtol=1e-12, atol=1e-18)
+    np.testing.assert_allclose(pvalue - probability / 2, ref.mid_pvalue, rtol=1e-12)
+    compositions = [2 * rank_sum_difference_count(d, k, n) for d in ref.d[1:]]
+    assert compositions == [int(c) for c in ref.cumulative_compositions[1:]]
