@@ -35,14 +35,14 @@ STAGES = ("mean ranks", "friedman", "nemenyi", "pairwise counts", "bayesian sign
 
 
 def _block(block_id, n_methods, seed):
-    """One block of scores: dataset difficulty + method skill + noise, 3 decimals (ties happen)."""
+    """One block of scores: dataset difficulty + method skill + noise, 3 decimals (ties happen), in [0, 1]."""
     def make(x, block_info=None):
         rows = block_info[None]["chunk-shape"][0]
         start = block_info[None]["array-location"][0][0]
         rng = np.random.default_rng([seed, start])
         skill = np.linspace(0.0, 0.01, n_methods)
         values = rng.normal(0.75, 0.08, (rows, 1)) + skill + rng.normal(0.0, 0.03, (rows, n_methods))
-        return np.round(values, 3)
+        return np.clip(np.round(values, 3), 0.0, 1.0)  # accuracies: the card's range [0, 1] is checked
     return make
 
 

@@ -19,6 +19,7 @@ baycomp (Benavoli et al.'s reference implementation) is matched in every convent
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import sys
@@ -36,7 +37,7 @@ from ._validation import shown as _shown
 from .cards import direction_sign
 from .cube import as_cube, orient, resolve_rope, single_score_cube, without_empty_datasets
 from ._numeric import score_tolerance
-from .pairwise import pairwise_counts, region_counts
+from .pairwise import counts_from_cube, region_counts
 from ._chunks import require_in_memory
 
 __all__ = [
@@ -301,9 +302,14 @@ def _kept_pairs(keep_draws, methods, pairs, usable, n_samples: int) -> np.ndarra
 
 # --------------------------------------------------------------------------- exact sign test
 
+@functools.lru_cache(maxsize=None)
 def _gauss_legendre():
+    """The quadrature nodes and weights on [0, 1] (computed once: an eigenvalue problem each time)."""
     nodes, weights = np.polynomial.legendre.leggauss(_N_NODES)
-    return (nodes + 1.0) / 2.0, weights / 2.0
+    nodes, weights = (nodes + 1.0) / 2.0, weights / 2.0
+    nodes.setflags(write=False)
+    weights.setflags(write=False)
+    return nodes, weights
 
 
 def _argmax_probabilities(alpha) -> np.ndarray:
@@ -673,7 +679,7 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
                                                              method)
     cube = single_score_cube(scores, direction, method_names=method_names, what="a comparison over datasets")
     rope = resolve_rope(cube, rope)
-    counts = pairwise_counts(without_empty_datasets(cube), rope=rope)
+    counts = counts_from_cube(without_empty_datasets(cube), rope)
     methods = counts.methods
     wins = counts.wins.to_numpy()
     eq = counts.n_equivalent.to_numpy()
@@ -896,7 +902,7 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
                       instead="use mcda.bayesian_sign_comparison (chunk-wise, exact), or run this test on a subset "
                               "loaded into memory (cube.isel(dataset=...).load())")
     rope = resolve_rope(cube, rope)
-    counts_all = pairwise_counts(without_empty_datasets(cube), rope=rope)
+    counts_all = counts_from_cube(without_empty_datasets(cube), rope)
     methods = counts_all.methods
     pairs, _, _, n_shared, reasons = _pair_rows(counts_all.n_shared.to_numpy())
     values = orient(cube).values

@@ -290,7 +290,13 @@ def pairwise_counts(scores, direction=None, *, rope=None, method_names=None) -> 
     >>> c.to_frame().to_dict("records")
     [{'method_a': 'a', 'method_b': 'b', 'n_datasets': 2, 'wins_a': 1, 'n_equivalent': 1, 'wins_b': 0}]
     """
-    cube = single_score_cube(scores, direction, method_names=method_names, what="pairwise counts")
+    return counts_from_cube(single_score_cube(scores, direction, method_names=method_names,
+                                              what="pairwise counts"), rope)
+
+
+def counts_from_cube(cube, rope) -> PairwiseCounts:
+    """:func:`pairwise_counts` of a cube that a public function has just validated (the validate-once
+    rule: callers inside mcda hand their checked cube on instead of validating it a second time)."""
     rope = resolve_rope(cube, rope)
     wins, equivalent, shared = region_counts(cube, rope)
     methods = [str(m) for m in cube.coords["method"].values]
