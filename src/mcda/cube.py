@@ -306,6 +306,10 @@ def _text_labels(raw, dim: str, where: str) -> np.ndarray:
 
     Such labels would become one label and one would overwrite the other's results.
     """
+    if isinstance(raw, np.ndarray) and (raw.dtype.kind in "iuU" or (
+            raw.dtype == object and pd.api.types.infer_dtype(raw, skipna=False) == "string")):
+        # one type throughout (checked in C, not a Python loop over millions of labels): no two can clash
+        return raw.astype(str).astype(object) if raw.dtype != object else raw.copy()
     raw = list(raw)
     text = np.array([str(v) for v in raw], dtype=object)
     if len(raw) > 1:
@@ -555,8 +559,9 @@ def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
         else:
             labels = np.arange(da.sizes[d]) if d not in _STRING_DIMS else np.array(
                 [f"{d}_{i}" for i in range(da.sizes[d])], dtype=object)
-        if len(pd.unique(pd.Series(labels))) != len(labels):
-            raise McdaArgumentError(f"duplicate {d} labels: {shown(pd.Series(labels)[pd.Series(labels).duplicated()])}")
+        index = pd.Index(labels, dtype=object, copy=False)  # object: no second (arrow) copy of text labels
+        if not index.is_unique:
+            raise McdaArgumentError(f"duplicate {d} labels: {shown(index[index.duplicated()])}")
         coords[d] = labels
     if hasattr(da.data, "dask"):  # keep lazy arrays lazy; values are checked chunk-wise where used
         out = da.assign_coords(coords)
