@@ -265,10 +265,13 @@ def test_every_cli_table_compiles_with_pdflatex(tmp_path):
         csv = tmp_path / f"scores_{n_methods}.csv"
         _benchmark_csv(csv, n_methods=n_methods, n_datasets=20, n_seeds=n_seeds)
         out = tmp_path / f"out_{n_methods}"
-        code = main(["compare", str(csv), "--metric", "accuracy", "--out", str(out), "--no-figures", "--rng", "0"],
-                    stdout=io.StringIO(), stderr=io.StringIO())
+        # at 20 and 50 methods with --control: the control test across datasets and the within-dataset
+        # control table (pairwise_control.tex: 20 datasets x (k - 1) rows, a 40-character control name)
+        control = [] if n_methods == 8 else ["--control", "method_1_with_a_rather_long_name_xyzwqqq"]
+        code = main(["compare", str(csv), "--metric", "accuracy", "--out", str(out), "--no-figures", "--rng", "0",
+                     *control], stdout=io.StringIO(), stderr=io.StringIO())
         assert code == 0
-        names = ["scores.tex", "comparison.tex"] + (["pairwise.tex"] if n_methods == 8 else [])
+        names = ["scores.tex", "comparison.tex"] + (["pairwise.tex"] if n_methods == 8 else ["pairwise_control.tex"])
         tables = [out / n for n in names]
         assert all(t.exists() for t in tables), sorted(p.name for p in out.iterdir())
         if n_methods == 8:
@@ -276,10 +279,15 @@ def test_every_cli_table_compiles_with_pdflatex(tmp_path):
             assert r"\begin{longtable}" in pairwise and r"\endhead" in pairwise  # 560 rows break across pages
             assert len(re.findall(r"^[^%].*& M\d+ vs M\d+ &", pairwise, flags=re.M)) == 20 * 28  # every pair, keyed
             assert pairwise.count("% not applicable: dataset_0") == 7  # the missing cell's 7 pairs say why
+        if control:
+            against = tables[2].read_text(encoding="utf-8")
+            assert len(re.findall(r"^[^%].*& M\d+ & \$", against, flags=re.M)) == 20 * (n_methods - 1) - 1
+            assert r"\begin{longtable}" in against and f"each of the {n_methods - 1} other methods" in against
         _check_log(_compile(tmp_path, f"doc_{n_methods}", tables), f"{n_methods} methods")
     # the library's own examples too
     report = mcda.Report(mcda.datasets.synthetic(n_datasets=3, n_methods=10, n_seeds=5, rng=1, missing=0.1), rng=0)
     small = tmp_path / "small.tex"
     small.write_text("\n".join([report.to_latex(), report.pairwise_to_latex(), report.comparison_to_latex(),
+                                report.pairwise_to_latex(control="method_3"),
                                 scores_to_latex(mcda.datasets.load("demsar2006"))]), encoding="utf-8")
     _check_log(_compile(tmp_path, "doc_small", [small]), "small tables")

@@ -347,7 +347,11 @@ def build_parser() -> argparse.ArgumentParser:
                          help="a missing (dataset, method) cell in the across-dataset test: drop the incomplete "
                               "methods, drop the incomplete datasets, or test the incomplete design as it is "
                               "(Durbin / Skillings-Mack); nothing is imputed")
-    compare.add_argument("--control", help="a control method chosen beforehand (then --test is a control test)")
+    compare.add_argument("--control", help="a control method chosen beforehand: the across-dataset test compares it "
+                                           "with each other method (then --test is a control test), and with seeds "
+                                           "the within-dataset paired tests of it against each other method, Holm "
+                                           "over those k-1 per dataset, are written to pairwise_control.tex "
+                                           "(pairwise.tex keeps every pair)")
     compare.add_argument("--ci-method", choices=("t", "bootstrap"), help="interval over seeds (default: the card's)")
     compare.add_argument("--pairwise-method", choices=("t", "wilcoxon"), default="t",
                          help="paired test over seeds within a dataset")
@@ -367,7 +371,11 @@ def build_parser() -> argparse.ArgumentParser:
     for role in ("dataset", "method", "score", "seed"):
         compare.add_argument(f"--{role}-column", metavar="NAME", help=f"the {role} column of a tidy file "
                                                                       f"(default: {role})")
-    compare.add_argument("--no-figures", action="store_true", help="skip the figures (faster)")
+    compare.add_argument("--figures", type=_figure_choice, default=("auto",), metavar="NAMES",
+                         help="which figures to write (PNG and PDF): auto, all, none, or a comma-separated list of "
+                              f"{', '.join(FIGURES)}. {FIGURES_RULE[0].upper() + FIGURES_RULE[1:]}; all writes every "
+                              "figure that applies to the data (default: auto)")
+    compare.add_argument("--no-figures", action="store_true", help="the same as --figures none")
     compare.add_argument("--debug", action="store_true", help="show tracebacks instead of one-line errors")
 
     cards = commands.add_parser("cards", help="list or show metric cards",
@@ -476,8 +484,67 @@ def _load(args):
     return read_scores(args.scores, columns=columns, metric=args.metric), Path(args.scores).name
 
 
-def _figures(report, out_dir: Path, stdout) -> list[str]:
-    """Draw every figure that applies; a figure that fails is named, and the rest still drawn."""
+#: Every figure ``mcda compare`` can write, in the order it writes them (``--figures`` names).
+FIGURES = ("critical_difference", "superiority", "relation", "posterior_bars", "signed_rank_bars",
+           "posterior_top_pair", "rank_stability", "forest", "pairwise", "learning_curves", "rank_distribution",
+           "shrinkage_top_pair", "hierarchical_top_pair")
+#: Beyond this many methods the per-dataset k x k panels of ``pairwise`` are not written by default.
+PAIRWISE_PANELS_MAX = 12
+#: Beyond this many methods the posterior and signed-rank bars (a grid of P(row better) beyond
+#: a page of bars) are not written by default: the superiority matrix carries the pairwise view.
+POSTERIOR_BARS_MAX = 20
+FIGURES_RULE = (f"by default (auto) every figure that applies, except the per-dataset pair panels (pairwise) "
+                f"beyond {PAIRWISE_PANELS_MAX} methods and the posterior and signed-rank bars beyond "
+                f"{POSTERIOR_BARS_MAX} methods (a grid past a page; the superiority matrix shows the pairs)")
+
+
+def _figure_choice(text: str) -> tuple[str, ...]:
+    """``--figures``: auto, all, none, or a comma-separated list of figure names (in FIGURES' order)."""
+    words = [w.strip() for w in str(text).split(",") if w.strip()]
+    choices = ("auto", "all", "none") + FIGURES
+    if not words:
+        raise argparse.ArgumentTypeError(f"must name figures; choose from {', '.join(choices)}")
+    unknown = [w for w in words if w not in choices]
+    if unknown:
+        from ._validation import nearest
+
+        close = nearest(unknown[0], list(choices))
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise argparse.ArgumentTypeError(f"unknown figure {unknown[0]!r}{hint}; choose from {', '.join(choices)} "
+                                         "(a comma-separated list of names, or auto, all or none)")
+    keywords = [w for w in words if w in ("auto", "all", "none")]
+    if keywords and len(words) > 1:
+        raise argparse.ArgumentTypeError(f"{keywords[0]} stands alone; got {text!r} (give auto, all, none, or a "
+                                         "comma-separated list of figure names)")
+    return tuple(dict.fromkeys(words))
+
+
+def _figure_plan(report) -> dict:
+    """Figure name -> None when it applies by default, or the reason it is not written (by the documented rule).
+
+    Reasons starting with "needs" mean the figure does not apply to the data at all; the others
+    are the size rule (FIGURES_RULE) and give way to an explicit ``--figures`` name or ``all``.
+    """
+    k = len(report.methods)
+    plan = {name: None for name in FIGURES}
+    if not report.has_seeds:
+        plan["forest"] = plan["pairwise"] = "needs seeds (several runs per cell)"
+    if not report.has_epochs:
+        plan["learning_curves"] = "needs an epoch column"
+    if k < 3:
+        plan["rank_distribution"] = "needs 3 or more methods"
+    if not (report.has_seeds and report.raw.attrs.get("cv_runs") is not None):
+        plan["shrinkage_top_pair"] = plan["hierarchical_top_pair"] = "needs seeds that are folds (--cv-runs)"
+    if plan["pairwise"] is None and k > PAIRWISE_PANELS_MAX:
+        plan["pairwise"] = f"{k} methods: more than {PAIRWISE_PANELS_MAX} for the per-dataset pair panels"
+    for name in ("posterior_bars", "signed_rank_bars"):
+        if k > POSTERIOR_BARS_MAX:
+            plan[name] = f"{k} methods: more than {POSTERIOR_BARS_MAX} for the bars of every pair"
+    return plan
+
+
+def _figures(report, out_dir: Path, stdout, chosen=("auto",)) -> list[str]:
+    """Draw the chosen figures (``--figures``); a figure that fails is named, and the rest still drawn."""
     import matplotlib
 
     matplotlib.use("Agg", force=True)
@@ -485,33 +552,50 @@ def _figures(report, out_dir: Path, stdout) -> list[str]:
 
     from .plots import savefig
 
-    wanted = [("critical_difference", lambda: report.plot_critical_difference()),
-              ("superiority", lambda: report.plot_superiority()),
-              ("relation", lambda: report.plot_relation()),
-              ("posterior_bars", lambda: report.plot_posterior_bars()),
-              ("signed_rank_bars", lambda: report.plot_signed_rank_bars()),
-              ("posterior_top_pair", lambda: report.plot_posterior(tuple(report.bayesian().order[:2]))),
-              ("rank_stability", lambda: report.plot_rank_stability())]
-    if report.has_seeds:
-        wanted += [("forest", lambda: report.plot_forest()), ("pairwise", lambda: report.plot_pairwise())]
-    if report.has_epochs:
-        wanted += [("learning_curves", lambda: report.plot_learning_curves())]
-    if len(report.methods) >= 3:
-        wanted += [("rank_distribution", lambda: report.plot_rank_distribution())]
-    if report.has_seeds and report.raw.attrs.get("cv_runs") is not None:
-        def top_pair():
-            table = report.hierarchical().to_frame()
-            row = table.iloc[int(np.nanargmax(np.abs(table["population_diff"].to_numpy(dtype=float))))]
-            return row["method_a"], row["method_b"]
+    def top_pair():
+        table = report.hierarchical().to_frame()
+        row = table.iloc[int(np.nanargmax(np.abs(table["population_diff"].to_numpy(dtype=float))))]
+        return row["method_a"], row["method_b"]
 
+    def hierarchical():
         from .plots import plot_posterior
 
-        wanted += [("shrinkage_top_pair", lambda: report.plot_shrinkage(top_pair())),
-                   ("hierarchical_top_pair", lambda: plot_posterior(report.hierarchical(), top_pair()))]
+        return plot_posterior(report.hierarchical(), top_pair())
+
+    draws = {"critical_difference": lambda: report.plot_critical_difference(),
+             "superiority": lambda: report.plot_superiority(),
+             "relation": lambda: report.plot_relation(),
+             "posterior_bars": lambda: report.plot_posterior_bars(),
+             "signed_rank_bars": lambda: report.plot_signed_rank_bars(),
+             "posterior_top_pair": lambda: report.plot_posterior(tuple(report.bayesian().order[:2])),
+             "rank_stability": lambda: report.plot_rank_stability(),
+             "forest": lambda: report.plot_forest(),
+             "pairwise": lambda: report.plot_pairwise(),
+             "learning_curves": lambda: report.plot_learning_curves(),
+             "rank_distribution": lambda: report.plot_rank_distribution(),
+             "shrinkage_top_pair": lambda: report.plot_shrinkage(top_pair()),
+             "hierarchical_top_pair": hierarchical}
+    plan = _figure_plan(report)
+    chosen = tuple(chosen)
+    if chosen == ("none",):
+        return []
+    if chosen in (("auto",), ("all",)):
+        everything = chosen == ("all",)
+        wanted = [n for n in FIGURES if plan[n] is None or (everything and not plan[n].startswith("needs"))]
+        skipped = [n for n in FIGURES if n not in wanted and not plan[n].startswith("needs")]
+        if skipped:
+            stdout.write(f"  figures not written by default: {', '.join(f'{n} ({plan[n]})' for n in skipped)}; "
+                         "name them with --figures, or give --figures all\n")
+    else:
+        wanted = [n for n in FIGURES if n in chosen]
+        for n in wanted:
+            if plan[n] is not None and plan[n].startswith("needs"):
+                stdout.write(f"  figure {n}: not drawn ({plan[n]})\n")
+        wanted = [n for n in wanted if plan[n] is None or not plan[n].startswith("needs")]
     written = []
-    for name, draw in wanted:
+    for name in wanted:
         try:
-            drawn = draw()
+            drawn = draws[name]()
         except Exception as exc:  # a figure that cannot be drawn must not lose the rest of the analysis
             stdout.write(f"  figure {name}: not drawn ({' '.join(str(exc).split())})\n")
             continue
@@ -625,6 +709,8 @@ def _compare(args, stdout) -> int:
                 "pairwise_method": args.pairwise_method, "epoch_selection": args.epoch_selection,
                 "missing": args.missing, "paired": not args.unpaired,
                 "strict": not args.fallback_final}
+    if args.no_figures and args.figures != ("auto",) and args.figures != ("none",):
+        raise CliError(f"--no-figures contradicts --figures {','.join(args.figures)}; give one of them")
     out_dir = _check_out(args.out, args.force)  # before the analysis, so a bad --out does not cost the whole run
     if args.ci_method:
         settings["ci_method"] = args.ci_method
@@ -688,6 +774,9 @@ def _compare(args, stdout) -> int:
             if report.has_seeds:
                 report.pairwise_to_latex(stage / "pairwise.tex")
                 written.append(str(stage / "pairwise.tex"))
+                if args.control is not None:  # "my method vs each baseline": Holm over its k-1 per dataset
+                    report.pairwise_to_latex(stage / "pairwise_control.tex", control=args.control)
+                    written.append(str(stage / "pairwise_control.tex"))
             (stage / "report.txt").write_text(f"source: {source}\n{text}\n{notes_text}", encoding="utf-8")
             written.append(str(stage / "report.txt"))
             md_notes = ("\n## Notes\n\n" + "".join(f"- {n}\n" for n in notes)) if notes else ""
@@ -695,8 +784,7 @@ def _compare(args, stdout) -> int:
                                              encoding="utf-8")
             written.append(str(stage / "report.md"))
             stdout.write(f"\n== Files written to {out_dir}/\n")
-            if not args.no_figures:
-                written += _figures(report, stage, stdout)
+            written += _figures(report, stage, stdout, ("none",) if args.no_figures else args.figures)
     except BaseException:
         staged.discard()
         raise

@@ -422,8 +422,30 @@ def scores_to_latex(source, path=None, *, bold_best: bool = True, digits: int = 
 
 # --------------------------------------------------------------------------- paired tests
 
+def _control_rows(frame: pd.DataFrame, control: str) -> pd.DataFrame:
+    """The rows (control, other) of an all-pairs table, oriented control first, Holm over them per dataset.
+
+    Equal to :func:`mcda.paired_tests` run with ``control``: two-sided p-values do not depend
+    on the order of a pair, so only the sign of the difference and its interval turn, and the
+    Holm family shrinks to the k − 1 comparisons of each dataset (and metric).
+    """
+    from .multitest import adjust_by_family
+
+    rows = frame[(frame["method_a"] == control) | (frame["method_b"] == control)].copy()
+    turn = (rows["method_b"] == control).to_numpy()
+    if turn.any():
+        rows.loc[turn, ["method_a", "method_b"]] = rows.loc[turn, ["method_b", "method_a"]].to_numpy()
+        rows.loc[turn, "mean_diff"] = -rows.loc[turn, "mean_diff"]
+        low, high = rows.loc[turn, "ci_low"].to_numpy(), rows.loc[turn, "ci_high"].to_numpy()
+        rows.loc[turn, "ci_low"], rows.loc[turn, "ci_high"] = -high, -low
+    keys = ["dataset"] + (["metric"] if "metric" in rows.columns else [])
+    family = pd.MultiIndex.from_frame(rows[keys].astype(str)).factorize()[0]
+    rows["p_holm"] = adjust_by_family(rows["p_raw"].to_numpy(dtype=float), family, "holm")
+    return rows.reset_index(drop=True)
+
+
 def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None = None,
-                      label: str | None = None) -> str:
+                      label: str | None = None, control: str | None = None) -> str:
     r"""The paired tests within each dataset: mean difference and interval, raw and Holm-adjusted p, markers.
 
     Parameters
@@ -434,6 +456,12 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
     digits : int, default 3
         Decimals of differences and p-values (p below 10^-digits shows as "<0.001").
     caption, label : str, optional
+    control : str, optional
+        The "control vs each other method" table: one row per (dataset, other method), the
+        difference control − other, Holm over the k − 1 comparisons of a dataset. Default: the
+        result's own ``control`` (``mcda.paired_tests(..., control=...)``), else every pair.
+        From an all-pairs result the control's rows are selected and re-adjusted, which gives
+        the same table as ``paired_tests(..., control=...)``.
 
     Returns
     -------
@@ -454,7 +482,20 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
         raise McdaArgumentTypeError(f"`result` must be a PairedTests (mcda.paired_tests); its table lacks {missing}")
     alpha = float(result.alpha)
     method = str(getattr(result, "method", ""))
-    names, key, key_table = _method_keys(list(pd.unique(pd.concat([frame["method_a"], frame["method_b"]]))))
+    own = getattr(result, "control", None)
+    methods = list(pd.unique(pd.concat([frame["method_a"], frame["method_b"]])))
+    if control is not None:
+        from ._validation import check_control
+
+        check_control(control, [str(m) for m in methods])
+        if own is not None and own != control:
+            raise McdaArgumentError(f"`control` {control!r} differs from the control of `result` ({own!r}), which "
+                                    f"holds only {own}'s comparisons; pass mcda.paired_tests(..., control={control!r}) "
+                                    "or an all-pairs result", argument="control")
+        if own is None:
+            frame = _control_rows(frame, control)
+    control = control if control is not None else own
+    names, key, key_table = _method_keys(methods)
     rows, comments = [], []
     previous = None
     for r in frame.itertuples(index=False):
@@ -467,6 +508,7 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
                     else f"\\ [{_number(r.ci_low, digits)}, {_number(r.ci_high, digits)}]")
         mark = significance_marker(r.p_holm, alpha)
         rows.append([latex_escape(r.dataset) if first else "",
+                     names[str(r.method_b)] if control is not None else
                      f"{names[str(r.method_a)]} vs {names[str(r.method_b)]}",
                      f"${diff}{interval}$" if diff != "--" else "--",
                      _p_text(r.p_raw, digits), _p_text(r.p_holm, digits),
@@ -479,15 +521,26 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
     favours = {"higher_is_better": " (positive favours the first: higher is better)",
                "lower_is_better": " (negative favours the first: lower is better)"}.get(direction, "") \
         if isinstance(direction, str) else ""
-    default_caption = (f"Pairwise {test} over seeds within each dataset, Holm-adjusted over the pairs of a dataset. "
-                       f"Difference: first minus second method{favours}, with its {(1 - alpha) * 100:g}\\% t interval. "
-                       f"${{*}}$ $p_\\mathrm{{Holm}} \\le {alpha:g}$, ${{*}}{{*}}$ $\\le {alpha / 5:g}$, "
-                       f"${{*}}{{*}}{{*}}$ $\\le {alpha / 50:g}$.")
-    header = ["Dataset", "Pair", "Difference", "$p$", r"$p_\mathrm{Holm}$", ""]
+    markers = (f"${{*}}$ $p_\\mathrm{{Holm}} \\le {alpha:g}$, ${{*}}{{*}}$ $\\le {alpha / 5:g}$, "
+               f"${{*}}{{*}}{{*}}$ $\\le {alpha / 50:g}$.")
+    if control is None:
+        default_caption = (f"Pairwise {test} over seeds within each dataset, Holm-adjusted over the pairs of a "
+                           f"dataset. Difference: first minus second method{favours}, with its "
+                           f"{(1 - alpha) * 100:g}\\% t interval. " + markers)
+        header = ["Dataset", "Pair", "Difference", "$p$", r"$p_\mathrm{Holm}$", ""]
+    else:
+        favours = favours.replace("the first", latex_escape(control))
+        n_other = len(methods) - 1
+        default_caption = (f"{latex_escape(control)} against each of the {n_other} other methods: {test} over seeds "
+                           f"within each dataset, Holm-adjusted over the {n_other} comparisons of a dataset. "
+                           f"Difference: {latex_escape(control)} minus the other method{favours}, with its "
+                           f"{(1 - alpha) * 100:g}\\% t interval. " + markers)
+        header = ["Dataset", "Versus", "Difference", "$p$", r"$p_\mathrm{Holm}$", ""]
     size = _fitting_size(_column_widths(header, [r for r in rows if not isinstance(r, str)])) or _SIZES[-1]
     caption = (caption if caption is not None else default_caption) + key
     return _emit(path, [_float(caption, label, header, rows, "llcccl",
-                               [f"mcda: {test}, alpha {alpha:g}"] + [f"not applicable: {c}" for c in comments],
+                               [f"mcda: {test}, alpha {alpha:g}" + (f", control {control}" if control else "")]
+                               + [f"not applicable: {c}" for c in comments],
                                size[1])] + ([key_table] if key_table else []))
 
 

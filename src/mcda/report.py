@@ -598,14 +598,18 @@ class Report:
             self._selected(s), ci_method=s["ci_method"], confidence_level=s["confidence_level"],
             n_resamples=s["n_resamples"], rng=self._rng(s["rng"])))
 
-    def pairwise(self, **overrides):
-        """Paired tests over seeds for every pair within each dataset, Holm per dataset (:func:`mcda.paired_tests`)."""
+    def pairwise(self, *, control: str | None = None, **overrides):
+        """Paired tests over seeds within each dataset, Holm per dataset (:func:`mcda.paired_tests`).
+
+        Every pair by default; with ``control`` (a method, e.g. the report's own ``control``)
+        only the pairs (control, other), Holm over those k − 1 comparisons per dataset.
+        """
         from .within import paired_tests
 
         self._requires_seeds("pairwise")
         s = self._resolve(overrides, _CUBE_SETTINGS + ("pairwise_method", "alpha", "paired"))
-        return self._cached(("pairwise", s), lambda: paired_tests(
-            self._selected(s), method=s["pairwise_method"], alpha=s["alpha"], paired=s["paired"]))
+        return self._cached(("pairwise", control, s), lambda: paired_tests(
+            self._selected(s), method=s["pairwise_method"], alpha=s["alpha"], paired=s["paired"], control=control))
 
     def equivalence(self, **overrides):
         """TOST equivalence over seeds within each dataset, the rope as margin (:func:`mcda.equivalence`)."""
@@ -939,16 +943,18 @@ class Report:
                                scale=self._raw.attrs.get("scale") or None)
 
     def pairwise_to_latex(self, path=None, *, method: str | None = None, digits: int = 3, caption: str | None = None,
-                          label: str | None = None, **overrides) -> str:
+                          label: str | None = None, control: str | None = None, **overrides) -> str:
         """Paired tests within each dataset, Holm-adjusted, with markers (:func:`mcda.export.pairwise_to_latex`).
 
-        ``method`` is the paired test ("t" or "wilcoxon"; default the report's ``pairwise_method``).
+        ``method`` is the paired test ("t" or "wilcoxon"; default the report's ``pairwise_method``);
+        ``control`` gives the "control vs each other method" table (Holm over the k − 1 per dataset).
         """
         from .export import pairwise_to_latex
 
         if method is not None:
             overrides = overrides | {"pairwise_method": method}
-        return pairwise_to_latex(self.pairwise(**overrides), path, digits=digits, caption=caption, label=label)
+        return pairwise_to_latex(self.pairwise(control=control, **overrides), path, digits=digits, caption=caption,
+                                 label=label)
 
     def comparison_to_latex(self, path=None, *, caption: str | None = None, label: str | None = None,
                             **overrides) -> str:
@@ -1238,6 +1244,14 @@ class Report:
                          f"(p_holm {r.p_holm:.3g})")
         if len(significant) > max_pairs:
             lines.append(f"  … and {len(significant) - max_pairs} more")
+        if self.control is not None and self.control in self.methods:
+            against = self.pairwise(control=self.control).to_frame()
+            sig = against["significant"].astype(bool)
+            wins = int((sig & ((against["mean_diff"] > 0) == higher)).sum())
+            lines.append(f"against the control {self.control} (report.pairwise(control={self.control!r}), "
+                         f"pairwise_control.tex from mcda compare): {int(sig.sum())} of {len(against)} (dataset, other method) "
+                         f"differences significant, Holm over the {len(self.methods) - 1} comparisons within each "
+                         f"dataset; {self.control} better in {wins}, worse in {int(sig.sum()) - wins}")
         if self.rope_value() > 0:
             equivalent = self.equivalence().to_frame()
             n_eq = int(equivalent["equivalent"].astype(bool).sum())

@@ -33,6 +33,7 @@ from scipy import stats
 from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._results import Result
 from ._validation import (
+    check_control,
     UnpairedSeedsWarning,
     as_rng,
     check_alpha,
@@ -496,9 +497,17 @@ def _snap(diff: np.ndarray, tol: np.ndarray) -> np.ndarray:
     return out + 0.0
 
 
-def _pairs(block: _Block) -> _Pairs:
+def _pair_indices(k: int, control: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(a, b) method indices of the compared pairs: every pair a < b, or (control, other) for each other."""
+    if control is None:
+        return np.triu_indices(k, 1)
+    others = np.array([j for j in range(k) if j != control], dtype=np.intp)
+    return np.full(len(others), control, dtype=np.intp), others
+
+
+def _pairs(block: _Block, control: int | None = None) -> _Pairs:
     d, k, s = block.values.shape
-    ia, ib = np.triu_indices(k, 1)
+    ia, ib = _pair_indices(k, control)
     a = block.values[:, ia, :]
     b = block.values[:, ib, :]
     diff = (a - b).reshape(-1, s)
@@ -576,17 +585,19 @@ def _sem(sd: np.ndarray, n: np.ndarray) -> np.ndarray:
         return sd / np.sqrt(n)
 
 
-def _pair_table(cube: xr.DataArray, blocks: list[_Block], columns, *, t_based: bool = True) -> pd.DataFrame:
+def _pair_table(cube: xr.DataArray, blocks: list[_Block], columns, *, t_based: bool = True,
+                control: int | None = None) -> pd.DataFrame:
     """One row per (dataset, pair[, metric]) over every block, for the per-pair functions.
 
     For each block this pairs the methods, takes the mean and sd of the paired differences
     and the reasons a row's test does not apply (``_pair_reasons``), and calls
     ``columns(i, pairs, mean, sd, reason)`` (``i`` the block's index); the dict it returns
-    gives the columns after ``n_seeds``, in order. Blocks are concatenated by dataset.
+    gives the columns after ``n_seeds``, in order. Blocks are concatenated by dataset. With
+    ``control`` (a method index) only the pairs (control, other) are formed.
     """
     frames = []
     for i, block in enumerate(blocks):
-        pairs = _pairs(block)
+        pairs = _pairs(block, control)
         mean, sd = _spread(pairs.diff, pairs.n)
         reason = _pair_reasons(pairs, sd, t_based=t_based)
         frame = _pair_frame(pairs, block.metric if "metric" in cube.dims else None)
@@ -728,7 +739,9 @@ class PairedTests(_TableResult):
         metric's units (for a lower-is-better metric, negative means a is better);
         ``ci_low, ci_high`` the t interval of the mean difference at 1 − alpha;
         ``statistic`` the t statistic of a − b, or min(R+, R−); ``p_holm`` Holm-adjusted
-        within the dataset; ``significant`` is ``p_holm <= alpha``.
+        within the dataset; ``significant`` is ``p_holm <= alpha``. With a ``control``, only
+        the rows (control, other): ``method_a`` is the control, the family is its k − 1
+        comparisons on the dataset.
     method : {"t", "wilcoxon"}
     alpha : float
     direction : str or dict
@@ -736,6 +749,9 @@ class PairedTests(_TableResult):
     zero_method : str
         How Wilcoxon treats zero differences.
     notes : tuple of str
+    paired : bool
+    control : str or None
+        The method every other is compared with, or None for every pair.
     """
 
     table: pd.DataFrame
@@ -746,6 +762,7 @@ class PairedTests(_TableResult):
     zero_method: str = "wilcox"
     notes: tuple = ()
     paired: bool = True
+    control: str | None = None
 
     def summary(self) -> str:
         if self.paired:
@@ -753,8 +770,15 @@ class PairedTests(_TableResult):
         else:
             name = "unpaired Welch t" if self.method == "t" else "unpaired Mann-Whitney U"
         n_sig = int(self.table["significant"].sum())
-        head = (f"{name} tests over seeds, Holm within each dataset (alpha = {self.alpha:g}): "
-                f"{n_sig} of {len(self.table)} pairs significant")
+        if self.control is None:
+            head = (f"{name} tests over seeds, Holm within each dataset (alpha = {self.alpha:g}): "
+                    f"{n_sig} of {len(self.table)} pairs significant")
+        else:
+            others = int(self.table["method_b"].nunique())
+            head = (f"{name} tests over seeds of the control {self.control} against each of the {others} other "
+                    f"method{'s' if others != 1 else ''}, Holm over those {others} comparisons within each dataset "
+                    f"(alpha = {self.alpha:g}; mean_diff = {self.control} − other): {n_sig} of {len(self.table)} "
+                    "comparisons significant")
         cols = ["dataset", "method_a", "method_b", "metric", "n_seeds", "mean_diff", "p_raw", "p_holm",
                 "significant", "reason"]
         return self._text(head, cols)
@@ -833,12 +857,13 @@ def _wilcoxon_pvalues(diff: np.ndarray, n: np.ndarray, rows: np.ndarray, zero_me
     return p, statistic, r_plus, r_minus
 
 
-def _unpaired_table(cube: xr.DataArray, blocks: list[_Block], *, method: str, alpha: float) -> pd.DataFrame:
+def _unpaired_table(cube: xr.DataArray, blocks: list[_Block], *, method: str, alpha: float,
+                    control: int | None = None) -> pd.DataFrame:
     """Welch t or Mann-Whitney U per (dataset, pair) on each method's seeds as two samples, Holm per dataset."""
     frames = []
     for block in blocks:
         d, k, s = block.values.shape
-        ia, ib = np.triu_indices(k, 1)
+        ia, ib = _pair_indices(k, control)
         rows = []
         for i in range(d):
             for a, b in zip(ia, ib):
@@ -880,7 +905,7 @@ def _unpaired_table(cube: xr.DataArray, blocks: list[_Block], *, method: str, al
 
 
 def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.05, zero_method: str = "wilcox",
-                 metric=None, method_names=None, paired: bool = True) -> PairedTests:
+                 metric=None, method_names=None, paired: bool = True, control: str | None = None) -> PairedTests:
     """Is A better than B on this dataset? Paired tests over seeds for every pair, per dataset.
 
     Parameters
@@ -905,6 +930,11 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
         ``method="t"``, Mann–Whitney U (scipy ``mannwhitneyu``, two-sided) for
         ``method="wilcoxon"``. Never chosen for you: when seed labels differ between methods
         the paired tests warn (:class:`~mcda.UnpairedSeedsWarning`) and say so in ``notes``.
+    control : str, optional
+        A method chosen beforehand ("my method"): only the pairs (control, other) are tested
+        on each dataset, ``method_a`` is the control, ``mean_diff`` is control − other, and
+        Holm's family is those k − 1 comparisons per dataset (not the k(k − 1)/2 pairs), the
+        "my method vs each baseline" table.
 
     Returns
     -------
@@ -913,13 +943,13 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
         ci_high, statistic, p_raw, p_holm, significant, reason`` and ``r_plus, r_minus`` for
         Wilcoxon; unpaired: ``n_seeds_a, n_seeds_b`` beside ``n_seeds`` (the shared seeds),
         ``mean_diff`` the difference of the two means, the interval Welch's), ``method``,
-        ``alpha``, ``direction``, ``metric``, ``zero_method``, ``notes``, ``paired``.
+        ``alpha``, ``direction``, ``metric``, ``zero_method``, ``notes``, ``paired``, ``control``.
 
     Raises
     ------
     ValueError
         ``scores`` without a ``seed`` dim; an unknown ``method`` or ``zero_method``;
-        ``alpha`` outside (0, 1).
+        ``alpha`` outside (0, 1); a ``control`` that is not one of the methods.
 
     Notes
     -----
@@ -971,12 +1001,16 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
     if not isinstance(paired, bool):
         raise McdaArgumentTypeError(f"`paired` must be True or False; got {paired!r}")
     cube, blocks = _blocks(scores, direction, metric, method_names)
+    control_index = None
+    if control is not None:
+        control_index = blocks[0].methods.index(check_control(control, blocks[0].methods))
     notes = _pairing_notes(cube, blocks, paired=paired)
     if not paired:
-        table = _unpaired_table(cube, blocks, method=method, alpha=alpha)
+        table = _unpaired_table(cube, blocks, method=method, alpha=alpha, control=control_index)
         metric_field, direction_field = _meta(cube, blocks)
         return PairedTests(table=table, method=method, alpha=alpha, direction=direction_field,
-                           metric=metric_field, zero_method=zero_method, notes=tuple(notes), paired=False)
+                           metric=metric_field, zero_method=zero_method, notes=tuple(notes), paired=False,
+                           control=control)
 
     def columns(i, pairs, mean, sd, reason):
         testable = np.nonzero(reason == "")[0]
@@ -1000,10 +1034,10 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
                              "cannot go below 2/2^n (0.0625 at n = 5), so they cannot be significant at 0.05.")
         return out
 
-    table = _pair_table(cube, blocks, columns, t_based=method == "t")
+    table = _pair_table(cube, blocks, columns, t_based=method == "t", control=control_index)
     metric_field, direction_field = _meta(cube, blocks)
     return PairedTests(table=table, method=method, alpha=alpha, direction=direction_field,
-                       metric=metric_field, zero_method=zero_method, notes=tuple(notes))
+                       metric=metric_field, zero_method=zero_method, notes=tuple(notes), control=control)
 
 
 # --------------------------------------------------------------------------- equivalence

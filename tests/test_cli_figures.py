@@ -1,0 +1,80 @@
+"""``mcda compare --figures``: which figures are written, the size rule, and its errors."""
+
+from __future__ import annotations
+
+import io
+from types import SimpleNamespace
+
+import pytest
+
+from mcda.cli import FIGURES, PAIRWISE_PANELS_MAX, POSTERIOR_BARS_MAX, _figure_plan, main
+
+
+def run(argv):
+    out, err = io.StringIO(), io.StringIO()
+    status = main(argv, stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def fake_report(k, *, seeds=True, epochs=False, cv_runs=None):
+    return SimpleNamespace(methods=[f"m{i}" for i in range(k)], has_seeds=seeds, has_epochs=epochs,
+                           raw=SimpleNamespace(attrs={"cv_runs": cv_runs}))
+
+
+def test_unknown_figure_names_the_flag_and_lists_every_choice_in_order(capsys):
+    status, _, _ = run(["compare", "--example", "demsar2006", "--figures", "superiorty"])
+    err = capsys.readouterr().err  # argparse prints usage errors itself
+    assert status == 2
+    assert "argument --figures: unknown figure 'superiorty' (did you mean superiority?)" in err
+    assert "choose from " + ", ".join(("auto", "all", "none") + FIGURES) in err
+
+
+def test_keywords_stand_alone(capsys):
+    status, _, _ = run(["compare", "--example", "demsar2006", "--figures", "none,forest"])
+    err = capsys.readouterr().err
+    assert status == 2 and "argument --figures: none stands alone" in err
+
+
+def test_no_figures_contradicting_a_list_is_refused(tmp_path):
+    status, _, err = run(["compare", "--example", "demsar2006", "--out", str(tmp_path / "o"), "--no-figures",
+                          "--figures", "relation"])
+    assert status == 1 and "--no-figures contradicts --figures relation" in err
+
+
+@pytest.mark.parametrize("flags", [["--figures", "none"], ["--no-figures"]])
+def test_none_and_its_alias_write_no_figure(tmp_path, flags):
+    out = tmp_path / "o"
+    status, _, _ = run(["compare", "--example", "demsar2006", "--out", str(out), *flags])
+    assert status == 0
+    assert not list(out.glob("*.png")) and not list(out.glob("*.pdf"))
+
+
+def test_a_list_writes_exactly_those_figures_and_says_why_one_does_not_apply(tmp_path):
+    out = tmp_path / "o"
+    status, text, _ = run(["compare", "--example", "demsar2006", "--out", str(out),
+                           "--figures", "relation,forest,critical_difference"])
+    assert status == 0
+    assert sorted(p.name for p in out.glob("*.png")) == ["critical_difference.png", "relation.png"]
+    assert sorted(p.name for p in out.glob("*.pdf")) == ["critical_difference.pdf", "relation.pdf"]
+    assert "figure forest: not drawn (needs seeds (several runs per cell))" in text
+
+
+def test_the_size_rule_at_8_20_and_50_methods():
+    at8, at20, at50 = (_figure_plan(fake_report(k)) for k in (8, 20, 50))
+    assert all(v is None for n, v in at8.items() if n in ("pairwise", "posterior_bars", "signed_rank_bars", "forest"))
+    assert at20["pairwise"].startswith("20 methods") and at20["posterior_bars"] is None
+    assert at50["pairwise"] == f"50 methods: more than {PAIRWISE_PANELS_MAX} for the per-dataset pair panels"
+    assert at50["posterior_bars"] == f"50 methods: more than {POSTERIOR_BARS_MAX} for the bars of every pair"
+    assert at50["signed_rank_bars"] is not None
+    for plan in (at8, at20, at50):  # the single-figure views always apply
+        assert plan["critical_difference"] is plan["superiority"] is plan["relation"] is None
+        assert plan["rank_stability"] is plan["posterior_top_pair"] is None
+
+
+def test_what_does_not_apply_to_the_data_is_never_written():
+    plan = _figure_plan(fake_report(5, seeds=False))
+    assert plan["forest"].startswith("needs seeds") and plan["pairwise"].startswith("needs seeds")
+    assert plan["learning_curves"] == "needs an epoch column"
+    assert plan["hierarchical_top_pair"].startswith("needs seeds that are folds")
+    assert _figure_plan(fake_report(2))["rank_distribution"] == "needs 3 or more methods"
+    assert _figure_plan(fake_report(4, epochs=True, cv_runs=2))["learning_curves"] is None
