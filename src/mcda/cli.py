@@ -550,7 +550,7 @@ def _figures(report, out_dir: Path, stdout, chosen=("auto",)) -> list[str]:
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 
-    from .plots import savefig
+    from .plots._style import save_formats
 
     def top_pair():
         table = report.hierarchical().to_frame()
@@ -601,10 +601,9 @@ def _figures(report, out_dir: Path, stdout, chosen=("auto",)) -> list[str]:
             continue
         fig = drawn[0] if isinstance(drawn, tuple) else drawn
         fig = getattr(fig, "figure", fig)
-        for ext in ("png", "pdf"):
-            path = out_dir / f"{name}.{ext}"
-            savefig(fig, path)
-            written.append(str(path))
+        paths = [out_dir / f"{name}.{ext}" for ext in ("png", "pdf")]
+        save_formats(fig, paths)  # laid out and measured once for both files
+        written += [str(p) for p in paths]
         plt.close(fig)
     return written
 

@@ -60,6 +60,7 @@ __all__ = [
     "colors_for",
     "text_color_on",
     "savefig",
+    "save_formats",
 ]
 
 #: The eight Okabe–Ito colours by name (Okabe & Ito 2008, "Color Universal Design").
@@ -283,3 +284,43 @@ def savefig(fig, path, **kwargs) -> None:
     """
     with style():
         fig.savefig(path, **kwargs)
+
+
+def save_formats(fig, paths, **kwargs) -> None:
+    """Save ``fig`` to each of ``paths`` (e.g. a PNG and a PDF) with :func:`savefig`'s settings, laid out once.
+
+    :func:`savefig` called once per file lays the figure out (constrained layout), measures
+    its tight box and draws it, every time. Here the layout and the tight box are made once
+    and every file is then only drawn: the same picture in each format, at about half the
+    cost for two formats.
+    """
+    import matplotlib
+
+    paths = list(paths)
+    with style():
+        rc = matplotlib.rcParams
+        if "bbox_inches" in kwargs or len(paths) < 2:
+            for path in paths:
+                fig.savefig(path, **kwargs)
+            return
+        engine = fig.get_layout_engine()
+        dpi = fig.dpi
+        dpi_out = kwargs.get("dpi", rc["savefig.dpi"])
+        fig.set_dpi(dpi if dpi_out == "figure" else dpi_out)  # text measured as the raster file will draw it
+        try:
+            fig.draw_without_rendering()  # the layout engine runs here, once
+            bbox = None
+            if rc["savefig.bbox"] == "tight":
+                pad = kwargs.get("pad_inches", rc["savefig.pad_inches"])
+                bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(pad)
+        finally:
+            fig.set_dpi(dpi)
+        # no engine at all (not the "none" placeholder, which savefig would lay out around again)
+        with matplotlib.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
+            fig.set_layout_engine(None)
+        try:
+            for path in paths:
+                fig.savefig(path, bbox_inches=bbox, **kwargs)
+        finally:
+            if engine is not None:
+                fig.set_layout_engine(engine)
