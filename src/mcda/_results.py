@@ -8,15 +8,22 @@ A result is a frozen dataclass (``@dataclass(frozen=True, repr=False)``) derivin
   (``docs/api/glossary.md``). The default returns a copy of the result's ``table`` field;
 * ``summary()``: a few lines of text for people (numbers rounded for display only);
 * ``repr``: the class name on the first line, then ``summary()``.
+
+A result computed from a cube whose scores were converted (``score_cube(..., scale="percent")``
+records ``attrs["scale"]``) carries that conversion: every public function that takes a cube
+(or a result) is decorated with :func:`states_scale`, and every ``summary()`` ends with the
+line :func:`scale_sentence` writes; the LaTeX exports put it in their captions. One rule, here.
 """
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Mapping
 
 import pandas as pd
 
-__all__ = ["Result", "p_text"]
+__all__ = ["Result", "p_text", "states_scale", "scale_of", "scale_sentence"]
 
 #: below the smallest normal double a p-value has lost its digits (and may have underflowed to 0)
 P_FLOOR = 2.2250738585072014e-308
@@ -30,10 +37,75 @@ def p_text(p, spec: str = ".3g") -> str:
     return "p < 1e-307" if p < P_FLOOR else f"p = {p:{spec}}"
 
 
+def scale_of(source) -> str | None:
+    """The unit conversion a cube records (``attrs["scale"]``) or a result carries; None if there is none."""
+    if isinstance(source, Result):
+        scale = getattr(source, "__dict__", {}).get("_scale")
+    else:
+        attrs = getattr(source, "attrs", None)
+        scale = attrs.get("scale") if isinstance(attrs, Mapping) else None
+        if scale is None and hasattr(source, "raw") and hasattr(source, "overview"):  # a Report
+            scale = scale_of(source.raw)
+    return scale if isinstance(scale, str) and scale and scale != "fraction" else None
+
+
+def scale_sentence(scale: str) -> str:
+    """The line every summary ends with when the scores were converted."""
+    return f"scale: scores converted {scale} before the analysis"
+
+
+def states_scale(function):
+    """Decorator of a public function: its result carries the scale of its first argument (a cube or a result)."""
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        result = function(*args, **kwargs)
+        if isinstance(result, Result):
+            source = args[0] if args else next(iter(kwargs.values()), None)
+            scale = scale_of(source)
+            if scale is not None:
+                _stamp(result, scale)
+        return result
+
+    return wrapper
+
+
+def _stamp(result, scale: str, depth: int = 0) -> None:
+    """``result`` and the results it holds (a post-hoc inside a comparison, one per metric) carry ``scale``."""
+    import dataclasses
+
+    state = getattr(result, "__dict__", None)
+    if state is None or "_scale" in state or depth > 3:
+        return
+    object.__setattr__(result, "_scale", scale)  # not a field: equality and the fields stay as they are
+    if dataclasses.is_dataclass(result):
+        for f in dataclasses.fields(result):
+            value = getattr(result, f.name, None)
+            inner = value.values() if isinstance(value, Mapping) else (value,)
+            for item in inner:
+                if isinstance(item, Result):
+                    _stamp(item, scale, depth + 1)
+
+
 class Result:
     """Base of the public result classes (see the module docstring for the contract)."""
 
     __slots__ = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("summary")
+        if own is not None and not getattr(own, "_states_scale", False):
+            @functools.wraps(own)
+            def summary(self, *args, **kw):
+                text = own(self, *args, **kw)
+                scale = scale_of(self)
+                if scale is None:
+                    return text
+                line = scale_sentence(scale)
+                return text if line in text else f"{text}\n{line}"
+
+            summary._states_scale = True
+            cls.summary = summary
 
     def to_frame(self) -> pd.DataFrame:
         """The result as a tidy table (a copy: changing it leaves the result alone)."""

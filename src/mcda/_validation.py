@@ -244,19 +244,6 @@ def check_rope(rope) -> float:
     return check_nonnegative_float("rope", rope)
 
 
-def check_control(control, methods: Sequence[str]):
-    """``control`` if it names one of ``methods`` (a str chosen beforehand); else the error naming it."""
-    if not isinstance(control, str):
-        raise McdaArgumentTypeError(f"`control` must be the name of a method (chosen before looking at the "
-                                    f"results); got {_show(control)}.", argument="control")
-    if control not in methods:
-        close = nearest(control, [str(m) for m in methods])
-        hint = f" Did you mean {close[0]!r}?" if close else ""
-        raise McdaArgumentError(f"`control` must be one of the methods compared [{shown(methods, fmt=str)}]; "
-                                f"got {control!r}.{hint}", argument="control")
-    return control
-
-
 _RNG_ALLOWED = ("`rng` must be a numpy.random.Generator or anything numpy.random.default_rng accepts "
                 "(None, a non-negative int, a sequence of them, a SeedSequence)")
 

@@ -29,7 +29,7 @@ import pandas as pd
 from scipy import special, stats
 
 from ._validation import McdaArgumentError
-from ._results import Result
+from ._results import Result, states_scale
 from ._validation import MissingDataWarning, check_alpha, shown, warn
 
 __all__ = ["ProcedureRecommendation", "recommend_procedure", "repeated_measures_anova"]
@@ -237,6 +237,7 @@ def _paired_t_holm(values: np.ndarray, methods: list, alpha: float) -> pd.DataFr
     return frame
 
 
+@states_scale
 def recommend_procedure(scores, direction=None, *, alpha: float = 0.05, method_names=None) -> ProcedureRecommendation:
     """Check the assumptions of the parametric procedures as autorank does, and recommend one.
 

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from ._results import Result
+from ._results import Result, states_scale
 from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._validation import MissingDataWarning, as_rng, check_choice, check_positive_int, check_probability, shown, warn
 from ._validation import shown as _shown
@@ -549,6 +549,7 @@ _ALL_ZERO_NO_ROPE = ("every difference is 0 (up to rounding): with rope = 0 each
 
 # --------------------------------------------------------------------------- sign test
 
+@states_scale
 def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = "rope", prior_strength: float = 1.0,
                              threshold: float = 0.95, method: str = "exact", n_samples: int = 50_000, rng=None,
                              reproduce: str | None = None, keep_draws: bool = True, progress=None,
@@ -787,6 +788,7 @@ def _prepare_rank_pair(index, z, prior_strength, rope, tolerance):
     return _RankPair(index, order, right_ge, right_gt, left_ge, left_gt, mean)
 
 
+@states_scale
 def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_strength: float = 0.5,
                                     threshold: float = 0.95, n_samples: int = 50_000, rng=None,
                                     reproduce: str | None = None, keep_draws: bool = True, progress=None,
@@ -1016,6 +1018,7 @@ def _as_vector(name: str, values):
     return arr
 
 
+@states_scale
 def two_on_multiple(x, y, *, direction=None, metric=None, rope=None, test: str = "signed_rank",
                     method_names=("x", "y"), **options) -> BayesianComparison:
     """Two methods on several datasets, given as two score vectors (baycomp's ``two_on_multiple``).
@@ -1138,6 +1141,7 @@ def _fold_cube(scores, direction, method_names, rope, who: str, *, reason: str, 
     return cube, resolve_rope(cube, rope)
 
 
+@states_scale
 def correlated_t_test(scores, direction=None, *, rope=None, runs: int = 1, threshold: float = 0.95,
                       method_names=None) -> CorrelatedTResult:
     r"""Correlated Bayesian t test on cross-validation scores, per dataset and pair of methods.
@@ -1447,6 +1451,7 @@ def _pair_sampler(z, rope, rho, n_chains, n_samples, n_warmup, rng):
     return {"scale": scale, "constant": constant, "mu": mu, "sd0": sd0, "nu": nu, "delta": delta, "shares": shares}
 
 
+@states_scale
 def hierarchical_comparison(scores, direction=None, *, rope=None, runs=None, rho=None, threshold: float = 0.95,
                             confidence_level: float = 0.95, n_chains: int = 4, n_samples: int = 10_000,
                             n_warmup: int = 1000, rng=None, keep_draws: bool = True, progress=None,
@@ -1824,6 +1829,7 @@ def _flatten(rankings, gen=None):
             as_int(owners))
 
 
+@states_scale
 def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: str = "latent",
                   confidence_level: float = 0.95, n_chains: int = 4, n_samples: int = 2000, n_warmup: int = 500,
                   rng=None, keep_draws: bool = True, progress=None, method_names=None) -> PlackettLuceResult:

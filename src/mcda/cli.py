@@ -545,6 +545,9 @@ def _figure_plan(report) -> dict:
 
 def _figures(report, out_dir: Path, stdout, chosen=("auto",)) -> list[str]:
     """Draw the chosen figures (``--figures``); a figure that fails is named, and the rest still drawn."""
+    chosen = tuple(chosen)
+    if chosen == ("none",):
+        return []  # before importing matplotlib (a second of start-up)
     import matplotlib
 
     matplotlib.use("Agg", force=True)
@@ -576,9 +579,6 @@ def _figures(report, out_dir: Path, stdout, chosen=("auto",)) -> list[str]:
              "shrinkage_top_pair": lambda: report.plot_shrinkage(top_pair()),
              "hierarchical_top_pair": hierarchical}
     plan = _figure_plan(report)
-    chosen = tuple(chosen)
-    if chosen == ("none",):
-        return []
     if chosen in (("auto",), ("all",)):
         everything = chosen == ("all",)
         wanted = [n for n in FIGURES if plan[n] is None or (everything and not plan[n].startswith("needs"))]

@@ -43,7 +43,7 @@ import xarray as xr
 
 from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._numeric import TIE_TOLERANCE
-from ._results import Result
+from ._results import Result, states_scale
 from ._validation import (
     MissingDataWarning,
     as_rng,
@@ -311,6 +311,7 @@ class CriteriaComparison(Result):
         return "\n".join(lines)
 
 
+@states_scale
 def compare_criteria(scores, *, metrics=None, rope=None, alpha: float = 0.05, test: str = "nemenyi",
                      adjust: str | None = "holm") -> CriteriaComparison:
     """The across-dataset procedure and pairwise superiority for every criterion, in one call.
@@ -519,6 +520,7 @@ def _criterion_summary(prep: _Criteria, confidence_level: float) -> pd.DataFrame
     return pd.DataFrame(rows, columns=["metric", "method", "n_datasets", "median", "ci_low", "ci_high"])
 
 
+@states_scale
 def practical_dominance(scores, *, metrics=None, rope=None, confidence_level: float = 0.95) -> PracticalDominance:
     """Practical dominance over several criteria, across datasets, and the practical Pareto front.
 
@@ -875,6 +877,7 @@ def _top(flows: np.ndarray) -> np.ndarray:
     return flows >= np.nanmax(flows, axis=-1, keepdims=True) - _FLOW_TOL
 
 
+@states_scale
 def promethee(scores, *, weights=None, metrics=None, rope=None, preference=None,
               missing: str = "complete") -> PrometheeResult:
     """PROMETHEE II net flows over several criteria, the noise floors as indifference thresholds.
@@ -1076,6 +1079,7 @@ class WeightStability(Result):
         return "\n".join(lines)
 
 
+@states_scale
 def weight_stability(scores, *, metrics=None, rope=None, preference=None, missing: str = "complete",
                      n_steps: int = 20, n_resamples: int = 10_000, rng=None) -> WeightStability:
     """The share of criterion weights for which each method is PROMETHEE II's top choice.

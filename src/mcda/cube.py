@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ._results import Result
+from ._results import Result, states_scale
 from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._validation import check_choice, check_rope, nearest, shown
 from .cards import DIRECTIONS, MetricCard, direction_sign, UnknownMetricError, card_from_dict, get_card
@@ -1295,6 +1295,7 @@ WAYS_OUT = {
 }
 
 
+@states_scale
 def complete_cases(cube: xr.DataArray, *, policy: str = "methods") -> CompleteCases:
     """The complete design of a cube: drop incomplete methods (default) or incomplete datasets.
 

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from . import _chunks
-from ._results import Result
+from ._results import Result, states_scale
 from .cube import cube_direction, cube_metric, single_score_cube
 
 __all__ = ["MethodSummary", "method_summary"]
@@ -96,6 +96,7 @@ class MethodSummary(Result):
         return "\n".join(lines)
 
 
+@states_scale
 def method_summary(scores, direction=None, *, method_names=None) -> MethodSummary:
     """Count, mean, standard deviation, minimum and maximum of each method's scores across datasets.
 

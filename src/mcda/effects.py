@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ._validation import McdaArgumentError, McdaArgumentTypeError
-from ._results import Result
+from ._results import Result, states_scale
 from ._validation import MissingDataWarning, as_rng, check_choice, check_positive_int, check_probability, shown, warn
 
 __all__ = ["EffectSizes", "effect_sizes", "EFFECT_SIZE_THRESHOLDS", "magnitude"]
@@ -167,6 +167,7 @@ def _compute(units_x: list, units_y: list, kind: str, confidence_level: float, n
     return sign * effect, low, high, counts
 
 
+@states_scale
 def effect_sizes(scores, direction=None, *, kind: str = "cohen_d", against: str = "best",
                  confidence_level: float = 0.95, n_resamples: int = 9999, rng=None,
                  method_names=None) -> EffectSizes:

@@ -39,7 +39,7 @@ import pandas as pd
 import xarray as xr
 
 from ._validation import McdaArgumentError, McdaArgumentTypeError
-from ._results import Result
+from ._results import Result, states_scale
 from ._validation import check_choice, check_probability, shown, user_stacklevel
 from .cards import direction_sign
 from .cube import as_cube, cube_cards, select_metric, score_cube
@@ -476,6 +476,7 @@ def _epoch_cube(cube, split, metric):
     return cube, split
 
 
+@states_scale
 def learning_curves(scores, *, confidence_level: float = 0.95, split=None, metric=None) -> LearningCurves:
     """Per (dataset, method, epoch): the mean over seeds and its t interval, from :func:`mcda.summary`.
 

@@ -39,6 +39,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ._results import scale_of
 from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._validation import check_positive_int
 
@@ -195,6 +196,11 @@ def _method_keys(methods: list) -> tuple[dict, str, str]:
     table = _float(f"Keys of the methods in the table above (M1--M{len(names)}).", None, ["Key", "Method"],
                    [[keys[m], latex_escape(m)] for m in names], "ll", [], "")
     return keys, f" Methods as keys M1--M{len(names)}, named in the key table that follows.", table
+
+
+def _scale_caption(scale: str | None) -> str:
+    """The caption's sentence for converted scores (a cube's or result's scale), '' when there is none."""
+    return f" Scores converted: {latex_escape(scale.replace('->', 'to'))}." if scale else ""
 
 
 def _emit(path, blocks: list[str]) -> str:
@@ -383,10 +389,8 @@ def scores_to_latex(source, path=None, *, bold_best: bool = True, digits: int = 
         kind = "t interval" if ci_method == "t" else "percentile-bootstrap interval"
         what = f"mean and {level * 100:g}\\% {kind} over {seeds or 'seeds'}"
     default_caption = f"{latex_escape(metric)} ({better}): {what}."
-    if scale is None and not hasattr(source, "to_frame") and hasattr(source, "attrs"):
-        scale = source.attrs.get("scale") or None
-    if scale:
-        default_caption += f" Scores converted: {latex_escape(scale.replace('->', 'to'))}."
+    scale = scale or scale_of(source)
+    default_caption += _scale_caption(scale)
     if bold_best:
         default_caption += " Best per dataset in bold (ties in bold too)."
     if ci_method == "bootstrap":
@@ -536,10 +540,13 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
                            f"Difference: {latex_escape(control)} minus the other method{favours}, with its "
                            f"{(1 - alpha) * 100:g}\\% t interval. " + markers)
         header = ["Dataset", "Versus", "Difference", "$p$", r"$p_\mathrm{Holm}$", ""]
+    scale = scale_of(result)
+    default_caption += _scale_caption(scale)
     size = _fitting_size(_column_widths(header, [r for r in rows if not isinstance(r, str)])) or _SIZES[-1]
     caption = (caption if caption is not None else default_caption) + key
     return _emit(path, [_float(caption, label, header, rows, "llcccl",
-                               [f"mcda: {test}, alpha {alpha:g}" + (f", control {control}" if control else "")]
+                               [f"mcda: {test}, alpha {alpha:g}" + (f", control {control}" if control else "")
+                                + (f"; scale {scale}" if scale else "")]
                                + [f"not applicable: {c}" for c in comments],
                                size[1])] + ([key_table] if key_table else []))
 
@@ -639,7 +646,9 @@ def comparison_to_latex(result, path=None, *, caption: str | None = None, label:
     if result.excluded:  # the table lists only the ranked methods: the caption names the others
         default_caption += (" Not ranked (missing results): "
                             + ", ".join(latex_escape(m) for m in result.excluded) + ".")
-    comments = [f"mcda: {result.test}, alpha {result.alpha:g}"]
+    default_caption += _scale_caption(scale_of(result))
+    comments = [f"mcda: {result.test}, alpha {result.alpha:g}" + (f"; scale {scale_of(result)}" if scale_of(result)
+                                                                  else "")]
     comments += [f"excluded (incomplete): {m} lacks {list(lacks)}" for m, lacks in result.excluded.items()]
     caption = caption if caption is not None else default_caption
     header = ["Method", "Mean rank", "Group"]

@@ -29,7 +29,7 @@ from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._cliques import groups_from_decisions, maximal_cliques as _maximal_cliques  # noqa: F401 (tests use it)
 from ._numeric import TIE_TOLERANCE
 from ._posthoc import PosthocResult, pair_matrix
-from ._results import Result, p_text
+from ._results import Result, p_text, states_scale
 from ._validation import check_alpha, check_choice, check_control, check_positive_int
 from .multitest import BERGMANN_HOMMEL_MAX_METHODS, adjust_finite, canonical_adjustment, check_bergmann_hommel
 # re-exported from their home for code written against mcda.frequentist
@@ -310,6 +310,7 @@ def _friedman(stats: _RankStatistics, alpha: float) -> FriedmanResult:
                           excluded_datasets=stats.excluded_datasets, missing=stats.missing)
 
 
+@states_scale
 def friedman_test(scores, direction=None, *, alpha: float = 0.05, method_names=None, missing: str = "methods"):
     """Friedman's test that all methods have the same mean rank, with the Iman–Davenport F.
 
@@ -394,6 +395,7 @@ def friedman_test(scores, direction=None, *, alpha: float = 0.05, method_names=N
     return _friedman(stats, alpha)
 
 
+@states_scale
 def iman_davenport(chi2, n_methods, n_datasets) -> float:
     """Iman & Davenport's F_F from Friedman's χ²_F.
 
@@ -690,6 +692,7 @@ def nemenyi(scores, direction=None, *, alpha: float = 0.05, exact: bool = False,
     return _posthoc(stats, "nemenyi", None, alpha, exact=bool(exact))
 
 
+@states_scale
 def bonferroni_dunn(scores, direction=None, *, control: str, alpha: float = 0.05, exact: bool = False,
                     method_names=None) -> PosthocResult:
     """Bonferroni–Dunn: every method against a ``control`` with a critical difference.
@@ -729,6 +732,7 @@ def bonferroni_dunn(scores, direction=None, *, control: str, alpha: float = 0.05
     return _posthoc(stats, "bonferroni-dunn", check_control(control, stats.methods, stats.excluded), alpha, exact=bool(exact))
 
 
+@states_scale
 def control_test(scores, direction=None, *, control: str, test: str = "holm", alpha: float = 0.05,
                  exact: bool = False, method_names=None, adjust: str | None = "holm") -> PosthocResult:
     """Every method against a ``control``: Holm, Hochberg, Hommel or Bonferroni–Dunn.
@@ -792,6 +796,7 @@ def control_test(scores, direction=None, *, control: str, test: str = "holm", al
     return _posthoc(stats, test, check_control(control, stats.methods, stats.excluded), alpha, exact=bool(exact))
 
 
+@states_scale
 def all_pairs_test(scores, direction=None, *, test: str = "holm", alpha: float = 0.05, exact: bool = False,
                    method_names=None, adjust: str | None = "holm") -> PosthocResult:
     """All pairwise comparisons of mean ranks: Nemenyi, Holm, Shaffer, Bergmann–Hommel, Conover, Siegel, Miller.
@@ -1015,6 +1020,7 @@ def _groups(mean_ranks: pd.Series, posthoc: PosthocResult | None) -> list[tuple[
     return groups_from_decisions(mean_ranks, posthoc.significant.to_numpy(dtype=bool))
 
 
+@states_scale
 def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", control: str | None = None,
                           alpha: float = 0.05, exact: bool = False, method_names=None,
                           missing: str = "methods") -> ComparisonResult:

@@ -28,6 +28,7 @@ from scipy import special, stats
 from ._validation import McdaArgumentError
 from ._validation import check_alpha, shown
 from .ranks import prepare_across
+from ._results import states_scale
 
 __all__ = ["skillings_mack_test", "durbin_test", "SkillingsMackResult", "DurbinResult", "design_of", "Design"]
 
@@ -188,6 +189,7 @@ def _skillings_mack(values: np.ndarray, present: np.ndarray):
     return statistic, df, adjusted, ranks
 
 
+@states_scale
 def skillings_mack_test(scores, direction=None, *, alpha: float = 0.05, method_names=None) -> SkillingsMackResult:
     """Skillings & Mack's Friedman-type test for any pattern of missing cells.
 
@@ -362,6 +364,7 @@ class DurbinResult:
         return "DurbinResult\n  " + self.summary()
 
 
+@states_scale
 def durbin_test(scores, direction=None, *, alpha: float = 0.05, adjust: str | None = "holm",
                 method_names=None) -> DurbinResult:
     """Durbin's rank test for a balanced incomplete block design, and Conover's post-hoc comparisons.

@@ -34,7 +34,7 @@ import pandas as pd
 from scipy import special, stats
 
 from ._validation import McdaArgumentError, McdaArgumentTypeError
-from ._results import Result
+from ._results import Result, states_scale
 from ._validation import check_alpha, check_choice, check_control, shown
 from ._numeric import score_tolerance
 from ._posthoc import PosthocResult, pair_matrix
@@ -273,6 +273,7 @@ def _aligned_ranks(values: np.ndarray) -> np.ndarray:
     return _tolerant_ranks(-aligned.ravel(), scale).reshape(values.shape)
 
 
+@states_scale
 def friedman_aligned_ranks_test(scores, direction=None, *, control: str | None = None, adjust: str = "holm",
                                 alpha: float = 0.05, method_names=None) -> OmnibusResult:
     """The Friedman aligned ranks test (Hodges & Lehmann) and, if it rejects, its post-hoc.
@@ -370,6 +371,7 @@ def friedman_aligned_ranks_test(scores, direction=None, *, control: str | None =
 # --------------------------------------------------------------------------- Quade
 
 
+@states_scale
 def quade_test(scores, direction=None, *, control: str | None = None, adjust: str = "holm", alpha: float = 0.05,
                method_names=None) -> OmnibusResult:
     """Quade's test (ranks weighted by each dataset's range) and, if it rejects, its post-hoc.

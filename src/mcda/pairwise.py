@@ -15,7 +15,7 @@ import pandas as pd
 from scipy import special, stats
 
 from ._validation import McdaArgumentError, McdaArgumentTypeError
-from ._results import Result
+from ._results import Result, states_scale
 from ._validation import SmallSampleWarning, check_alpha, check_choice, check_probability, check_rope, warn
 from .cards import DIRECTIONS, direction_sign
 from ._numeric import SCORE_ULPS, tie_key
@@ -260,6 +260,7 @@ def _aligned(table, methods):
     return table.loc[methods, methods]
 
 
+@states_scale
 def pairwise_counts(scores, direction=None, *, rope=None, method_names=None) -> PairwiseCounts:
     """Wins, equivalences and shared datasets for every pair of methods.
 
@@ -496,6 +497,7 @@ class SuperiorityReport(Result):
         return "\n".join(lines)
 
 
+@states_scale
 def pairwise_superiority(scores, direction=None, *, rope=None, alpha: float = 0.05, adjust: str | None = None,
                          method_names=None) -> SuperiorityReport:
     """Probability of superiority and an exact sign test for every pair of methods.
@@ -755,6 +757,7 @@ def _circular_triads(relation: np.ndarray) -> list:
     return out
 
 
+@states_scale
 def pairwise_transitivity(report) -> TransitivityResult:
     """Is the pairwise-majority relation a single order? Circular triads, Kendall's ζ, the Condorcet choice.
 
@@ -973,6 +976,7 @@ def _fit_bradley_terry(won: np.ndarray, *, tol: float = 1e-10, max_iter: int = 1
     return beta, covariance, loglik(beta), iteration, converged
 
 
+@states_scale
 def bradley_terry(report, *, ties: str = "half", confidence_level: float = 0.95) -> BradleyTerryResult:
     """Bradley–Terry strengths from the pairwise wins, by maximum likelihood.
 
@@ -1128,6 +1132,7 @@ class MarginalMeans(Result):
                             f"{r.mean_advantage:+.4g}" for r in rows))
 
 
+@states_scale
 def marginal_means(scores, direction=None, *, method_names=None) -> MarginalMeans:
     """Mean score per method, and per pair over the datasets both have, for comparison with the rankings.
 

@@ -24,7 +24,7 @@ from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._chunks import require_in_memory
 from ._cliques import groups_from_decisions
 from ._validation import MissingDataWarning, check_alpha, check_choice, check_control, shown, warn
-from ._results import Result
+from ._results import Result, states_scale
 from .multitest import PAIR_STRUCTURED, PVALUE_ADJUSTMENTS, adjust_pvalues, canonical_adjustment
 from .ranks import prepare_across, rank_rows
 
@@ -212,6 +212,7 @@ def _sign_p(wins, losses, ties, zero_method):
     return p, low.astype(np.float64)
 
 
+@states_scale
 def pairwise_over_datasets(scores, direction=None, *, test: str = "wilcoxon", adjust: str = "holm",
                            control: str | None = None, alpha: float = 0.05, zero_method: str = "wilcox",
                            decimals: int | None = None, method_names=None) -> PairwiseOverDatasets:

@@ -18,7 +18,7 @@ from scipy import stats
 
 from ._validation import McdaArgumentError, McdaArgumentTypeError
 from ._numeric import TIE_TOLERANCE
-from ._results import Result
+from ._results import Result, states_scale
 from ._validation import (
     DescriptiveOnlyWarning,
     MissingDataWarning,
@@ -337,6 +337,7 @@ def rank_rows(values: np.ndarray) -> np.ndarray:
     return stats.rankdata(-values, axis=1, method="average")
 
 
+@states_scale
 def rank_table(scores, direction=None, *, missing: str = "complete", method_names=None) -> pd.DataFrame:
     """The ranks within each dataset as a datasets × methods table (1 = best, ties averaged).
 
@@ -432,6 +433,7 @@ class MeanRanks(Result):
         return head + ")\n  " + body
 
 
+@states_scale
 def average_ranks(scores, direction=None, *, missing: str = "complete", method_names=None) -> MeanRanks:
     """Demšar's average ranks: rank within each dataset (1 = best, ties averaged), then average.
 
@@ -673,6 +675,7 @@ def _prepare_aggregation(scores, *, aggregation, groups, weights, direction, met
                         missing=missing, seeds_reduced=seeds_reduced)
 
 
+@states_scale
 def mean_ranks(scores, direction=None, *, aggregation: str = "uniform", groups=None, weights=None, missing: str = "complete",
                method_names=None) -> MeanRanks:
     """Mean ranks of methods across datasets, with every dataset counting once or weighted.
@@ -1108,6 +1111,7 @@ def _stability_from_indices(agg: _Aggregation, index_blocks, *, confidence_level
     return _stability(agg, draws, draws.n_resamples, confidence_level)
 
 
+@states_scale
 def rank_stability(scores, direction=None, *, n_resamples: int = 10_000, aggregation: str = "uniform", groups=None,
                    weights=None, confidence_level: float = 0.95, rng=None, method_names=None,
                    missing: str = "methods") -> RankStability:

@@ -31,7 +31,7 @@ import xarray as xr
 from scipy import stats
 
 from ._validation import McdaArgumentError, McdaArgumentTypeError
-from ._results import Result
+from ._results import Result, states_scale
 from ._validation import (
     check_control,
     UnpairedSeedsWarning,
@@ -280,6 +280,7 @@ def _bootstrap_interval(oriented: np.ndarray, confidence_level: float, n_resampl
     return bootstrap_mean_quantiles(flat, offsets, keys, int(n_resamples), probs)
 
 
+@states_scale
 def summary(scores, direction=None, *, ci_method: str = "t", confidence_level: float = 0.95, n_resamples: int = 9999,
             rng=None, metric=None, method_names=None) -> IntervalSummary:
     """Mean, spread and an interval for the mean of each method on each dataset, over seeds.
@@ -904,6 +905,7 @@ def _unpaired_table(cube: xr.DataArray, blocks: list[_Block], *, method: str, al
     return _concat_pairs(frames, cube)
 
 
+@states_scale
 def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.05, zero_method: str = "wilcox",
                  metric=None, method_names=None, paired: bool = True, control: str | None = None) -> PairedTests:
     """Is A better than B on this dataset? Paired tests over seeds for every pair, per dataset.
@@ -1109,6 +1111,7 @@ def _margins(blocks: list[_Block], margin) -> list[float]:
     return out
 
 
+@states_scale
 def equivalence(scores, direction=None, *, margin=None, alpha: float = 0.05, metric=None,
                 method_names=None) -> EquivalenceResult:
     """Are A and B equivalent on this dataset? Paired TOST over seeds for every pair.
@@ -1299,6 +1302,7 @@ def _seeds_needed(effect, alpha, target):
     return out
 
 
+@states_scale
 def power(scores, direction=None, *, alpha: float = 0.05, target_power: float = 0.8, metric=None,
           method_names=None) -> PowerResult:
     """How large a difference can these seeds detect, and how many seeds would the observed one need?

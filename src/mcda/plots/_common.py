@@ -151,10 +151,7 @@ def fit_cell_texts(fig, axes, *, min_font: float, gid: str = "cell_value") -> No
     texts = [t for a in axes for t in a.texts if t.get_gid() == gid]
     if not texts:
         return
-    engine = fig.get_layout_engine()
-    if engine is not None:
-        engine.execute(fig)
-    fig.canvas.draw()
+    fig.draw_without_rendering()  # the layout engine places the axes; extents measured, nothing rasterised
     renderer = fig.canvas.get_renderer()
     scale = 72.0 / fig.dpi
     for a in axes:

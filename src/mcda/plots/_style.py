@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import threading
 from collections.abc import Iterator, Sequence
 
 from .._validation import McdaArgumentError, McdaArgumentTypeError
@@ -277,12 +278,55 @@ def text_color_on(rgba) -> str:
     return "white" if 1.05 / (luminance + 0.05) > (luminance + 0.05) / 0.05 else "black"
 
 
+_LAYOUT_TABLES = ("GSUB", "GPOS", "GDEF")
+_SUBSET_LOCK = threading.RLock()
+
+
+@contextlib.contextmanager
+def _lean_font_subsets() -> Iterator[None]:
+    """Embed TrueType (Type 42) fonts in PDFs without their OpenType layout tables.
+
+    matplotlib subsets each embedded font with fontTools, and most of that time (about 0.1 s per
+    font and file) goes into closing the GSUB/GPOS/GDEF tables over the glyphs used. A PDF shows
+    glyphs by number (matplotlib has already chosen and placed them), so these tables are never
+    read; dropping them gives the same page, about twice as fast. Only while mcda saves; when
+    matplotlib's internals differ from what this expects, nothing is changed.
+    """
+    try:
+        from matplotlib.backends import _backend_pdf_ps as pdf_ps
+
+        real = pdf_ps.subset
+        real.Options  # noqa: B018 - the fontTools.subset module, as expected
+    except (ImportError, AttributeError):
+        yield
+        return
+
+    class _Lean:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        @staticmethod
+        def Options(*args, **kwargs):  # noqa: N802 - fontTools' name
+            options = real.Options(*args, **kwargs)
+            options.drop_tables += [t for t in _LAYOUT_TABLES if t not in options.drop_tables]
+            return options
+
+    with _SUBSET_LOCK:
+        pdf_ps.subset = _Lean()
+        try:
+            yield
+        finally:
+            pdf_ps.subset = real
+
+
+
+
 def savefig(fig, path, **kwargs) -> None:
     """Save ``fig`` with mcda's vector-friendly settings (embedded TrueType fonts, 300 dpi, tight box).
 
     Keyword arguments go to :meth:`matplotlib.figure.Figure.savefig`.
     """
-    with style():
+    with style(), _lean_font_subsets():
         fig.savefig(path, **kwargs)
 
 
@@ -297,7 +341,7 @@ def save_formats(fig, paths, **kwargs) -> None:
     import matplotlib
 
     paths = list(paths)
-    with style():
+    with style(), _lean_font_subsets():
         rc = matplotlib.rcParams
         if "bbox_inches" in kwargs or len(paths) < 2:
             for path in paths:

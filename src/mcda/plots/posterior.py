@@ -245,7 +245,7 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None,
         # measured, not estimated: while the two bottom labels meet, wrap them shorter
         left, right = [t for t in ax.texts if t.get_gid() == "corner_label"][:2]
         for _ in range(4):
-            fig.canvas.draw()
+            fig.draw_without_rendering()  # lays out and measures; nothing is rasterised
             renderer = fig.canvas.get_renderer()
             box_a, box_b = left.get_window_extent(renderer), right.get_window_extent(renderer)
             if box_a.x1 + 2 < box_b.x0:

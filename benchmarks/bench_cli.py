@@ -1,0 +1,109 @@
+"""``mcda compare`` on the 8 × 20 × 5 benchmark file, with figures: this tree against commit e1f659f.
+
+Issue 17 asks for the warm run (numba's cache filled) at least 2× faster than at the start of the
+2026-12-01 session (main at ``e1f659f``; ~11 s then, figures ~9 s of it) and the first run after
+install (an empty numba cache) at most 2× the warm run. This script times both trees in one run,
+on the same file and the same machine:
+
+- the reference: a temporary ``git worktree`` of ``e1f659f`` in a temporary folder, run with
+  ``PYTHONPATH`` pointing at its ``src`` (its ``.pyc`` files compiled first, as ``pip install``
+  does, so that "cold" means only numba's cache);
+- this tree (``src`` next to this folder).
+
+For each: a cold run with a fresh ``NUMBA_CACHE_DIR`` (every kernel compiles), then a warm run
+with the same, now filled, cache. Wall time and CPU time (user + system of the child) are
+printed, then the ratios. On a shared machine compare the CPU times; the wall times move with
+the load.
+
+Run from the repository root::
+
+    python benchmarks/bench_cli.py            # 4 runs of mcda compare, about 1-2 minutes of CPU
+    python benchmarks/bench_cli.py --warm-only
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data" / "user_benchmark" / "tidy_model_column.csv"  # 8 models x 20 datasets x 5 seeds
+REFERENCE = "e1f659f"
+
+
+def run_cli(src: Path, cache: Path, out: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one ``mcda compare`` with figures, in a fresh process."""
+    env = dict(os.environ, PYTHONPATH=str(src), NUMBA_CACHE_DIR=str(cache), MPLBACKEND="Agg")
+    command = [sys.executable, "-m", "mcda.cli", "compare", str(DATA), "--metric", "accuracy", "--rng", "0",
+               "--out", str(out)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, env=env, cwd=out.parent, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"mcda compare failed with {src}:\n{done.stderr[-2000:]}")
+    figures = len(list(out.glob("*.png")))
+    if figures == 0:
+        raise SystemExit(f"mcda compare with {src} wrote no figure")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def time_tree(name: str, src: Path, work: Path, warm_only: bool) -> dict:
+    cache = work / f"numba-{name}"
+    times = {}
+    if warm_only:
+        run_cli(src, cache, work / f"out-{name}-fill")  # fills the cache; not timed
+    else:
+        times["cold"] = run_cli(src, cache, work / f"out-{name}-cold")
+    times["warm"] = run_cli(src, cache, work / f"out-{name}-warm")
+    times["figures"] = len(list((work / f"out-{name}-warm").glob("*.png")))
+    return times
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--warm-only", action="store_true", help="skip the cold runs")
+    parser.add_argument("--reference", default=REFERENCE, help="the commit to compare with (default: %(default)s)")
+    args = parser.parse_args(argv)
+    work = Path(tempfile.mkdtemp(prefix="mcda-bench-cli-"))
+    reference = work / "reference"
+    try:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(reference), args.reference],
+                       check=True, capture_output=True)
+        compileall.compile_dir(reference / "src", quiet=1)  # what pip install does; cold = numba's cache only
+        print(f"mcda compare {DATA.relative_to(ROOT)} --metric accuracy --rng 0 (with figures)")
+        print(f"load average before: {os.getloadavg()[0]:.1f}")
+        results = {f"reference {args.reference}": time_tree("reference", reference / "src", work, args.warm_only),
+                   "this tree": time_tree("current", ROOT / "src", work, args.warm_only)}
+        print(f"load average after:  {os.getloadavg()[0]:.1f}")
+        print(f"{'':22s} {'warm wall':>10s} {'warm CPU':>9s} {'cold wall':>10s} {'cold CPU':>9s}  figures")
+        for label, t in results.items():
+            cold = t.get("cold", (float("nan"), float("nan")))
+            print(f"{label:22s} {t['warm'][0]:9.2f}s {t['warm'][1]:8.2f}s {cold[0]:9.2f}s {cold[1]:8.2f}s  "
+                  f"{t['figures']}")
+        old, new = results[f"reference {args.reference}"], results["this tree"]
+        print(f"warm speed-up, reference / this tree: wall {old['warm'][0] / new['warm'][0]:.2f}x, "
+              f"CPU {old['warm'][1] / new['warm'][1]:.2f}x (issue 17: at least 2x)")
+        if not args.warm_only:
+            for label, t in results.items():
+                print(f"cold / warm, {label}: wall {t['cold'][0] / t['warm'][0]:.2f}, "
+                      f"CPU {t['cold'][1] / t['warm'][1]:.2f} (issue 17: at most 2)")
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(reference)],
+                       capture_output=True)
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
