@@ -78,3 +78,20 @@ def test_what_does_not_apply_to_the_data_is_never_written():
     assert plan["hierarchical_top_pair"].startswith("needs seeds that are folds")
     assert _figure_plan(fake_report(2))["rank_distribution"] == "needs 3 or more methods"
     assert _figure_plan(fake_report(4, epochs=True, cv_runs=2))["learning_curves"] is None
+
+
+def test_figures_of_several_pages_write_one_file_per_page(tmp_path):
+    import mcda
+
+    # 17 datasets of 3 methods: 16 pair panels fill a page (mcda.plots._layout.pairwise_grid), so 2 pages
+    cube = mcda.datasets.synthetic(n_datasets=17, n_methods=3, n_seeds=3, rng=1)
+    frame = cube.to_dataframe(name="score").reset_index()[["dataset", "method", "seed", "score"]]
+    csv = tmp_path / "scores.csv"
+    frame.to_csv(csv, index=False)
+    from mcda.plots._layout import pairwise_grid
+
+    assert len(pairwise_grid(17, 3, width=7.0)["pages"]) == 2
+    out = tmp_path / "o"
+    status, _, err = run(["compare", str(csv), "--metric", "accuracy", "--figures", "pairwise", "--out", str(out)])
+    assert status == 0, err
+    assert sorted(p.name for p in out.glob("*.png")) == ["pairwise.png", "pairwise_page2.png"]

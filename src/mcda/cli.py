@@ -374,7 +374,8 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--figures", type=_figure_choice, default=("auto",), metavar="NAMES",
                          help="which figures to write (PNG and PDF): auto, all, none, or a comma-separated list of "
                               f"{', '.join(FIGURES)}. {FIGURES_RULE[0].upper() + FIGURES_RULE[1:]}; all writes every "
-                              "figure that applies to the data (default: auto)")
+                              "figure that applies to the data (default: auto). forest and pairwise write one file "
+                              "per page of datasets (pairwise.png, pairwise_page2.png, ...)")
     compare.add_argument("--no-figures", action="store_true", help="the same as --figures none")
     compare.add_argument("--debug", action="store_true", help="show tracebacks instead of one-line errors")
 
@@ -592,19 +593,32 @@ def _figures(report, out_dir: Path, stdout, chosen=("auto",)) -> list[str]:
             if plan[n] is not None and plan[n].startswith("needs"):
                 stdout.write(f"  figure {n}: not drawn ({plan[n]})\n")
         wanted = [n for n in wanted if plan[n] is None or not plan[n].startswith("needs")]
+    paged = {"forest": lambda page: report.plot_forest(page=page),  # datasets beyond a page: further files
+             "pairwise": lambda page: report.plot_pairwise(page=page)}
     written = []
     for name in wanted:
-        try:
-            drawn = draws[name]()
-        except Exception as exc:  # a figure that cannot be drawn must not lose the rest of the analysis
-            stdout.write(f"  figure {name}: not drawn ({' '.join(str(exc).split())})\n")
-            continue
-        fig = drawn[0] if isinstance(drawn, tuple) else drawn
-        fig = getattr(fig, "figure", fig)
-        paths = [out_dir / f"{name}.{ext}" for ext in ("png", "pdf")]
-        save_formats(fig, paths)  # laid out and measured once for both files
-        written += [str(p) for p in paths]
-        plt.close(fig)
+        page = 1
+        while True:
+            try:
+                drawn = draws[name]() if page == 1 else paged[name](page)
+            except McdaArgumentError as exc:
+                if page > 1 and exc.argument == "page":  # no further page
+                    break
+                stdout.write(f"  figure {name}: not drawn ({' '.join(str(exc).split())})\n")
+                break
+            except Exception as exc:  # a figure that cannot be drawn must not lose the rest of the analysis
+                stdout.write(f"  figure {name}: not drawn ({' '.join(str(exc).split())})\n")
+                break
+            fig = drawn[0] if isinstance(drawn, tuple) else drawn
+            fig = getattr(fig, "figure", fig)
+            stem = name if page == 1 else f"{name}_page{page}"
+            paths = [out_dir / f"{stem}.{ext}" for ext in ("png", "pdf")]
+            save_formats(fig, paths)  # laid out and measured once for both files
+            written += [str(p) for p in paths]
+            plt.close(fig)
+            if name not in paged:
+                break
+            page += 1
     return written
 
 
