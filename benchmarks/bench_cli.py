@@ -10,14 +10,14 @@ on the same file and the same machine:
   does, so that "cold" means only numba's cache);
 - this tree (``src`` next to this folder).
 
-For each: a cold run with a fresh ``NUMBA_CACHE_DIR`` (every kernel compiles), then a warm run
-with the same, now filled, cache. Wall time and CPU time (user + system of the child) are
-printed, then the ratios. On a shared machine compare the CPU times; the wall times move with
-the load.
+For each: a cold run with a fresh ``NUMBA_CACHE_DIR`` (every kernel compiles), then warm runs
+with the same, now filled, cache (``--repeat``, the two trees interleaved; the fastest counts).
+Wall time and CPU time (user + system of the child) are printed, then the ratios. On a shared
+machine compare the CPU times; the wall times move with the load.
 
 Run from the repository root::
 
-    python benchmarks/bench_cli.py            # 4 runs of mcda compare, about 1-2 minutes of CPU
+    python benchmarks/bench_cli.py            # 6 runs of mcda compare, about 2 minutes of CPU
     python benchmarks/bench_cli.py --warm-only
 """
 
@@ -58,21 +58,11 @@ def run_cli(src: Path, cache: Path, out: Path) -> tuple[float, float]:
     return wall, cpu
 
 
-def time_tree(name: str, src: Path, work: Path, warm_only: bool) -> dict:
-    cache = work / f"numba-{name}"
-    times = {}
-    if warm_only:
-        run_cli(src, cache, work / f"out-{name}-fill")  # fills the cache; not timed
-    else:
-        times["cold"] = run_cli(src, cache, work / f"out-{name}-cold")
-    times["warm"] = run_cli(src, cache, work / f"out-{name}-warm")
-    times["figures"] = len(list((work / f"out-{name}-warm").glob("*.png")))
-    return times
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--warm-only", action="store_true", help="skip the cold runs")
+    parser.add_argument("--repeat", type=int, default=2,
+                        help="warm runs of each tree, interleaved; the fastest counts (default: %(default)s)")
     parser.add_argument("--reference", default=REFERENCE, help="the commit to compare with (default: %(default)s)")
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="mcda-bench-cli-"))
@@ -81,13 +71,24 @@ def main(argv=None) -> int:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(reference), args.reference],
                        check=True, capture_output=True)
         compileall.compile_dir(reference / "src", quiet=1)  # what pip install does; cold = numba's cache only
+        trees = {f"reference {args.reference}": reference / "src", "this tree": ROOT / "src"}
         print(f"mcda compare {DATA.relative_to(ROOT)} --metric accuracy --rng 0 (with figures)")
         print(f"load average before: {os.getloadavg()[0]:.1f}")
-        results = {f"reference {args.reference}": time_tree("reference", reference / "src", work, args.warm_only),
-                   "this tree": time_tree("current", ROOT / "src", work, args.warm_only)}
+        results = {label: {"warm": []} for label in trees}
+        for i, (label, src) in enumerate(trees.items()):  # cold: an empty cache (this run also fills it)
+            out = work / f"out-{i}-cold"
+            if args.warm_only:
+                run_cli(src, work / f"numba-{i}", out)
+            else:
+                results[label]["cold"] = run_cli(src, work / f"numba-{i}", out)
+            results[label]["figures"] = len(list(out.glob("*.png")))
+        for r in range(args.repeat):  # warm: the filled cache, the trees interleaved so that both meet the same load
+            for i, (label, src) in enumerate(trees.items()):
+                results[label]["warm"].append(run_cli(src, work / f"numba-{i}", work / f"out-{i}-warm{r}"))
         print(f"load average after:  {os.getloadavg()[0]:.1f}")
-        print(f"{'':22s} {'warm wall':>10s} {'warm CPU':>9s} {'cold wall':>10s} {'cold CPU':>9s}  figures")
+        print(f"{'':22s} {'warm wall':>10s} {'warm CPU':>9s} {'cold wall':>10s} {'cold CPU':>9s}  PNG files")
         for label, t in results.items():
+            t["warm"] = (min(w for w, _ in t["warm"]), min(c for _, c in t["warm"]))
             cold = t.get("cold", (float("nan"), float("nan")))
             print(f"{label:22s} {t['warm'][0]:9.2f}s {t['warm'][1]:8.2f}s {cold[0]:9.2f}s {cold[1]:8.2f}s  "
                   f"{t['figures']}")
