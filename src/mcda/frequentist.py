@@ -627,6 +627,7 @@ def _posthoc(stats: _RankStatistics, test: str, control: str | None, alpha: floa
                          n_datasets=n, n_methods=k, standard_error=se, exact=exact)
 
 
+@states_scale
 def nemenyi(scores, direction=None, *, alpha: float = 0.05, exact: bool = False,
             method_names=None) -> PosthocResult:
     """Nemenyi's test for all pairs of methods: |R̄_a − R̄_b| ≥ CD separates a pair.

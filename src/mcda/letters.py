@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ._cliques import groups_from_decisions
-from ._results import Result
+from ._results import Result, states_scale
 from ._validation import McdaArgumentError, McdaArgumentTypeError
 
 __all__ = ["CompactLetters", "compact_letters", "letter_name"]
@@ -184,6 +184,7 @@ def _paired(result) -> CompactLetters:
                           scope="within datasets")
 
 
+@states_scale
 def compact_letters(result) -> CompactLetters:
     """The compact letter display of an all-pairs result: methods sharing a letter are not separated.
 
