@@ -263,3 +263,45 @@ def test_published_examples_control_posthoc_equals_scmamp_and_p_adjust(design, c
     np.testing.assert_allclose(raw.to_numpy(), ref["p_raw"].to_numpy(), rtol=1e-8)
     ours = mcda.control_test(_design(design), direction="higher_is_better", control=control, test=adjust)
     np.testing.assert_allclose(ours.pvalues_adjusted.loc[ref.index].to_numpy(), ref[adjust].to_numpy(), rtol=1e-8)
+
+
+def _quade_untied_form(values: np.ndarray) -> float:
+    """Quade's F with the no-ties A = N(N+1)(2N+1)k(k+1)(k-1)/72, written out with scipy's ranks.
+
+    This is the form the SCI2S group's own code computes (KEEL, github SCI2SUGR/KEEL commit
+    5f404a94, src/keel/GraphInterKeel/statistical/tests/Friedman.java line 611) and STAC's first
+    version (github citiususc/stac commit 7cc3dca, tests_no_parametricos.py); see
+    tests/data/garcia2010/PROVENANCE.md. Rank 1 = best (higher score), as in mcda.
+    """
+    from scipy.stats import rankdata
+
+    n, k = values.shape
+    ranks = np.apply_along_axis(lambda row: rankdata(-row), 1, values)
+    weights = rankdata(values.max(axis=1) - values.min(axis=1))
+    totals = (weights[:, None] * (ranks - (k + 1) / 2.0)).sum(axis=0)
+    b_total = float(totals @ totals) / n
+    a_untied = n * (n + 1) * (2 * n + 1) * k * (k + 1) * (k - 1) / 72.0
+    return (n - 1) * b_total / (a_untied - b_total)
+
+
+@pytest.mark.parametrize("seed,n,k", [(11, 12, 4), (12, 24, 4), (13, 25, 9), (14, 7, 3)])
+def test_quade_without_ties_equals_the_untied_form(seed, n, k):
+    # With no tie within a dataset nor among the ranges, A = sum S_ij^2 (R's quade.test, mcda) is the
+    # no-ties A of Quade (1979) and of the SCI2S code: the two forms must agree to rounding.
+    values = np.random.default_rng(seed).normal(size=(n, k)) + np.linspace(0, 1, k)
+    frame = pd.DataFrame(values, index=[f"d{i}" for i in range(n)], columns=[f"m{j}" for j in range(k)])
+    res = mcda.quade_test(frame, direction="higher_is_better")
+    assert res.statistic == pytest.approx(_quade_untied_form(values), rel=1e-12)
+
+
+def test_garcia2010_quade_ties_explain_stac_value():
+    # On García et al.'s (2010) table two datasets tie methods (Newthyroid, Wisconsin) and two ranges tie
+    # (Adult, German), so the two forms of A differ (24479 vs 24500): mcda = R's quade.test = 11.767
+    # (r_reference.csv), while the untied form gives STAC's unit-test expectation 11.752 (citiususc/stac,
+    # stac/tests_unitarios.py at afb5889^, TestQuade.test_estadistico: round(F, 3) == 11.752), a peer
+    # value on its own transcription of the same 96 accuracies. Neither is a printed value of the paper (not found: PROVENANCE.md).
+    wide = _design("garcia2010")
+    res = mcda.quade_test(wide, direction="higher_is_better")
+    assert res.statistic == pytest.approx(_scalar("garcia2010", "quade_F"), rel=1e-10)
+    assert round(_quade_untied_form(wide.to_numpy()), 3) == 11.752
+    assert round(res.statistic, 3) != 11.752
