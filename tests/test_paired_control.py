@@ -174,3 +174,22 @@ def test_cli_control_writes_the_within_dataset_control_table(tmp_path):
     assert _body(text) == _body(expected)
     assert "against the control m1" in stdout.getvalue()
     assert "pairwise.tex" in stdout.getvalue()
+
+
+def test_control_table_keys_only_the_other_methods_from_m1():
+    # long names: the control is named in full in the caption, the k - 1 others are keyed M1..M(k-1)
+    long = [f"a_rather_long_method_name_number_{i}" for i in range(len(METHODS))]
+    cube = _cube(_values(seed=5)).assign_coords(method=long)
+    text = pairwise_to_latex(mcda.paired_tests(cube, control=long[2]))
+    versus = [line.split("&")[1].strip() for line in _body(text)]
+    assert versus == ["M1", "M2", "M3"] * 3                      # from M1, the control not among them
+    caption = next(line for line in text.splitlines() if line.startswith(r"\caption"))
+    assert r"a\_\allowbreak{}rather" in caption and "number\\_\\allowbreak{}2 against each of the 3" in caption
+    others = [m for m in long if m != long[2]]
+    for i, name in enumerate(others):                           # the key names each other method once
+        assert f"M{i + 1} = " + name.replace("_", r"\_\allowbreak{}") in caption
+    assert "M4" not in text and "Other methods: M1" in caption
+    # names that fit: no key at all, the other methods by name
+    plain = pairwise_to_latex(mcda.paired_tests(_cube(_values(seed=5)), control="m2"))
+    assert [line.split("&")[1].strip() for line in _body(plain)] == ["m0", "m1", "m3"] * 3
+    assert "M1" not in plain

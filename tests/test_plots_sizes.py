@@ -289,6 +289,51 @@ def test_pairwise_panels_are_legible_and_split_into_pages(k, n_datasets, width):
         plot_pairwise(res, width=width, page=n_pages + 1)
 
 
+@pytest.mark.parametrize("k", [8, 20, 50])
+def test_pairwise_panels_mark_the_missing_cell_and_say_so(k):
+    res = _quiet(mcda.paired_tests, cube(k, 3, n_seeds=4))          # method 0 has no score on dataset 1
+    marks, page, n_pages = [], 1, 1
+    while page <= n_pages:                                   # every page (50 methods: a panel per page)
+        fig, axes = plot_pairwise(res, datasets=["dataset_0", "dataset_1"], max_cols=2, width="page", page=page)
+        assert_legible(fig, width="page")
+        caption = " ".join(fig.get_suptitle().split())
+        n_pages = int(caption.split(f"page {page} of ")[1].split(":")[0]) if "page 1 of" in caption or \
+            f"page {page} of" in caption else 1
+        here = [[(int(x), int(y)) for x, y in zip(ln.get_xdata(), ln.get_ydata())]
+                for a in axes for ln in a.lines if ln.get_gid() == "missing"]
+        assert ("×: no result" in caption) == bool(here)    # said where drawn, and only there
+        marks += here
+        page += 1
+        plt.close("all")
+    assert len(marks) == 1                                   # on the dataset with the gap only
+    assert sorted(marks[0]) == sorted([(0, j) for j in range(1, k)] + [(j, 0) for j in range(1, k)])
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
+@pytest.mark.parametrize("k", [8, 20, 50])
+def test_pairwise_list_marks_the_missing_cell_in_its_legend(k, width):
+    res = _quiet(mcda.paired_tests, cube(k, 3, n_seeds=4))
+    marked, page = 0, 1
+    while marked < k - 1:                 # the gap's k - 1 comparisons come first (method 0 is "a" in each)
+        fig, ax = plot_pairwise(res, layout="list", datasets="dataset_1", width=width, page=page)
+        assert_legible(fig, width=width)
+        missing = [ln for ln in ax.lines if ln.get_gid() == "missing"]
+        assert len(missing) == 1 and np.all(np.asarray(missing[0].get_xdata()) == 0.0)
+        assert "no result" in [t.get_text() for t in ax.get_legend().get_texts()]
+        # the rows without a result are not drawn as "not significant"
+        hollow = [ln for ln in ax.lines if ln.get_gid() == "not_significant"][0]
+        assert set(np.round(hollow.get_ydata(), 6)).isdisjoint(np.round(missing[0].get_ydata(), 6))
+        marked += len(missing[0].get_xdata())
+        page += 1
+        plt.close("all")
+    assert marked == k - 1
+    if "of 1 (page" in " ".join(ax.get_xlabel().split()) or "page" not in ax.get_xlabel():
+        return                                                              # one page: nothing further
+    fig, ax = plot_pairwise(res, layout="list", datasets="dataset_1", width=width, page=page)
+    assert not [ln for ln in ax.lines if ln.get_gid() == "missing"]        # the next page has none, and
+    assert "no result" not in [t.get_text() for t in ax.get_legend().get_texts()]   # its legend says none
+
+
 @pytest.mark.parametrize("width", ["column", "page"])
 @pytest.mark.parametrize("k,n_datasets", [(4, 10), (8, 200), (20, 10), (50, 50)])
 def test_forest_marks_the_missing_cell_and_fits_a_page(k, n_datasets, width):

@@ -20,7 +20,10 @@ Layout rule (any number of methods and datasets; the text block is taken as the 
   a scores table that does not fit at 7 pt is split into the fewest column blocks of
   consecutive methods that fit, each its own table repeating the dataset column;
 - method names longer than 24 characters are shown as keys M1, M2, … in the scores and
-  pairwise tables, named in the caption (≤ 10 methods) or in a key table that follows.
+  pairwise tables, named in the caption (≤ 10 methods) or in a key table that follows; the
+  control table (``pairwise_to_latex(control=)``) names its control in full in the caption and
+  keys only the other methods, M1 to M(k − 1) in the table's order, so "Versus" starts at M1
+  (no key at all when every other method's name fits).
 
 Examples
 --------
@@ -178,24 +181,28 @@ def _breakable(text: str) -> str:
         if run in ("_", "-", ".", "/"):
             out.append(latex_escape(run) + r"\allowbreak{}")
         else:
-            pieces = re.split(r"(?<=[A-Za-z0-9]{12})(?=[A-Za-z0-9])", run)  # split the raw text, then escape
-            out.append(r"\allowbreak{}".join(latex_escape(p) for p in pieces))
+            for token in re.split(r"([A-Za-z0-9]+)", run):  # a letter/digit run: a break point every 12
+                pieces = [token[i:i + 12] for i in range(0, len(token), 12)] if token.isalnum() else [token]
+                out.append(r"\allowbreak{}".join(latex_escape(p) for p in pieces))
     return "".join(out)
 
 
-def _method_keys(methods: list) -> tuple[dict, str, str]:
+def _method_keys(methods: list, *, noun: str = "methods") -> tuple[dict, str, str]:
     """Table names of ``methods`` (keys M1, M2, … when any name is longer than _NAME_MAX), the caption's key
-    sentence, and a key table (a longtable M_i → name) when the key is too long for a caption ("" if none)."""
+    sentence, and a key table (a longtable M_i → name) when the key is too long for a caption ("" if none).
+
+    ``noun`` names what the keys stand for in the caption ("methods"; "other methods" in a control table,
+    whose control is named in full in the caption and takes no key)."""
     names = [str(m) for m in methods]
     if all(len(n) <= _NAME_MAX for n in names):
         return {m: latex_escape(m) for m in names}, "", ""
     keys = {m: f"M{i + 1}" for i, m in enumerate(names)}
-    sentence = " Methods: " + "; ".join(f"{keys[m]} = {_breakable(m)}" for m in names) + "."
+    sentence = f" {noun[0].upper()}{noun[1:]}: " + "; ".join(f"{keys[m]} = {_breakable(m)}" for m in names) + "."
     if len(names) <= 10:
         return keys, sentence, ""
-    table = _float(f"Keys of the methods in the table above (M1--M{len(names)}).", None, ["Key", "Method"],
+    table = _float(f"Keys of the {noun} in the table above (M1--M{len(names)}).", None, ["Key", "Method"],
                    [[keys[m], latex_escape(m)] for m in names], "ll", [], "")
-    return keys, f" Methods as keys M1--M{len(names)}, named in the key table that follows.", table
+    return keys, f" {noun[0].upper()}{noun[1:]} as keys M1--M{len(names)}, named in the key table that follows.", table
 
 
 def _scale_caption(scale: str | None) -> str:
@@ -499,7 +506,10 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
         if own is None:
             frame = _control_rows(frame, control)
     control = control if control is not None else own
-    names, key, key_table = _method_keys(methods)
+    if control is None:
+        names, key, key_table = _method_keys(methods)
+    else:   # the control is named in the caption; the keys number the other methods from M1
+        names, key, key_table = _method_keys([m for m in methods if str(m) != str(control)], noun="other methods")
     rows, comments = [], []
     previous = None
     for r in frame.itertuples(index=False):
@@ -533,11 +543,11 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
                            f"{(1 - alpha) * 100:g}\\% t interval. " + markers)
         header = ["Dataset", "Pair", "Difference", "$p$", r"$p_\mathrm{Holm}$", ""]
     else:
-        favours = favours.replace("the first", latex_escape(control))
+        favours = favours.replace("the first", _breakable(control))
         n_other = len(methods) - 1
-        default_caption = (f"{latex_escape(control)} against each of the {n_other} other methods: {test} over seeds "
+        default_caption = (f"{_breakable(control)} against each of the {n_other} other methods: {test} over seeds "
                            f"within each dataset, Holm-adjusted over the {n_other} comparisons of a dataset. "
-                           f"Difference: {latex_escape(control)} minus the other method{favours}, with its "
+                           f"Difference: {_breakable(control)} minus the other method{favours}, with its "
                            f"{(1 - alpha) * 100:g}\\% t interval. " + markers)
         header = ["Dataset", "Versus", "Difference", "$p$", r"$p_\mathrm{Holm}$", ""]
     scale = scale_of(result)

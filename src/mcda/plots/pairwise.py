@@ -10,7 +10,7 @@ import pandas as pd
 from .._validation import McdaArgumentError, check_choice
 from . import _common, _layout, _style
 
-__all__ = ["pair_matrix", "pairwise_methods", "list_rows", "list_pages", "plot_pairwise"]
+__all__ = ["pair_matrix", "pair_gaps", "pairwise_methods", "list_rows", "list_pages", "plot_pairwise"]
 
 _FIELDS = ("table", "method", "alpha")
 _LAYOUTS = ("matrix", "list")
@@ -59,6 +59,38 @@ def pair_matrix(table: pd.DataFrame, dataset, methods: list) -> tuple[np.ndarray
     return lower, upper, significant
 
 
+def pair_gaps(table: pd.DataFrame, dataset, methods: list) -> tuple[np.ndarray, np.ndarray]:
+    """Where one dataset's panel marks a gap: (no result, no test), k × k, both symmetric.
+
+    ``no result``: the pair has no mean difference (a method without a score on the dataset, or
+    no seed the two share): both its cells are marked "×". ``no test``: the pair has a mean
+    difference but no p-value (e.g. one shared seed, or no variation): its lower-triangle cell is
+    marked "–" (the upper keeps the difference).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"dataset": ["d", "d"], "method_a": ["a", "a"], "method_b": ["b", "c"],
+    ...                   "mean_diff": [float("nan"), 0.1], "p_holm": [float("nan"), float("nan")]})
+    >>> none, untested = pair_gaps(t, "d", ["a", "b", "c"])
+    >>> bool(none[0, 1]), bool(none[1, 0]), bool(untested[2, 0]), bool(none[0, 2])
+    (True, True, True, False)
+    """
+    k = len(methods)
+    index = {m: i for i, m in enumerate(methods)}
+    no_result = np.zeros((k, k), dtype=bool)
+    no_test = np.zeros((k, k), dtype=bool)
+    for row in table[table["dataset"] == dataset].itertuples(index=False):
+        if row.method_a not in index or row.method_b not in index:
+            continue
+        i, j = index[row.method_a], index[row.method_b]
+        if not np.isfinite(row.mean_diff):
+            no_result[i, j] = no_result[j, i] = True
+        elif not np.isfinite(row.p_holm):
+            no_test[i, j] = no_test[j, i] = True
+    return no_result, no_test
+
+
 def plot_pairwise(result, *, layout: str = "matrix", datasets=None, metric=None, max_cols: int | None = None,
                   page: int = 1, width="page", ax=None):
     """Paired tests of every pair of methods on each dataset.
@@ -99,8 +131,12 @@ def plot_pairwise(result, *, layout: str = "matrix", datasets=None, metric=None,
     (``p_holm <= alpha``), ``mean_diff`` and ``ci_low, ci_high`` (the t interval of the mean
     paired difference at 1 − alpha). In the matrix, a significant pair's cells are framed. The
     colour scales are shared by all panels: blue for −log10 p (the dashed level on the colour
-    bar is −log10 α), purple/orange for the difference, centred at 0. A pair whose p-value is
-    NaN (no variation, fewer than two shared seeds) is left blank.
+    bar is −log10 α), purple/orange for the difference, centred at 0. A pair without a result
+    (a method with no score on the dataset: no shared seed) is marked "×" in both its cells, and
+    a pair with a difference but no p-value (one shared seed, no variation) "–" in its lower
+    cell (:func:`pair_gaps`); the caption says so when a page has either. In the list such a
+    comparison's row carries "×" at 0 ("no result" in the legend) or an open square at its
+    difference ("no p-value"); the table's ``reason`` says why.
 
     Examples
     --------
@@ -189,6 +225,7 @@ def _draw_matrix(result, table, datasets, methods, *, max_cols, width, ax, where
     numbered = k >= _layout.NUMBERED_LABELS_FROM or max(len(m) for m in names) > _layout.LONG_NAME
     short = [str(i + 1) for i in range(k)] if numbered else names
     lower_image = upper_image = None
+    gaps_any = {"missing": False, "not_tested": False}
     for panel, dataset, (lower, upper, significant) in zip(axes, datasets, panels):
         lower_image = panel.imshow(np.ma.masked_invalid(np.where(np.isinf(lower), p_top * 2, lower)), cmap=blues,
                                    norm=p_norm, interpolation="nearest")
@@ -209,6 +246,14 @@ def _draw_matrix(result, table, datasets, methods, *, max_cols, width, ax, where
                         text = f"{abs(value):.1f}" if i > j else f"{value:+.3f}"  # −log10 p ≥ 0: no "−0.0"
                         panel.text(j, i, text, ha="center", va="center", fontsize=_style.FONT_SIZE - 3,
                                    color=_style.text_color_on(cmap(norm(value))), gid="cell_value")
+        no_result, no_test = pair_gaps(table, dataset, methods)
+        mark_size = max(min(0.5 * (grid["panel"] if grid else 1.5) * 72.0 / k, 4.0), 1.5)
+        for gaps, marker, gid in ((no_result, "x", "missing"), (np.tril(no_test), "_", "not_tested")):
+            ii, jj = np.nonzero(gaps)
+            if len(ii):
+                gaps_any[gid] = True
+                panel.plot(jj, ii, linestyle="none", marker=marker, markersize=mark_size, color=_style.NEUTRAL,
+                           markeredgewidth=0.8, gid=gid)
         side_pt = (grid["panel"] if grid else 1.5) * 72.0 * 0.75
         tick_font = max(min(_style.FONT_SIZE - 2, side_pt / k / 1.3), _layout.MIN_FONT)
         label_room = max(1.3 * tick_font, len(short[-1]) * _layout.char_width(tick_font) + 2.0) if numbered else \
@@ -242,6 +287,10 @@ def _draw_matrix(result, table, datasets, methods, *, max_cols, width, ax, where
                    labelspacing=0.15, title="methods", title_fontsize=_style.FONT_SIZE - 2)
     caption = (f"Lower triangle: −log10 p (Holm within the dataset); upper: mean difference row − column; "
                f"framed: significant at α = {result.alpha:g}.")
+    if gaps_any["missing"]:
+        caption += " ×: no result (a method without a score on the dataset)."
+    if gaps_any["not_tested"]:
+        caption += " –: no p-value (fewer than two shared seeds or no variation)."
     if where:
         caption += f" {where}"
     fig.suptitle(_layout.wrap_label(caption, int(0.95 * fig.get_figwidth() * 72.0 / _layout.char_width(
@@ -355,8 +404,18 @@ def _draw_list(result, table, datasets, chunks, *, width, ax, numbered, key):
               lw=1.0, zorder=2, gid="interval")
     ax.plot(diff[significant], y[significant], linestyle="none", marker="o", markersize=3.5, color=colour, zorder=3,
             label=f"significant (Holm, α = {result.alpha:g})", gid="significant")
-    ax.plot(diff[~significant], y[~significant], linestyle="none", marker="o", markersize=3.5,
+    tested = np.isfinite(ordered["p_holm"].to_numpy(dtype=float))
+    has_diff = np.isfinite(diff)
+    plain = ~significant & tested & has_diff
+    ax.plot(diff[plain], y[plain], linestyle="none", marker="o", markersize=3.5,
             markerfacecolor="white", markeredgecolor=colour, zorder=3, label="not significant", gid="not_significant")
+    untested = has_diff & ~tested
+    if untested.any():      # a difference without a p-value: drawn, but not as "not significant"
+        ax.plot(diff[untested], y[untested], linestyle="none", marker="s", markersize=3.0, markerfacecolor="white",
+                markeredgecolor=_style.NEUTRAL, zorder=3, label="no p-value", gid="not_tested")
+    if (~has_diff).any():   # no result (no shared seed): a "×" at 0, where a difference would be
+        ax.plot(np.zeros(int((~has_diff).sum())), y[~has_diff], linestyle="none", marker="x", markersize=3.5,
+                color=_style.NEUTRAL, markeredgewidth=0.9, zorder=3, label="no result", gid="missing")
     ax.axvline(0.0, color="black", lw=0.7, zorder=1)
     from matplotlib.ticker import MaxNLocator
 
@@ -378,6 +437,13 @@ def _draw_list(result, table, datasets, chunks, *, width, ax, numbered, key):
     ax.spines["left"].set_visible(False)
     test = "paired t" if result.method == "t" else "Wilcoxon"
     ax.set_xlabel(f"mean difference a − b ({1 - result.alpha:.0%} t interval); {test} test")
-    ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncols=2 if fig.get_figwidth() > 4.5 else 1,
+    shown = np.concatenate([ordered[c].to_numpy(dtype=float) for c in ("ci_low", "ci_high", "mean_diff")])
+    if not np.isfinite(shown).any():     # a page of comparisons without results: the scale of the others
+        every = np.concatenate([table[c].to_numpy(dtype=float) for c in ("ci_low", "ci_high", "mean_diff")])
+        every = every[np.isfinite(every)]
+        top = float(np.abs(every).max()) if every.size and np.abs(every).max() > 0 else 1.0
+        ax.set_xlim(-1.05 * top, 1.05 * top)
+    n_entries = len([ln for ln in ax.get_lines() if not ln.get_label().startswith("_")])
+    ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncols=min(n_entries, 4) if fig.get_figwidth() > 4.5 else 1,
               fontsize=_style.FONT_SIZE - 1, borderaxespad=0.3, handletextpad=0.2)
     return fig, ax
