@@ -344,8 +344,10 @@ def test_code_points_and_utf8_decoding_match_python():
     width = kernels.max_code_points(offsets, data)
     assert width == max(len(s) for s in LABELS)
     part = np.empty(len(LABELS), dtype=np.int64)  # pass 1 counts them while it hashes
-    _, _, points, longest, empty = kernels.batch_partitions(offsets, data, kernels.ALL_BITS, 64, 1, part)
+    _, _, points, longest, empty, shortest, prefix = kernels.batch_partitions(offsets, data, kernels.ALL_BITS, 64, 1,
+                                                                               part)
     assert points == width and longest == max(len(s.encode()) for s in LABELS) and empty == 1
+    assert shortest == 0 and prefix == 0
     for label in LABELS:  # one at a time: the ASCII shortcut and the code point count agree with Python
         one_offsets, one_data = _buffers([label])
         assert kernels.batch_partitions(one_offsets, one_data, kernels.ALL_BITS, 64, 1, part[:1])[2] == len(label)
@@ -355,76 +357,135 @@ def test_code_points_and_utf8_decoding_match_python():
 
 
 def _segments_by_python(labels, codes, scores, partition_of, code_width, length_width):
-    """The segment layout of kernels.batch_segments written with struct, partition by partition."""
+    """The segment layout of kernels.batch_segments written with struct, partition by partition:
+    the prefix all the batch's labels share once per segment, then the rest of each label."""
+    import os
     import struct
 
+    encoded = [t.encode() for t in labels]
+    prefix = os.path.commonprefix(encoded)
     out, starts = b"", [0]
     for p in range(max(partition_of) + 1):
         rows = [i for i in range(len(labels)) if partition_of[i] == p]
         if rows:
-            text = [labels[i].encode() for i in rows]
-            stream = b"".join(codes[i].item().to_bytes(code_width, "little") + len(t).to_bytes(length_width, "little") + t
-                              for i, t in zip(rows, text))
-            out += struct.pack(f"<qqq{len(rows)}d", len(rows), sum(map(len, text)), code_width | length_width << 8,
-                               *[scores[i] for i in rows])
+            rest = [encoded[i][len(prefix):] for i in rows]
+            stream = b"".join(codes[i].item().to_bytes(code_width, "little")
+                              + (len(t).to_bytes(length_width, "little") if length_width else b"") + t
+                              for i, t in zip(rows, rest))
+            uniform = len(encoded[0]) if length_width == 0 else 0
+            out += struct.pack("<qqqq", len(rows), sum(map(len, rest)), code_width | length_width << 8 | len(prefix) << 16,
+                               uniform)
+            out += prefix + b"\0" * (-len(prefix) % 8)
+            out += struct.pack(f"<{len(rows)}d", *[scores[i] for i in rows])
             out += stream + b"\0" * (-len(stream) % 8)
         starts.append(len(out))
     return out, starts
 
 
-def test_partitioning_grouping_and_scattering_match_plain_python():
+def _segments(labels, codes, scores, bits, code_width, length_width):
+    offsets, data = _buffers(labels)
+    part = np.empty(len(labels), dtype=np.int64)
+    counts, sizes, _, _, _, _, prefix = kernels.batch_partitions(offsets, data, kernels.ALL_BITS, 64 - bits, 1 << bits,
+                                                                 part)
+    out = np.full(1000, -1, dtype=np.int64)  # padding is zeroed, whatever was there
+    starts = kernels.batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width, prefix,
+                                    out)
+    return out[:starts[-1] // 8], starts
+
+
+def test_partitioning_and_segments_match_plain_python():
     labels = ["b", "a", "bb", "c", "a", "b", "数"]
     offsets, data = _buffers(labels)
     codes, scores = np.arange(7, dtype=np.int32), np.arange(7.0)
     # partitions from the top two bits of the hash
     expected_part = [_fnv_mix(s) >> 62 for s in labels]
     part = np.empty(len(labels), dtype=np.int64)
-    counts, sizes, width, longest, empty = kernels.batch_partitions(offsets, data, kernels.ALL_BITS, 62, 4, part)
+    counts, sizes, width, longest, empty, shortest, prefix = kernels.batch_partitions(offsets, data, kernels.ALL_BITS,
+                                                                                      62, 4, part)
     assert part.tolist() == expected_part and width == 2 and longest == 3 and empty == 0
+    assert shortest == 1 and prefix == 0
     assert counts.tolist() == [expected_part.count(p) for p in range(4)]
     assert sizes.tolist() == [sum(len(s.encode()) for s, q in zip(labels, expected_part) if q == p) for p in range(4)]
     assert [kernels.width_for(v) for v in (0, 255, 256, 65535, 65536)] == [1, 1, 2, 2, 4]
     codes = np.array([0, 1, 2, 300, 4, 70000, 6], dtype=np.int32)
-    for code_width, length_width in ((4, 1), (4, 2), (4, 4)):
-        out = np.zeros(1000, dtype=np.int64)
-        starts = kernels.batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width, out)
-        reference, reference_starts = _segments_by_python(labels, codes, scores, expected_part + [3], code_width,
-                                                          length_width)
-        assert starts.tolist() == reference_starts and out.view(np.uint8)[:starts[-1]].tobytes() == reference
-        # gathered back, partition by partition: the rows of each partition in their order
-        back_scores, back_codes, back_offsets, back_data = kernels.gather_segments(out[:starts[-1] // 8])
-        order = sorted(range(len(labels)), key=lambda i: expected_part[i])  # stable by partition
-        rebuilt = pa.Array.from_buffers(pa.large_string(), len(labels), [None, pa.py_buffer(back_offsets),
-                                                                           pa.py_buffer(back_data)])
-        assert rebuilt.to_pylist() == [labels[i] for i in order]
-        assert back_codes.tolist() == codes[order].tolist() and back_scores.tolist() == order
-    small = np.arange(7, dtype=np.int32)  # one-byte codes
-    out = np.zeros(1000, dtype=np.int64)
-    starts = kernels.batch_segments(offsets, data, small, scores, part, counts, sizes, 1, 1, out)
-    assert out.view(np.uint8)[:starts[-1]].tobytes() == _segments_by_python(labels, small, scores, expected_part + [3],
-                                                                             1, 1)[0]
-    assert kernels.gather_segments(out[:starts[-1] // 8])[1].tolist() == order
+    for group in (labels, ["item0042", "item0007", "item0042x", "item00", "item0007"],  # a shared prefix
+                  ["ab12", "ab34", "ab12", "ab99"]):  # one length: no lengths stored
+        same = len({len(t.encode()) for t in group}) == 1
+        n = len(group)
+        for code_width, length_width in ((4, 1), (4, 2), (4, 4), (1, 1)) if not same else ((4, 0), (1, 0)):
+            small = codes[:n] if code_width == 4 else np.arange(n, dtype=np.int32)
+            out, starts = _segments(group, small, scores[:n], 2, code_width, length_width)
+            where = [_fnv_mix(s) >> 62 for s in group]
+            reference, reference_starts = _segments_by_python(group, small, scores[:n], where + [3], code_width,
+                                                              length_width)
+            assert starts.tolist() == reference_starts and out.view(np.uint8).tobytes() == reference
+            # gathered back, partition by partition: the rows of each partition in their order, labels whole
+            back_scores, back_codes, back_offsets, back_data = kernels.gather_segments(out)
+            order = sorted(range(n), key=lambda i: where[i])  # stable by partition
+            rebuilt = pa.Array.from_buffers(pa.large_string(), n, [None, pa.py_buffer(back_offsets),
+                                                                   pa.py_buffer(back_data)])
+            assert rebuilt.to_pylist() == [group[i] for i in order]
+            assert back_codes.tolist() == small[order].tolist() and back_scores.tolist() == [float(i) for i in order]
+            assert kernels.rows_in_segments(out)[0] == n
     # an empty label is counted; one partition needs no hash bits
     offsets, data = _buffers(["a", "", "b", ""])
     part = np.empty(4, dtype=np.int64)
-    counts, sizes, width, longest, empty = kernels.batch_partitions(offsets, data, kernels.ALL_BITS, 64, 1, part)
+    counts, sizes, width, longest, empty, shortest, prefix = kernels.batch_partitions(offsets, data, kernels.ALL_BITS,
+                                                                                      64, 1, part)
     assert part.tolist() == [0] * 4 and counts.tolist() == [4] and sizes.tolist() == [2] and empty == 2
-    # grouping: byte for byte, in (hash, label) order, also when every hash is the same
-    offsets, data = _buffers(labels)
-    for mask in (kernels.ALL_BITS, np.uint64(0)):
-        hashes = [_fnv_mix(s) & int(mask) for s in labels]
-        group, first = ingest._groups(offsets, data, mask)
-        distinct = sorted(set(labels), key=lambda s: (hashes[labels.index(s)], s))  # (hash, label) order
-        assert [labels[i] for i in first] == distinct
-        assert [distinct[g] for g in group] == labels
-    group = np.array([0, 1, 0, 2, 1, 0])
-    position = np.array([2, 0, 1])  # group g is row position[g] of the block
-    columns = np.array([0, 0, 1, 1, 1, 0], dtype=np.int32)
-    recode = np.array([1, 0])  # provisional code c is column recode[c]
-    block, repeated, n_repeated = kernels.scatter_grouped(group, position, columns, recode, np.arange(6.0), 3, 2, 8)
-    np.testing.assert_array_equal(block, [[4.0, 1.0], [3.0, np.nan], [2.0, 0.0]])
-    assert repeated.tolist() == [5] and n_repeated == 1  # row 5 repeats row 0's cell, whatever its score
-    block, repeated, n_repeated = kernels.scatter_grouped(np.zeros(5, dtype=np.int64), np.array([0]),
-                                                          np.zeros(5, dtype=np.int32), np.array([0]),
-                                                          np.arange(5.0), 1, 1, 2)
-    assert repeated.tolist() == [1, 2] and n_repeated == 4
+
+
+def _assembled_by_python(labels, columns, scores, mask, n_columns):
+    """Groups in first-appearance order (labels compared as text), their masked hashes, the block and
+    the repeated (group, column) cells."""
+    groups = list(dict.fromkeys(labels))
+    block = np.full((len(groups), n_columns), np.nan)
+    given, repeated = set(), []
+    for label, c, v in zip(labels, columns, scores):
+        g = groups.index(label)
+        if (g, c) in given:
+            repeated.append((g, c))
+        else:
+            given.add((g, c))
+            block[g, c] = v
+    return groups, [_fnv_mix(t) & mask for t in groups], block, repeated
+
+
+@pytest.mark.parametrize("mask", [kernels.ALL_BITS, np.uint64(0)])  # 0: every label on one hash
+def test_assembling_a_partition_matches_plain_python(mask):
+    rng = np.random.default_rng(5)
+    labels = [f"d{i}" for i in range(40)] + ["café", "数据集", "d1 ", "item0000001"]
+    rows = [(t, c) for t in labels for c in range(3) if rng.random() < 0.8] + [("d3", 1), ("café", 2), ("d3", 1)]
+    rows = [rows[i] for i in rng.permutation(len(rows))]
+    text, provisional = [t for t, _ in rows], np.array([c for _, c in rows], dtype=np.int32)
+    recode = np.array([2, 0, 1])  # provisional code c is column recode[c]
+    scores = rng.random(len(rows))
+    scores[3] = np.nan  # a missing result is stored as NaN (not as "no row")
+    # several segments (two batches of pass 1), as a partition read back from the spill file
+    half = len(rows) // 2
+    first, _ = _segments(text[:half], provisional[:half], scores[:half], 0, 1, 1)
+    second, _ = _segments(text[half:], provisional[half:], scores[half:], 0, 1, 1)
+    buffer = np.concatenate([first, second])
+    scratch = kernels.Scratch(3, 8)
+    for _ in range(2):  # the scratch is reused: the same result the second time
+        cells, hashes, offsets, data, repeated, n_repeated = kernels.assemble_segments(buffer, mask, recode, 3, 8,
+                                                                                     scratch)
+        groups, expected_hashes, expected_block, expected_repeated = _assembled_by_python(
+            text, recode[provisional].tolist(), scores, int(mask), 3)
+        got = pa.Array.from_buffers(pa.large_string(), len(hashes), [None, pa.py_buffer(offsets.copy()),
+                                                                     pa.py_buffer(data.copy())]).to_pylist()
+        assert got == groups and hashes.tolist() == expected_hashes
+        assert [tuple(r) for r in repeated.tolist()] == expected_repeated[:8] and n_repeated == len(expected_repeated)
+        order = np.arange(len(groups))[::-1].copy()
+        np.testing.assert_array_equal(kernels.take_rows(cells, order), expected_block[order])
+    # in (hash, label) order, also when every hash is the same
+    order = ingest._order(hashes, lambda g: [groups[i] for i in g])
+    assert [groups[i] for i in order] == sorted(groups, key=lambda t: (_fnv_mix(t) & int(mask), t))
+    # one row a dataset and long labels: the groups, the table and the text outgrow the first guess
+    long = [f"a-long-dataset-label-of-forty-bytes-{i:04d}" for i in range(60)]
+    buffer, _ = _segments(long, np.zeros(60, dtype=np.int32), np.arange(60.0), 0, 1, 0)
+    cells, hashes, offsets, data, repeated, n_repeated = kernels.assemble_segments(buffer, mask, recode, 3, 8, scratch)
+    got = pa.Array.from_buffers(pa.large_string(), len(hashes), [None, pa.py_buffer(offsets.copy()),
+                                                                 pa.py_buffer(data.copy())]).to_pylist()
+    assert got == long and n_repeated == 0 and scratch.capacity >= 60
+    np.testing.assert_array_equal(kernels.take_rows(cells, np.arange(60)), [[np.nan, np.nan, i] for i in range(60)])

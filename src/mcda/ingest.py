@@ -37,10 +37,12 @@ until the end.
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 import shutil
 import tempfile
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -270,6 +272,43 @@ def _scores(column, name: str, datasets, methods, first_row: int) -> np.ndarray:
 # =========================================================================== the spill file
 
 
+_PAGE = 4096
+
+
+def _hole_puncher():
+    """``punch(fd, offset, length) -> bool``: frees the file's pages there (Linux ``fallocate``
+    with ``FALLOC_FL_PUNCH_HOLE``); None where that is not available."""
+    import ctypes
+    import ctypes.util
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        fallocate = libc.fallocate
+    except (OSError, AttributeError):
+        return None
+    fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64]
+    fallocate.restype = ctypes.c_int
+    flags = 0x02 | 0x01  # FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE
+
+    def punch(fd: int, offset: int, length: int) -> bool:
+        return length <= 0 or fallocate(fd, flags, offset, length) == 0  # a file system without it: stop trying
+
+    return punch
+
+
+_PUNCH: list = []  # [the puncher or None], found on first use (ctypes stays out of ``import mcda``)
+
+
+def _punch_hole(fd: int, offset: int, length: int) -> bool:
+    """Free the file's pages in ``[offset, offset + length)``; False where that cannot be done."""
+    if not _PUNCH:
+        _PUNCH.append(_hole_puncher())
+    return _PUNCH[0] is not None and _PUNCH[0](fd, offset, length)
+
+
 def _write_all(fd: int, view: memoryview, offset: int) -> None:
     while len(view):
         done = os.pwrite(fd, view, offset)
@@ -322,15 +361,18 @@ class _Spill:
 
         n = offsets.size - 1
         part, _ = self._scratch(n, 0)
-        counts, sizes, width, longest, empty = kernels.batch_partitions(offsets, data, mask, self.shift,
-                                                                        self.n_parts, part)
+        counts, sizes, width, longest, empty, shortest, prefix = kernels.batch_partitions(
+            offsets, data, mask, self.shift, self.n_parts, part)
         if empty or longest >= 2**31:
             return int(width), int(longest), int(empty)
-        code_width, length_width = kernels.width_for(max(0, n_codes - 1)), kernels.width_for(int(longest))
-        words = (32 * self.n_parts + (8 + code_width + length_width) * n + int(sizes.sum())) // 8 + 1
+        code_width = kernels.width_for(max(0, n_codes - 1))
+        length_width = 0 if shortest == longest else kernels.width_for(int(longest) - int(prefix))
+        n_segments = int(np.count_nonzero(counts))
+        stored = int(sizes.sum()) - n * int(prefix)
+        words = (n_segments * (48 + int(prefix)) + (8 + code_width + length_width) * n + stored) // 8 + 1
         part, out = self._scratch(n, words)
         starts = kernels.batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width,
-                                        out)
+                                        int(prefix), out)
         total = int(starts[-1])
         with self.lock:
             at = self.size
@@ -357,21 +399,39 @@ class _Spill:
         keep = stop > start
         return start[keep], (stop - start)[keep]
 
-    def read(self, p: int, batch: int | None = None):
-        """Partition ``p``'s rows (all its segments, or only its ``batch``-th):
-        (scores, codes, int64 offsets, label bytes)."""
-        from ._kernels import ingest as kernels
-
+    def read(self, p: int, batch: int | None = None) -> np.ndarray:
+        """Partition ``p``'s segments (all of them, or only its ``batch``-th) one after the other,
+        as int64 words in this thread's reusable buffer (valid until its next read)."""
         where, size = self.segments(p)
         if batch is not None:
             where, size = where[batch:batch + 1], size[batch:batch + 1]
-        buffer = np.empty(int(size.sum()) // 8, dtype=np.int64)
+        words = int(size.sum()) // 8
+        buffer = getattr(self._buffers, "read", None)
+        if buffer is None or buffer.size < words:
+            buffer = self._buffers.read = np.empty(max(words, 1 << 16), dtype=np.int64)
         view = memoryview(buffer.view(np.uint8))
         at = 0
         for offset, n in zip(where.tolist(), size.tolist()):
             _read_all(self.fd, view[at:at + n], offset)
             at += n
-        return kernels.gather_segments(buffer)
+        return buffer[:words]
+
+    def release(self, p: int) -> None:
+        """Partitions ``0 .. p`` were read: give their pages back (the whole pages of the file
+        below the end of partition ``p`` in every batch), so the writes of the store and the
+        buffers of pass 2 reuse them instead of fresh memory. Only where the system can punch
+        holes in a file (Linux); elsewhere the file is removed at the end as it is."""
+        if getattr(self, "_no_holes", False) or not self.size:
+            return
+        table = self.index()
+        if not hasattr(self, "_released"):
+            self._released = -(-table[:, 0] // _PAGE) * _PAGE  # the first whole page of each batch
+        upto = table[:, p + 1] // _PAGE * _PAGE
+        for b in np.flatnonzero(upto > self._released).tolist():
+            if not _punch_hole(self.fd, int(self._released[b]), int(upto[b] - self._released[b])):
+                self._no_holes = True
+                return
+            self._released[b] = upto[b]
 
     def close(self) -> None:
         if self.fd >= 0:
@@ -483,9 +543,9 @@ def _partition(source: _Source, folder: str, bits: int, text_scores: bool, line)
 # =========================================================================== pass 2: assemble
 
 
-def _order(group_hashes: np.ndarray, first: np.ndarray, labels):
-    """Position of each group in store order, (hash, label), and the groups' first rows in
-    that order. ``labels``: a function giving the labels of some rows as Python strings."""
+def _order(group_hashes: np.ndarray, labels) -> np.ndarray:
+    """The groups in store order, (hash, label). ``labels``: a function giving the labels of
+    some groups as Python strings."""
     order = np.argsort(group_hashes, kind="stable")
     ordered = group_hashes[order]
     ties = np.flatnonzero(ordered[1:] == ordered[:-1])
@@ -496,11 +556,9 @@ def _order(group_hashes: np.ndarray, first: np.ndarray, labels):
             while stop < ordered.size and ordered[stop] == ordered[start]:
                 stop += 1
             idx = order[start:stop]
-            text = labels(first[idx])
+            text = labels(idx)
             order[start:stop] = idx[np.argsort(np.array(text, dtype=object), kind="stable")]
-    position = np.empty(first.size, dtype=np.int64)
-    position[order] = np.arange(first.size)
-    return position, first[order]
+    return order
 
 
 def _arrow_labels(offsets, data):
@@ -510,14 +568,7 @@ def _arrow_labels(offsets, data):
     return pa.Array.from_buffers(kind, offsets.size - 1, [None, pa.py_buffer(offsets), pa.py_buffer(data)])
 
 
-def _groups(offsets, data, mask=None):
-    """(group of each row, first row of each group) with the groups in (hash, label) order."""
-    from ._kernels import ingest as kernels
-
-    group, first, hashes = kernels.group_labels(offsets, data, _HASH_MASK if mask is None else mask)
-    array = _arrow_labels(offsets, data)
-    position, first = _order(hashes, first, lambda rows: array.take(rows).to_pylist())
-    return position[group], first
+_SCRATCH = threading.local()  # each thread's arrays for pass 2 (kernels.Scratch), kept between partitions
 
 
 class _Duplicates(Exception):
@@ -537,23 +588,24 @@ def _assemble(spill: _Spill, p: int, budget: int, recode: np.ndarray, k: int, wi
         sub = _Spill(folder, _SPLIT_BITS, used, name=f"{os.path.basename(spill.path)[:-4]}-{p}")
         try:
             for b in range(len(spill.segments(p)[0])):
-                scores, codes, offsets, data = spill.read(p, batch=b)
+                scores, codes, offsets, data = kernels.gather_segments(spill.read(p, batch=b))
                 sub.add(b, offsets, data, codes, scores, _HASH_MASK, len(recode))
             for q in np.flatnonzero(sub.counts):
                 yield from _assemble(sub, int(q), budget, recode, k, width, folder)
         finally:
             sub.close()
         return
-    scores, codes, offsets, data = spill.read(p)
-    group, first, hashes = kernels.group_labels(offsets, data, _HASH_MASK)
-    labels = _arrow_labels(offsets, data)
-    position, first = _order(hashes, first, lambda rows: labels.take(rows).to_pylist())
-    block, repeated, n_repeated = kernels.scatter_grouped(group, position, codes, recode, scores, first.size, k,
-                                                          _MAX_SHOWN)
+    scratch = getattr(_SCRATCH, "arrays", None)
+    if scratch is None or scratch.n_columns != k:
+        scratch = _SCRATCH.arrays = kernels.Scratch(k, _MAX_SHOWN)
+    cells, hashes, offsets, text, repeated, n_repeated = kernels.assemble_segments(spill.read(p), _HASH_MASK, recode, k,
+                                                                                 _MAX_SHOWN, scratch)
+    labels = _arrow_labels(offsets, text)  # views of the scratch: used only in this call
     if n_repeated:
-        raise _Duplicates([(labels[int(r)].as_py(), int(recode[codes[r]])) for r in repeated])
-    text = kernels.utf8_to_ucs4(offsets, data, first, width).view(f"<U{width}").reshape(-1)
-    yield block, text
+        cells[:] = kernels.NOT_GIVEN  # the scratch clean again
+        raise _Duplicates([(labels[int(g)].as_py(), int(c)) for g, c in repeated])
+    order = _order(hashes, lambda groups: labels.take(groups).to_pylist())
+    yield kernels.take_rows(cells, order), kernels.utf8_to_ucs4(offsets, text, order, width).view(f"<U{width}").reshape(-1)
 
 
 def _duplicate_rows(source: _Source, pairs, methods: list) -> str:
@@ -638,6 +690,11 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
     store_path = str(path)
     done = created = False
     parts = None
+    # the conversion makes no reference cycles, but zarr's and the threads' bookkeeping allocates
+    # enough objects to trigger full collections over everything the process holds: paused
+    # meanwhile (and restored as it was)
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         text_scores = False
         while True:
@@ -666,6 +723,7 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
             from concurrent.futures import ThreadPoolExecutor
 
             todo = [int(p) for p in np.flatnonzero(parts.counts)]
+            every = max(1, len(todo) // 64)  # pages given back in 64 steps (a step is a call per batch)
             budget = max(1, rows_in_memory // 2)
 
             def assemble(p):
@@ -677,6 +735,8 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
                     blocks = pending.pop(0).result()
                     if i + 2 < len(todo):
                         pending.append(pool.submit(assemble, todo[i + 2]))
+                    if i + 1 < len(todo) and i % every == every - 1:
+                        parts.release(p)  # every partition up to p was read: its pages serve the next writes
                     for block, text in blocks:
                         writer.add(block, text)
                     del blocks
@@ -697,6 +757,8 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
         root["method"].attrs["_ARRAY_DIMENSIONS"] = ["method"]
         done = True
     finally:
+        if collecting:
+            gc.enable()
         if parts is not None:
             parts.close()
         shutil.rmtree(folder, ignore_errors=True)

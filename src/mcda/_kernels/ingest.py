@@ -12,21 +12,20 @@ forces every label onto one hash).
 Pass 1 (one batch of rows):
 
 - :func:`batch_partitions`: each row's partition, the rows and label bytes per partition, the
-  widest label (code points), the longest (bytes) and the number of empty labels, in one
-  pass over the bytes;
+  widest label (code points), the longest and shortest (bytes), the number of empty labels and
+  the prefix all the batch's labels share, in one pass over the bytes;
 - :func:`batch_segments`: the batch's rows laid out partition by partition, one *segment* per
-  partition, each self-describing (see :func:`segment_bytes`), ready to be written to the
-  spill file in one write.
+  partition, each self-describing (see :func:`segment_bytes`: the shared prefix once, no
+  lengths when all labels have one), ready to be written to the spill file in one write.
 
 Pass 2 (one partition):
 
-- :func:`gather_segments`: a partition's segments (read back from the spill file one after
-  the other) into flat columns;
-- :func:`group_labels`: the distinct labels of a partition (a hash table, labels compared
-  byte by byte, so two labels sharing a hash stay apart), each row's group, one first row and
-  the hash of each group;
-- :func:`scatter_grouped`: the datasets x methods block from the rows, and the first rows
-  that repeat a (dataset, method) cell already given;
+- :func:`assemble_segments`: straight from a partition's segments (read back from the spill
+  file one after the other), its distinct labels (a hash table, labels compared byte by byte,
+  so two labels sharing a hash stay apart), their hashes and bytes, the datasets x methods
+  block and the cells a second row gave (duplicates), in one pass over the rows;
+- :func:`gather_segments`: the segments back into flat columns (only to split a partition that
+  outgrew the memory budget);
 - :func:`utf8_to_ucs4`: chosen labels decoded from UTF-8 into the code points of a ``<U``
   array.
 
@@ -41,7 +40,8 @@ import numpy as np
 from ._jit import jit
 
 __all__ = ["label_hashes", "max_code_points", "batch_partitions", "width_for", "segment_bytes", "batch_segments",
-           "gather_segments", "group_labels", "scatter_grouped", "utf8_to_ucs4"]
+           "gather_segments", "assemble_rows", "assemble_segments", "Scratch", "rows_in_segments", "take_rows",
+           "utf8_to_ucs4"]
 
 _FNV_OFFSET = np.uint64(0xCBF29CE484222325)
 _FNV_PRIME = np.uint64(0x100000001B3)
@@ -116,7 +116,8 @@ def batch_partitions(offsets, data, mask, shift, n_parts, part):
     """``part[i]`` = the partition of row i, ``(hash >> shift) & (n_parts - 1)`` (0 for one part).
 
     Returns (rows per partition, label bytes per partition, the widest label in code points,
-    the longest in bytes, the number of empty labels)."""
+    the longest in bytes, the number of empty labels, the shortest in bytes, the length of the
+    prefix all the labels share), in one pass over the bytes."""
     n = offsets.size - 1
     counts = np.zeros(n_parts, dtype=np.int64)
     sizes = np.zeros(n_parts, dtype=np.int64)
@@ -124,7 +125,10 @@ def batch_partitions(offsets, data, mask, shift, n_parts, part):
     ushift = np.uint64(shift) if n_parts > 1 else np.uint64(0)
     width = 0
     longest = 0
+    shortest = offsets[1] - offsets[0] if n else 0
     empty = 0
+    first = offsets[0] if n else 0
+    prefix = shortest  # the bytes every label shares with the first one
     for i in range(n):
         start = offsets[i]
         stop = offsets[i + 1]
@@ -142,13 +146,21 @@ def batch_partitions(offsets, data, mask, shift, n_parts, part):
             width = points
         if length > longest:
             longest = length
+        if length < shortest:
+            shortest = length
+        if prefix > length:
+            prefix = length
+        for q in range(prefix):
+            if data[start + q] != data[first + q]:
+                prefix = q
+                break
         p = 0
         if n_parts > 1:
             p = np.int64(((_mix(h) & mask) >> ushift) & pmask)
         part[i] = p
         counts[p] += 1
         sizes[p] += length
-    return counts, sizes, width, longest, empty
+    return counts, sizes, width, longest, empty, shortest, prefix
 
 
 def width_for(largest: int) -> int:
@@ -157,34 +169,53 @@ def width_for(largest: int) -> int:
 
 
 @jit(nogil=True)
-def segment_bytes(rows, label_bytes, code_width, length_width):
-    """Bytes of one segment: a header of three int64 (rows, label bytes, the two widths), the
-    scores (float64), then row by row the method code (``code_width`` bytes), the label's length
-    (``length_width`` bytes) and its bytes; padded to 8 bytes."""
-    return 24 + 8 * rows + ((rows * (code_width + length_width) + label_bytes + 7) // 8) * 8
+def _pad8(n):
+    return ((n + 7) // 8) * 8
 
 
 @jit(nogil=True)
-def batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width, out):
+def segment_bytes(rows, stored_bytes, code_width, length_width, prefix_length):
+    """Bytes of one segment: a header of four int64 (rows; label bytes stored; the two widths and
+    the prefix's length, ``code_width | length_width << 8 | prefix_length << 16``; the labels'
+    length when they all have one, then ``length_width`` is 0), the prefix the segment's labels
+    share (padded to 8 bytes), the scores (float64), then row by row the method code
+    (``code_width`` bytes), the length of the rest of the label (``length_width`` bytes, none
+    when all labels have one length) and the rest of its bytes; padded to 8 bytes.
+    ``stored_bytes`` counts the label bytes after the prefix."""
+    return 32 + _pad8(prefix_length) + 8 * rows + _pad8(rows * (code_width + length_width) + stored_bytes)
+
+
+@jit(nogil=True)
+def batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width, prefix_length, out):
     """The batch's rows into ``out`` (int64 words), partition by partition, one segment each
-    (the rows of a segment keep their batch order). Returns each segment's start (bytes)."""
+    (the rows of a segment keep their batch order), every label's first ``prefix_length``
+    bytes (shared by all the batch's labels) written once per segment; ``length_width`` 0:
+    every label has the first one's length. Returns each segment's start (bytes)."""
     n_parts = counts.size
+    uniform = offsets[1] - offsets[0] if offsets.size > 1 else 0
     starts = np.zeros(n_parts + 1, dtype=np.int64)
     for p in range(n_parts):
-        size = segment_bytes(counts[p], sizes[p], code_width, length_width) if counts[p] else 0
+        size = 0
+        if counts[p]:
+            size = segment_bytes(counts[p], sizes[p] - counts[p] * prefix_length, code_width, length_width,
+                                 prefix_length)
         starts[p + 1] = starts[p] + size
     raw = out.view(np.uint8)
     as_float = out.view(np.float64)
     row_at = np.empty(n_parts, dtype=np.int64)  # next score (float64 index) of each segment
     byte_at = np.empty(n_parts, dtype=np.int64)  # next byte of each segment's row stream
+    first = offsets[0] if offsets.size > 1 else 0
     for p in range(n_parts):
         if counts[p]:
             s = starts[p]
             out[s // 8] = counts[p]
-            out[s // 8 + 1] = sizes[p]
-            out[s // 8 + 2] = code_width | (length_width << 8)
-            row_at[p] = s // 8 + 3
-            byte_at[p] = s + 24 + 8 * counts[p]
+            out[s // 8 + 1] = sizes[p] - counts[p] * prefix_length
+            out[s // 8 + 2] = code_width | (length_width << 8) | (prefix_length << 16)
+            out[s // 8 + 3] = uniform if length_width == 0 else 0
+            for q in range(_pad8(prefix_length)):
+                raw[s + 32 + q] = data[first + q] if q < prefix_length else 0
+            row_at[p] = (s + 32 + _pad8(prefix_length)) // 8
+            byte_at[p] = s + 32 + _pad8(prefix_length) + 8 * counts[p]
     for i in range(offsets.size - 1):
         p = part[i]
         as_float[row_at[p]] = scores[i]
@@ -194,7 +225,7 @@ def batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width
         for q in range(code_width):
             raw[b + q] = (code >> (8 * q)) & 0xFF
         b += code_width
-        start = offsets[i]
+        start = offsets[i] + prefix_length
         length = offsets[i + 1] - start
         for q in range(length_width):
             raw[b + q] = (length >> (8 * q)) & 0xFF
@@ -202,6 +233,10 @@ def batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width
         for q in range(length):
             raw[b + q] = data[start + q]
         byte_at[p] = b + length
+    for p in range(n_parts):  # zero the padding (the file's bytes do not depend on memory left over)
+        if counts[p]:
+            for b in range(byte_at[p], starts[p + 1]):
+                raw[b] = 0
     return starts
 
 
@@ -209,9 +244,17 @@ def batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width
 
 
 @jit(nogil=True)
+def _segment_header(buffer, pos):
+    """(rows, stored label bytes, code width, length width, prefix length, uniform length) of the
+    segment at byte ``pos``."""
+    w = buffer[pos // 8 + 2]
+    return buffer[pos // 8], buffer[pos // 8 + 1], w & 0xFF, (w >> 8) & 0xFF, w >> 16, buffer[pos // 8 + 3]
+
+
+@jit(nogil=True)
 def gather_segments(buffer):
     """Segments one after the other in ``buffer`` (int64 words) -> (scores, int32 codes, int64
-    offsets, label bytes) of all their rows, in order."""
+    offsets, label bytes) of all their rows, in order, the labels whole again."""
     raw = buffer.view(np.uint8)
     as_float = buffer.view(np.float64)
     end = buffer.size * 8
@@ -219,10 +262,10 @@ def gather_segments(buffer):
     n_bytes = 0
     pos = 0
     while pos < end:
-        w = buffer[pos // 8 + 2]
-        n_rows += buffer[pos // 8]
-        n_bytes += buffer[pos // 8 + 1]
-        pos += segment_bytes(buffer[pos // 8], buffer[pos // 8 + 1], w & 0xFF, w >> 8)
+        c, stored, cw, lw, plen, uniform = _segment_header(buffer, pos)
+        n_rows += c
+        n_bytes += stored + c * plen
+        pos += segment_bytes(c, stored, cw, lw, plen)
     scores = np.empty(n_rows, dtype=np.float64)
     codes = np.empty(n_rows, dtype=np.int32)
     offsets = np.empty(n_rows + 1, dtype=np.int64)
@@ -232,30 +275,34 @@ def gather_segments(buffer):
     row = 0
     byte = 0
     while pos < end:
-        c = buffer[pos // 8]
-        w = buffer[pos // 8 + 2]
-        code_width, length_width = w & 0xFF, w >> 8
-        first = pos // 8 + 3
+        c, stored, cw, lw, plen, uniform = _segment_header(buffer, pos)
+        prefix_at = pos + 32
+        first = (prefix_at + _pad8(plen)) // 8
         for r in range(c):
             scores[row + r] = as_float[first + r]
-        b = pos + 24 + 8 * c
+        b = prefix_at + _pad8(plen) + 8 * c
         for r in range(c):
             code = 0
-            for q in range(code_width):
+            for q in range(cw):
                 code |= np.int64(raw[b + q]) << (8 * q)
-            b += code_width
-            length = 0
-            for q in range(length_width):
-                length |= np.int64(raw[b + q]) << (8 * q)
-            b += length_width
+            b += cw
+            length = uniform - plen
+            if lw:
+                length = 0
+                for q in range(lw):
+                    length |= np.int64(raw[b + q]) << (8 * q)
+                b += lw
             codes[row + r] = code
+            for q in range(plen):
+                data[byte + q] = raw[prefix_at + q]
+            byte += plen
             for q in range(length):
                 data[byte + q] = raw[b + q]
             b += length
             byte += length
             offsets[row + r + 1] = byte
         row += c
-        pos += segment_bytes(c, buffer[pos // 8 + 1], code_width, length_width)
+        pos += segment_bytes(c, stored, cw, lw, plen)
     return scores, codes, offsets, data
 
 
@@ -267,107 +314,213 @@ def _grown(array, size):
 
 
 @jit(nogil=True)
-def group_labels(offsets, data, mask):
-    """(group of each row, first row of each group, hash of each group); groups numbered in
-    order of first appearance.
+def _grown_rows(array, rows, fill):
+    out = np.full((rows, array.shape[1]), fill, dtype=array.dtype)
+    out[:array.shape[0]] = array
+    return out
 
-    Two rows share a group when their labels are equal byte for byte: the hash only finds the
-    candidates in an open-addressing table (which holds the hash beside the group, so a probe
-    reads one place). The table grows with the groups (not the rows) and each group's label is
-    copied once into a compact buffer, so the lookups stay in cache.
-    """
-    n = offsets.size - 1
-    size = 1 << 10
-    while size < n // 4:
-        size *= 2
-    table = np.full(size, -1, dtype=np.int64)
-    table_hash = np.zeros(size, dtype=np.uint64)
-    capacity = max(16, size // 2)
-    group_hash = np.empty(capacity, dtype=np.uint64)
-    group_start = np.empty(capacity, dtype=np.int64)
-    group_length = np.empty(capacity, dtype=np.int64)
-    first = np.empty(capacity, dtype=np.int64)
-    text = np.empty(max(1 << 12, capacity * 16), dtype=np.uint8)
-    used = 0
-    n_groups = 0
-    group = np.empty(n, dtype=np.int64)
-    mask_t = np.uint64(size - 1)
-    for r in range(n):
-        start = offsets[r]
-        length = offsets[r + 1] - start
-        h = _hash(data, start, start + length, mask)
-        slot = h & mask_t
-        while True:
-            g = table[slot]
-            if g < 0:
-                break
-            if table_hash[slot] == h and group_length[g] == length:
-                s = group_start[g]
-                equal = True
-                for q in range(length):
-                    if text[s + q] != data[start + q]:
-                        equal = False
-                        break
-                if equal:
-                    break
-            slot = (slot + np.uint64(1)) & mask_t
-        if g >= 0:
-            group[r] = g
-            continue
-        # a new group
-        if n_groups == capacity:
-            capacity *= 2
-            group_hash = _grown(group_hash, capacity)
-            group_start = _grown(group_start, capacity)
-            group_length = _grown(group_length, capacity)
-            first = _grown(first, capacity)
-        if used + length > text.size:
-            text = _grown(text, max(2 * text.size, used + length))
-        for q in range(length):
-            text[used + q] = data[start + q]
-        group_hash[n_groups] = h
-        group_start[n_groups] = used
-        group_length[n_groups] = length
-        first[n_groups] = r
-        used += length
-        table[slot] = n_groups
-        table_hash[slot] = h
-        group[r] = n_groups
-        n_groups += 1
-        if 2 * n_groups > size:  # keep the table at most half full
-            size *= 2
-            table = np.full(size, -1, dtype=np.int64)
-            table_hash = np.zeros(size, dtype=np.uint64)
-            mask_t = np.uint64(size - 1)
-            for g2 in range(n_groups):
-                slot = group_hash[g2] & mask_t
-                while table[slot] >= 0:
-                    slot = (slot + np.uint64(1)) & mask_t
-                table[slot] = g2
-                table_hash[slot] = group_hash[g2]
-    return group, first[:n_groups].copy(), group_hash[:n_groups].copy()
+
+NOT_GIVEN = np.int64(0x7FF8DEADBEEF0001)  # a NaN no score is stored as (a NaN score is stored as numpy's NaN)
+_NAN_BITS = np.float64(np.nan).view(np.int64)
 
 
 @jit(nogil=True)
-def scatter_grouped(group, position, codes, recode, scores, n_rows, n_columns, max_shown):
-    """``block[position[group[i]], recode[codes[i]]] = scores[i]`` (NaN elsewhere), and the
-    first ``max_shown`` rows whose cell an earlier row already gave (a duplicate, whatever
-    the scores), with how many there are."""
-    block = np.full((n_rows, n_columns), np.nan)
-    given = np.zeros((n_rows, n_columns), dtype=np.bool_)
-    shown = np.empty(max_shown, dtype=np.int64)
-    n_repeated = 0
-    for i in range(group.size):
-        r = position[group[i]]
-        c = recode[codes[i]]
-        if given[r, c]:
-            if n_repeated < max_shown:
-                shown[n_repeated] = i
-            n_repeated += 1
+def assemble_rows(buffer, mask, recode, label, state, table, group_hash, offsets, text, cells, shown):
+    """The rows of :func:`assemble_segments` from ``state`` = (segment byte, row of the segment,
+    byte of its row stream, groups, repeated cells) on, until the end (returns 0) or until a
+    new group finds the group arrays full (1) or ``text`` full (2); ``state`` then points at
+    that row, to be done again once the arrays have grown. (No array is replaced inside the
+    loop: numba keeps the loop tight only then.) ``cells``: the block's float64 bits, a cell
+    no row gave holds ``NOT_GIVEN``."""
+    raw = buffer.view(np.uint8)
+    scores = buffer.view(np.int64)  # the scores' bits
+    end = buffer.size * 8
+    capacity = group_hash.size
+    max_shown = shown.shape[0]
+    mask_t = np.uint64(table.size - 1)
+    pos, first_row, resume, n_groups, n_repeated = state[0], state[1], state[2], state[3], state[4]
+    while pos < end:
+        c, stored, cw, lw, plen, uniform = _segment_header(buffer, pos)
+        prefix_at = pos + 32
+        for q in range(plen):
+            label[q] = raw[prefix_at + q]
+        score_at = (prefix_at + _pad8(plen)) // 8
+        b = prefix_at + _pad8(plen) + 8 * c if first_row == 0 else resume
+        for r in range(first_row, c):
+            row_at = b
+            code = 0
+            for q in range(cw):
+                code |= np.int64(raw[b + q]) << (8 * q)
+            b += cw
+            rest = uniform - plen
+            if lw:
+                rest = 0
+                for q in range(lw):
+                    rest |= np.int64(raw[b + q]) << (8 * q)
+                b += lw
+            for q in range(rest):
+                label[plen + q] = raw[b + q]
+            b += rest
+            length = plen + rest
+            h = _hash(label, 0, length, mask)
+            tag = np.int64(h >> np.uint64(32)) << 32
+            slot = h & mask_t
+            while True:
+                entry = table[slot]  # (32 bits of the hash) << 32 | (group + 1); 0: empty
+                if entry == 0:
+                    g = -1
+                    break
+                if (entry & np.int64(-4294967296)) == tag:
+                    g = (entry & np.int64(0xFFFFFFFF)) - 1
+                    s = offsets[g]
+                    if offsets[g + 1] - s == length:
+                        equal = True
+                        for q in range(length):
+                            if text[s + q] != label[q]:
+                                equal = False
+                                break
+                        if equal:
+                            break
+                slot = (slot + np.uint64(1)) & mask_t
+            if g < 0:  # a new group
+                used = offsets[n_groups]
+                if n_groups == capacity or used + length > text.size:
+                    state[0], state[1], state[2], state[3], state[4] = pos, r, row_at, n_groups, n_repeated
+                    return 1 if n_groups == capacity else 2
+                for q in range(length):
+                    text[used + q] = label[q]
+                g = n_groups
+                group_hash[g] = h
+                offsets[g + 1] = used + length
+                table[slot] = tag | (g + 1)
+                n_groups += 1
+            column = recode[code]
+            if cells[g, column] != NOT_GIVEN:
+                if n_repeated < max_shown:
+                    shown[n_repeated, 0] = g
+                    shown[n_repeated, 1] = column
+                n_repeated += 1
+            else:
+                bits = scores[score_at + r]
+                if (bits & np.int64(0x7FF0000000000000)) == np.int64(0x7FF0000000000000):
+                    bits = _NAN_BITS  # any NaN (infinite scores were refused in pass 1) as numpy's
+                cells[g, column] = bits
+        pos += segment_bytes(c, stored, cw, lw, plen)
+        first_row = 0
+    state[0], state[1], state[2], state[3], state[4] = pos, 0, 0, n_groups, n_repeated
+    return 0
+
+
+@jit(nogil=True)
+def _table_for(group_hash, n_groups, size):
+    """The open-addressing table of the first ``n_groups`` groups: entries (32 bits of the
+    hash) << 32 | (group + 1), 0 where empty."""
+    table = np.zeros(size, dtype=np.int64)
+    mask_t = np.uint64(size - 1)
+    for g in range(n_groups):
+        slot = group_hash[g] & mask_t
+        while table[slot] != 0:
+            slot = (slot + np.uint64(1)) & mask_t
+        table[slot] = (np.int64(group_hash[g] >> np.uint64(32)) << 32) | (g + 1)
+    return table
+
+
+def assemble_segments(buffer, mask, recode, n_columns, max_shown, scratch=None):
+    """One partition, its segments one after the other in ``buffer`` (int64 words), into a
+    datasets x methods block, in one pass over its rows (:func:`assemble_rows`).
+
+    Returns ``(block, group_hash, offsets, text, repeated, n_repeated)``: the datasets (groups)
+    in order of first appearance, ``block[g, recode[code]]`` = the score of group g's row with
+    that method code (NaN where none), the hash of each group's label, its label
+    ``text[offsets[g]:offsets[g + 1]]``, and the first ``max_shown`` (group, column) cells a
+    second row gave (a duplicate, whatever the scores) with how many there are. ``block`` and
+    ``group_hash`` are views into ``scratch`` (a :class:`Scratch`, reused from one partition
+    to the next so that no fresh memory is touched; a new one when None): use them before
+    the next call, and hand the block's rows back with :func:`take_rows`.
+    """
+    if scratch is None:
+        scratch = Scratch(n_columns, max_shown)
+    n, longest = rows_in_segments(buffer)
+    scratch.prepare(n // max(1, n_columns) + 16, longest)
+    state = np.zeros(5, dtype=np.int64)
+    while True:
+        status = assemble_rows(buffer, mask, recode, scratch.label, state, scratch.table, scratch.group_hash,
+                               scratch.offsets, scratch.text, scratch.cells, scratch.shown)
+        if status == 0:
+            break
+        if status == 1:
+            scratch.grow_groups(int(state[3]))
         else:
-            given[r, c] = True
-            block[r, c] = scores[i]
-    return block, shown[:min(n_repeated, max_shown)].copy(), n_repeated
+            scratch.text = _grown(scratch.text, 2 * scratch.text.size + longest)
+    n_groups, n_repeated = int(state[3]), int(state[4])
+    return (scratch.cells[:n_groups], scratch.group_hash[:n_groups], scratch.offsets[:n_groups + 1],
+            scratch.text[:scratch.offsets[n_groups]], scratch.shown[:min(n_repeated, max_shown)], n_repeated)
+
+
+class Scratch:
+    """The arrays of :func:`assemble_rows` for one thread, kept from one partition to the next."""
+
+    def __init__(self, n_columns: int, max_shown: int):
+        self.n_columns = n_columns
+        self.capacity = 0
+        self.table = np.zeros(0, dtype=np.int64)
+        self.group_hash = np.empty(0, dtype=np.uint64)
+        self.offsets = np.zeros(1, dtype=np.int64)
+        self.text = np.empty(1 << 12, dtype=np.uint8)
+        self.cells = np.full((0, n_columns), NOT_GIVEN, dtype=np.int64)
+        self.shown = np.empty((max_shown, 2), dtype=np.int64)
+        self.label = np.empty(64, dtype=np.uint8)
+
+    def prepare(self, groups: int, longest: int) -> None:
+        """Room for about ``groups`` groups and labels of ``longest`` bytes; an empty table."""
+        if groups > self.capacity:
+            self.grow_groups(0, groups)
+        self.table[:] = 0
+        if longest > self.label.size:
+            self.label = np.empty(longest, dtype=np.uint8)
+
+    def grow_groups(self, n_groups: int, at_least: int = 0) -> None:
+        capacity = max(16, at_least, 2 * self.capacity)
+        self.group_hash = _grown(self.group_hash, capacity)
+        self.offsets = _grown(self.offsets, capacity + 1)
+        self.cells = _grown_rows(self.cells, capacity, NOT_GIVEN)
+        if self.text.size < 16 * capacity:
+            self.text = _grown(self.text, 16 * capacity)
+        size = 1 << 10
+        while size < 2 * capacity:
+            size *= 2
+        self.table = _table_for(self.group_hash, n_groups, size)
+        self.capacity = capacity
+
+
+@jit(nogil=True)
+def rows_in_segments(buffer):
+    """(rows, a bound on the longest label) of the segments one after the other in ``buffer``."""
+    end = buffer.size * 8
+    n = 0
+    longest = 1
+    pos = 0
+    while pos < end:
+        c, stored, cw, lw, plen, uniform = _segment_header(buffer, pos)
+        n += c
+        longest = max(longest, stored + plen if lw else uniform)  # the whole stored bytes bound any one label
+        pos += segment_bytes(c, stored, cw, lw, plen)
+    return n, longest
+
+
+@jit(nogil=True)
+def take_rows(cells, order):
+    """The block in store order: ``block[i] = cells[order[i]]`` as float64 scores, NaN where no
+    row gave a score; those rows of ``cells`` are cleared for the next partition."""
+    block = np.empty((order.size, cells.shape[1]), dtype=np.float64)
+    bits = block.view(np.int64)
+    for i in range(order.size):
+        g = order[i]
+        for j in range(cells.shape[1]):
+            v = cells[g, j]
+            bits[i, j] = _NAN_BITS if v == NOT_GIVEN else v
+            cells[g, j] = NOT_GIVEN
+    return block
 
 
 @jit(nogil=True)
