@@ -9,14 +9,17 @@ of datasets:
    string buffers (64 bits; no label ever becomes a Python string) and the rows are laid out
    partition by partition, the partition chosen by the hash's top bits, so all the rows of a
    dataset land in the same partition wherever they are in the file. The batch goes to one
-   spill file on disk in one write: per partition a *segment* holding the scores (float64)
-   and, row by row, the method code, the label's length (each in as few bytes as the batch
-   needs) and the label's bytes. The method labels become integer codes (the methods are
+   spill file on disk in one write: per partition a *segment* holding the scores (float64),
+   the prefix all the batch's labels share (once) and, row by row, the method code, the
+   length of the rest of the label (each in as few bytes as the batch needs; no length at all
+   when the batch's labels have one length) and the rest of its bytes. The method labels become integer codes (the methods are
    few), and the scores are checked here: non-numeric or infinite scores are refused with
    their rows named, before anything is written to the store.
-2. **Assemble.** Each partition's segments are read back, its distinct datasets found with a
-   hash table (labels compared byte for byte: two labels sharing a hash stay apart), and its
-   rows scattered into a datasets × methods block; a second row for a (dataset, method) cell
+2. **Assemble.** Each partition's segments are read back and, in one pass over its rows
+   straight from the segments, its distinct datasets found with a hash table (labels compared
+   byte for byte: two labels sharing a hash stay apart) and its rows scattered into a
+   datasets × methods block (each thread keeps its table and block from one partition to the
+   next); a second row for a (dataset, method) cell
    is a duplicate and is refused, with the file rows named (a third, filtered read of the
    file finds them). The blocks are appended to the store's ``score`` array and their labels
    to its ``dataset`` array, chunk by chunk. A partition larger than the budget (an unlucky
@@ -31,8 +34,10 @@ The loops are numba kernels (:mod:`mcda._kernels.ingest`) that release the GIL: 
 reads the next batch while two others partition and write the previous ones, and in pass 2
 two partitions are assembled while the store is written. Memory (bounds in
 :func:`parquet_to_zarr`'s Notes) does not grow with the number of datasets or of rows; the disk
-holds the spill file (about ``L + 10`` bytes a row for labels of ``L`` bytes) in ``work_dir``
-until the end.
+holds the spill file (at most about ``L + 10`` bytes a row for labels of ``L`` bytes) in
+``work_dir`` until the end, and the pages of the partitions already assembled are given back
+as pass 2 goes (where the system can punch holes in a file: Linux), so that the store's writes
+reuse them rather than fresh memory.
 """
 
 from __future__ import annotations
@@ -796,8 +801,8 @@ _COMMON_DOC = """
     overwrite : bool
         Replace an existing ``path`` (refused otherwise, as :func:`mcda.store.to_zarr` does).
     work_dir : str or Path, optional
-        Where the spill file goes (default: the system's temporary folder). It needs
-        about ``L + 10`` bytes a row of free space for labels of ``L`` bytes.
+        Where the spill file goes (default: the system's temporary folder). It needs at
+        most about ``L + 10`` bytes a row of free space for labels of ``L`` bytes.
 
     Returns
     -------
@@ -826,18 +831,21 @@ _COMMON_DOC = """
       columns and the batch laid out for the spill file; ``R × (2 L + 34)`` in all;
     - pass 2 assembles two partitions at once, each of at most ``R / 2`` rows (and at most
       about 2**17 rows when the file is large: small hash tables), about
-      ``2 L + 38 + 9 k / r`` bytes a row: ``R × (2 L + 38 + 9 k / r)``;
+      ``L + 10 + (16 k + L + 4 w + 48) / r`` bytes a row (the segments read back, then per
+      dataset its cells, its label, its slots in the hash table and its row of the block and
+      of labels handed to the store): ``R × (L + 10 + (16 k + L + 4 w + 48) / r)``;
     - the store's chunk being written, about ``2 × chunk_datasets × (8 k + 4 w)`` bytes;
     - the spill file's index, 8 bytes per partition per batch of pass 1.
 
     None of it grows with the number of datasets. Defaults (``R = 2,000,000``, 12-byte
-    labels, 20 methods, ``chunk_datasets=100,000``): about 130 + 140 + 35 MiB beside the
+    labels, 20 methods, ``chunk_datasets=100,000``): about 130 + 85 + 35 MiB beside the
     interpreter and its libraries. The returned cube holds its dataset labels in memory (as
     every opened store does; about 70 bytes a dataset as Python strings). A dataset with many
     more than ``k`` rows (only possible with duplicates, which are refused) makes its
-    partition larger than ``R / 2``. Disk: the spill file, about ``8 + 2 + L`` bytes a row (the
-    widths of the method code and of the label length grow with what the file needs) in
-    ``work_dir``, removed at the end. Measured (``benchmarks/bench_ingest.py``, figures in
+    partition larger than ``R / 2``. Disk: the spill file, about ``8 + 2 + L - p`` bytes a row
+    for labels whose batch shares a prefix of ``p`` bytes (the widths of the method code and of
+    the label length grow with what the file needs; no length byte when a batch's labels have
+    one length) in ``work_dir``, removed at the end. Measured (``benchmarks/bench_ingest.py``, figures in
     the large-cubes guide): 100,000,000 rows, 5,000,000 datasets × 20 methods.
 """
 
