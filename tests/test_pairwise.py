@@ -21,7 +21,7 @@ from scipy import special, stats
 
 import mcda
 from mcda import SmallSampleWarning, bradley_terry, marginal_means, pairwise_superiority, pairwise_transitivity
-from mcda.pairwise import PairwiseCounts, count_regions, pairwise_counts, sign_test_pvalues
+from mcda.pairwise import PairwiseCounts, beyond_rope, count_regions, pairwise_counts, sign_test_pvalues
 
 DATA = Path(__file__).parent / "data" / "kendall_bs1940"
 FAST = settings(max_examples=40, deadline=None)
@@ -508,3 +508,22 @@ def test_numba_region_counts_kernel_agrees_with_a_plain_numpy_reference(values, 
     got = count_regions(values, rope)
     for e, g in zip(expected, got):
         np.testing.assert_array_equal(g, e)
+
+
+@FAST
+@given(score_matrices(min_methods=2, max_methods=6), st.sampled_from([0.0, 0.01, 0.05]))
+def test_per_dataset_beyond_kernel_agrees_with_a_plain_numpy_reference(values, rope):
+    # the same broadcast reference of the documented rule, kept per dataset (the outranking
+    # views' indicator), and each dataset's indicator is that dataset's wins > 0
+    from mcda._numeric import EPS, SCORE_ULPS
+
+    a = values[:, :, None]
+    b = values[:, None, :]
+    diff = a - b
+    tol = SCORE_ULPS * EPS * np.maximum(np.maximum(np.abs(a), np.abs(b)), rope)
+    expected = ~np.isnan(diff) & ~(np.abs(diff) <= rope + tol) & (diff > 0)
+    got = beyond_rope(values, rope)
+    assert got.dtype == bool
+    np.testing.assert_array_equal(got, expected)
+    for d in range(values.shape[0]):
+        np.testing.assert_array_equal(got[d], count_regions(values[d:d + 1], rope)[0] > 0)

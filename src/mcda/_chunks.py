@@ -131,10 +131,12 @@ def map_rows(cube: xr.DataArray, function, *args, columns=None):
 
 def as_table(matrix, datasets, methods, name: str):
     """A datasets × methods table: a DataFrame in memory, a lazy DataArray for a lazy matrix."""
-    if not hasattr(matrix, "dask"):
-        return pd.DataFrame(matrix, index=pd.Index([str(d) for d in datasets], name="dataset"),
-                            columns=pd.Index(list(methods), name="method"))
     labels = np.asarray(datasets)
+    if not hasattr(matrix, "dask"):
+        # the matrix was computed for this table (not copied again); text labels become the index as they are
+        text = labels.dtype == object and pd.api.types.infer_dtype(labels, skipna=False) == "string"
+        index = pd.Index(labels if text else [str(d) for d in datasets], name="dataset")
+        return pd.DataFrame(matrix, index=index, columns=pd.Index(list(methods), name="method"), copy=False)
     if labels.dtype == object:  # as a pandas Index, which xarray keeps (an array is copied string by string)
         labels = pd.Index(labels, dtype=object, copy=False, name="dataset")
     return xr.DataArray(matrix, dims=("dataset", "method"), name=name,

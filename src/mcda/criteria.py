@@ -184,16 +184,11 @@ def _beyond(values: np.ndarray, floor: float) -> np.ndarray:
     """(n, k, k) bool: on each dataset, row − column > floor beyond rounding (one criterion, oriented).
 
     The boundary rule is :func:`mcda.pairwise.count_regions`'s (|d| ≤ floor + 8 ulp is
-    equivalent), applied to one dataset at a time so that it is the same rule, not a copy.
+    equivalent): :func:`mcda.pairwise.beyond_rope` applies the same kernel rule per dataset.
     """
-    from .pairwise import count_regions
+    from .pairwise import beyond_rope
 
-    n, k = values.shape
-    out = np.zeros((n, k, k), dtype=bool)
-    for d in range(n):
-        wins, _, _ = count_regions(values[d:d + 1], floor)
-        out[d] = wins > 0
-    return out
+    return beyond_rope(values, floor)
 
 
 def _tied_ranks(values: np.ndarray, tol: float = _FLOW_TOL) -> np.ndarray:
@@ -736,8 +731,10 @@ def _criterion_flows(scores, *, metrics, rope, preference, missing, check=None) 
     values, methods, datasets = prep.values, prep.methods, prep.datasets
     if missing == "complete":
         cc = complete_cases_with(prep.cube, policy="methods", ways_out="missing")
-        keep_m = [methods.index(str(x)) for x in cc.cube.coords["method"].values]
-        keep_d = [datasets.index(str(x)) for x in cc.cube.coords["dataset"].values]
+        method_at = {label: j for j, label in enumerate(methods)}
+        dataset_at = {label: i for i, label in enumerate(datasets)}
+        keep_m = [method_at[str(x)] for x in cc.cube.coords["method"].values]
+        keep_d = [dataset_at[str(x)] for x in cc.cube.coords["dataset"].values]
         values = values[np.ix_(keep_d, keep_m)]
         methods = [methods[j] for j in keep_m]
         datasets = [datasets[i] for i in keep_d]
@@ -775,14 +772,20 @@ def _criterion_flows(scores, *, metrics, rope, preference, missing, check=None) 
         scale = (k_present[block] - 1).astype(np.float64)[:, None]
         for c in range(m):
             x = values[block, :, c]
-            pref = _beyond(x, prep.floors[c]).astype(np.float64)
-            if not np.isnan(p[c]):
+            beyond = _beyond(x, prep.floors[c])
+            if np.isnan(p[c]):
+                # preference 0 or 1: the sums of ones are counts (exact either way)
+                beyond &= valid
+                plus = np.count_nonzero(beyond, axis=2) / scale
+                minus = np.count_nonzero(beyond, axis=1) / scale
+            else:
+                pref = beyond.astype(np.float64)
                 with np.errstate(invalid="ignore"):
                     diff = x[:, :, None] - x[:, None, :]
                     pref *= np.clip((diff - prep.floors[c]) / (p[c] - prep.floors[c]), 0.0, 1.0)
-            pref = np.where(valid, pref, 0.0)
-            plus = pref.sum(axis=2) / scale
-            minus = pref.sum(axis=1) / scale
+                pref = np.where(valid, pref, 0.0)
+                plus = pref.sum(axis=2) / scale
+                minus = pref.sum(axis=1) / scale
             positive[block, c, :] = np.where(pres, plus, np.nan)
             negative[block, c, :] = np.where(pres, minus, np.nan)
     sub = _Criteria(cube=prep.cube, values=values, methods=methods, datasets=datasets, metrics=prep.metrics,

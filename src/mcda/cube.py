@@ -258,7 +258,6 @@ def _numeric(values: pd.Series | np.ndarray, where) -> np.ndarray:
                                     "the numbers, e.g. as float)", argument="scores")
     if arr.dtype.kind in "fiu":
         out = arr.astype(np.float64)
-        bad_text = np.zeros(out.shape, dtype=bool)
     else:
         series = pd.Series(arr.ravel(), dtype=object)
         numeric = pd.to_numeric(series, errors="coerce")
@@ -271,6 +270,11 @@ def _numeric(values: pd.Series | np.ndarray, where) -> np.ndarray:
             shown = [f"{where(i)}: {arr[i]!r}" for i in idx[:_MAX_SHOWN]]
             more = f" (and {len(idx) - _MAX_SHOWN} more)" if len(idx) > _MAX_SHOWN else ""
             raise McdaArgumentError("scores must be numeric; non-numeric values at " + "; ".join(shown) + more)
+    if out.size:
+        with np.errstate(invalid="ignore"):  # fmax/fmin skip NaN: no temporary the size of the scores
+            within = not (np.fmax.reduce(out, axis=None) > _HUGE or np.fmin.reduce(out, axis=None) < -_HUGE)
+        if within:  # ±inf lie beyond _HUGE too: nothing below can fire
+            return out
     infinite = np.isinf(out)
     if infinite.any():
         idx = list(zip(*np.nonzero(infinite)))
@@ -530,6 +534,21 @@ def _repeated_labels(labels: np.ndarray) -> list:
     return series[series.duplicated()].tolist()
 
 
+#: from this many text labels on, repeats are looked for by sorted hashes (:func:`_repeated_labels`)
+_MANY_LABELS = 1 << 16
+
+
+def _label_index(labels: np.ndarray, d: str):
+    """Text labels as an object Index, which xarray keeps as it is (an object array it converts
+    through a pandas ``str`` Series and back: two more copies of every label)."""
+    return pd.Index(labels, dtype=object, copy=False, name=d) if labels.dtype == object else labels
+
+
+def _refuse_repeated(labels: np.ndarray, d: str):
+    index = pd.Index(labels, dtype=object, copy=False)  # object: no second (arrow) copy of text labels
+    raise McdaArgumentError(f"duplicate {d} labels: {shown(index[index.duplicated()])}")
+
+
 def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
     unknown = [d for d in da.dims if d not in DIMS]
     if unknown:
@@ -555,14 +574,22 @@ def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
                 coords[d] = pd.Index(labels, dtype=labels.dtype, copy=False, name=d)
                 continue
             elif d in _STRING_DIMS:
+                given = labels
                 labels = _text_labels(labels, d, "the DataArray")
+                if isinstance(given, np.ndarray) and given.dtype.kind in "iu" and given.size > 1:
+                    # distinct integers read as distinct text: their repeats are found on the integers
+                    if _repeated_labels(given):
+                        _refuse_repeated(labels, d)
+                    coords[d] = _label_index(labels, d)
+                    continue
         else:
             labels = np.arange(da.sizes[d]) if d not in _STRING_DIMS else np.array(
                 [f"{d}_{i}" for i in range(da.sizes[d])], dtype=object)
-        index = pd.Index(labels, dtype=object, copy=False)  # object: no second (arrow) copy of text labels
-        if not index.is_unique:
-            raise McdaArgumentError(f"duplicate {d} labels: {shown(index[index.duplicated()])}")
-        coords[d] = labels
+        repeated = (_repeated_labels(labels) if labels.size >= _MANY_LABELS and labels.dtype == object
+                    and d in _STRING_DIMS else pd.Index(labels, dtype=object, copy=False).has_duplicates)
+        if repeated:
+            _refuse_repeated(labels, d)
+        coords[d] = _label_index(labels, d) if d in _STRING_DIMS else labels
     if hasattr(da.data, "dask"):  # keep lazy arrays lazy; values are checked chunk-wise where used
         out = da.assign_coords(coords)
     else:
@@ -776,6 +803,10 @@ def _check_range(cube: xr.DataArray, card: MetricCard, label: str) -> None:
         return
     values = np.asarray(cube.values, dtype=np.float64)
     tol = 1e-9 * max(1.0, abs(card.upper or 0.0), abs(card.lower or 0.0))
+    if values.size:  # the smallest and largest scores first (NaN skipped): no mask unless one lies outside
+        if not ((card.lower is not None and np.fmin.reduce(values, axis=None) < card.lower - tol)
+                or (card.upper is not None and np.fmax.reduce(values, axis=None) > card.upper + tol)):
+            return
     with np.errstate(invalid="ignore"):
         bad = np.zeros(values.shape, dtype=bool)
         if card.lower is not None:
@@ -1314,12 +1345,13 @@ def complete_cases(cube: xr.DataArray, *, policy: str = "methods") -> CompleteCa
     ValueError
         When fewer than 2 methods or no dataset would remain (naming the other policy).
     """
-    return complete_cases_with(cube, policy=policy)
+    return complete_cases_with(as_cube(cube), policy=policy)
 
 
 def complete_cases_with(cube: xr.DataArray, *, policy: str = "methods", ways_out: str = "policy") -> CompleteCases:
+    """:func:`complete_cases` of a cube that :func:`as_cube` returned (validated once, by the caller);
+    ``ways_out`` names the calling function's way out in the message (a key of :data:`WAYS_OUT`)."""
     check_choice("policy", policy, ("methods", "datasets"))
-    cube = as_cube(cube)
     miss = _cell_missing(cube)
     empty = miss.all("method").values
     ds = cube.coords["dataset"].values

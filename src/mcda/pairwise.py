@@ -27,6 +27,7 @@ __all__ = [
     "PairwiseCounts",
     "pairwise_counts",
     "count_regions",
+    "beyond_rope",
     "SuperiorityReport",
     "pairwise_superiority",
     "TransitivityResult",
@@ -55,6 +56,17 @@ def count_regions(values: np.ndarray, rope: float):
     if values.ndim != 2:
         raise McdaArgumentError(f"`values` must be a datasets × methods matrix; got shape {values.shape}")
     return region_counts(values, float(rope), float(SCORE_ULPS))
+
+
+def beyond_rope(values: np.ndarray, rope: float) -> np.ndarray:
+    """(n, k, k) bool from an oriented datasets × methods matrix: ``out[d, i, j]`` where i − j > rope
+    on dataset d, by :func:`count_regions`' rule (one dataset's ``wins > 0``), False where either is NaN."""
+    from ._kernels.counts import beyond_rows
+
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    if values.ndim != 2:
+        raise McdaArgumentError(f"`values` must be a datasets × methods matrix; got shape {values.shape}")
+    return beyond_rows(values, float(rope), float(SCORE_ULPS))
 
 
 def _regions_block(values: np.ndarray, offset: int, rope: float, ulps: float):
