@@ -272,7 +272,7 @@ def test_two_methods_one_incomplete_still_get_the_pairwise_views(tmp_path):
     # a wrong option is still an error, not a view that "does not apply"
     status, _, err = run(["compare", str(path), "--metric", "ari", "--control", "zzz", "--test", "holm",
                           "--out", str(tmp_path / "o"), "--no-figures"])
-    assert status == 1 and "--control 'zzz' is not one of the methods ('a', 'b')" in err
+    assert status == 1 and "--control must be one of the methods compared [a, b]; got 'zzz'" in err
 
 
 def test_help_shows_each_default_once(capsys):

@@ -316,7 +316,7 @@ def test_from_netcdf_and_open_cube_validate(tmp_path):
     ("test", "tukey", "`test` must be one of"),
     ("n_resamples", 10**15, "`n_resamples` must be at most"),
     ("adjust", "tukey", "`adjust` must be"),
-    ("control", "nobody", "`control` 'nobody' is not one of the methods"),
+    ("control", "nobody", r"`control` must be one of the methods compared \[.+\]; got 'nobody'"),
     ("bogus", 1, "settings this mcda does not know"),
 ])
 def test_report_from_json_checks_every_setting(setting, value, match):

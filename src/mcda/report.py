@@ -42,6 +42,7 @@ from . import __version__
 from ._validation import (
     check_alpha,
     check_choice,
+    check_control,
     check_positive_int,
     check_probability,
     check_rope,
@@ -151,13 +152,9 @@ def _check_setting(name: str, value, cube: xr.DataArray | None = None):
     if name == "control":
         if value is None:
             return None
-        methods = [str(m) for m in cube.coords["method"].values] if cube is not None else None
-        if not isinstance(value, str) or (methods is not None and value not in methods):
-            close = nearest(str(value), methods) if methods else []
-            hint = f" Did you mean {close[0]!r}?" if close else ""
-            raise McdaArgumentError(f"`control` {value!r} is not one of the methods ({shown(methods or [])}); give "
-                                    f"one of them, or None for all pairs.{hint}", argument="control")
-        return value
+        if cube is None:  # no methods to check against yet: only that it names one
+            return check_control(value, [value] if isinstance(value, str) else [])
+        return check_control(value, cube.coords["method"].values)
     if name == "split":
         if not isinstance(value, str):
             raise McdaArgumentTypeError(f"`{name}` must be a string; got {value!r}")

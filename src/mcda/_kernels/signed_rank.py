@@ -20,6 +20,7 @@ Each kernel has a plain numpy reference (the full indicator matrix) in
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from .dirichlet import _winner
@@ -54,8 +55,9 @@ def sum_boundaries(z_sorted, low, high):
     return first_ge, first_gt
 
 
-@jit()
-def signed_rank_shares(weights_t, orders, right_ge, right_gt, left_ge, left_gt, with_rope, out, counts, block):
+@jit(parallel=True)
+def signed_rank_shares(weights_t, orders, right_ge, right_gt, left_ge, left_gt, with_rope, out, counts, block,
+                       groups=1):
     """Region shares of every posterior draw, for several pairs sharing the same draws.
 
     Parameters
@@ -80,57 +82,68 @@ def signed_rank_shares(weights_t, orders, right_ge, right_gt, left_ge, left_gt, 
         (first among equals, as ``numpy.argmax``).
     block : int
         Draws processed together (their weights stay in cache across the pairs).
+
+    groups : int, default 1
+        The pairs are split into this many contiguous groups, run in parallel (the caller
+        passes numba's thread count: read inside the kernel it would stop the cache). Each
+        group walks the same blocks of draws with its own buffers, so every pair's shares and
+        counts come from exactly the serial arithmetic: the same numbers for any ``groups``.
     """
     n, n_draws = weights_t.shape
     n_pairs = orders.shape[0]
     keep = out.shape[0] > 0
-    prefix = np.empty((n + 1, block))
-    right = np.empty(block)
-    left = np.empty(block)
-    for b0 in range(0, n_draws, block):
-        m = min(block, n_draws - b0)
-        for p in range(n_pairs):
-            # prefix[k + 1, s]: weight of the k + 1 smallest differences in draw s
-            for s in range(m):
-                prefix[0, s] = 0.0
-            for k in range(n):
-                row = orders[p, k]
+    n_groups = max(1, min(n_pairs, groups))
+    for g in numba.prange(n_groups):
+        first = g * n_pairs // n_groups
+        last = (g + 1) * n_pairs // n_groups
+        prefix = np.empty((n + 1, block))
+        right = np.empty(block)
+        left = np.empty(block)
+        for b0 in range(0, n_draws, block):
+            m = min(block, n_draws - b0)
+            for p in range(first, last):
+                # prefix[k + 1, s]: weight of the k + 1 smallest differences in draw s
                 for s in range(m):
-                    prefix[k + 1, s] = prefix[k, s] + weights_t[row, b0 + s]
-            for s in range(m):
-                right[s] = 0.0
-                left[s] = 0.0
-            for k in range(n):
-                row = orders[p, k]
-                gt = right_gt[p, k]
-                ge = right_ge[p, k]
-                if gt == ge:
+                    prefix[0, s] = 0.0
+                for k in range(n):
+                    row = orders[p, k]
                     for s in range(m):
-                        right[s] += weights_t[row, b0 + s] * (prefix[n, s] - prefix[gt, s])
-                else:
-                    for s in range(m):
-                        right[s] += weights_t[row, b0 + s] * ((prefix[n, s] - prefix[gt, s])
-                                                              + 0.5 * (prefix[gt, s] - prefix[ge, s]))
-                if with_rope:
-                    lo = left_ge[p, k]
-                    hi = left_gt[p, k]
-                    if lo == hi:
+                        prefix[k + 1, s] = prefix[k, s] + weights_t[row, b0 + s]
+                for s in range(m):
+                    right[s] = 0.0
+                    left[s] = 0.0
+                for k in range(n):
+                    row = orders[p, k]
+                    gt = right_gt[p, k]
+                    ge = right_ge[p, k]
+                    if gt == ge:
                         for s in range(m):
-                            left[s] += weights_t[row, b0 + s] * prefix[lo, s]
+                            right[s] += weights_t[row, b0 + s] * (prefix[n, s] - prefix[gt, s])
                     else:
                         for s in range(m):
-                            left[s] += weights_t[row, b0 + s] * (prefix[lo, s] + 0.5 * (prefix[hi, s] - prefix[lo, s]))
-            for s in range(m):
-                if with_rope:
-                    a = left[s]
-                    c = right[s]
-                    b = -a - c + 1.0
-                else:
-                    c = right[s]
-                    a = -c + 1.0
-                    b = 0.0
-                if keep:
-                    out[p, b0 + s, 0] = a
-                    out[p, b0 + s, 1] = b
-                    out[p, b0 + s, 2] = c
-                counts[p, _winner(a, b, c)] += 1
+                            right[s] += weights_t[row, b0 + s] * ((prefix[n, s] - prefix[gt, s])
+                                                                  + 0.5 * (prefix[gt, s] - prefix[ge, s]))
+                    if with_rope:
+                        lo = left_ge[p, k]
+                        hi = left_gt[p, k]
+                        if lo == hi:
+                            for s in range(m):
+                                left[s] += weights_t[row, b0 + s] * prefix[lo, s]
+                        else:
+                            for s in range(m):
+                                left[s] += weights_t[row, b0 + s] * (prefix[lo, s]
+                                                                     + 0.5 * (prefix[hi, s] - prefix[lo, s]))
+                for s in range(m):
+                    if with_rope:
+                        a = left[s]
+                        c = right[s]
+                        b = -a - c + 1.0
+                    else:
+                        c = right[s]
+                        a = -c + 1.0
+                        b = 0.0
+                    if keep:
+                        out[p, b0 + s, 0] = a
+                        out[p, b0 + s, 1] = b
+                        out[p, b0 + s, 2] = c
+                    counts[p, _winner(a, b, c)] += 1
