@@ -30,6 +30,7 @@ ari: Adjusted Rand index
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import warnings
 from pathlib import Path
@@ -758,6 +759,11 @@ def _compare(args, stdout) -> int:
             report.raw.attrs["cv_runs"] = int(args.cv_runs)  # the design, read by the hierarchical view
         text = report.overview()
         paper = report.text()
+    # The report and its cached results stay alive to the end, and so do the modules the analysis
+    # imported (numba's and scipy's: a few hundred thousand objects): frozen, they are no longer
+    # walked by every full collection while the figures are drawn (matplotlib makes many cycles).
+    if gc.get_freeze_count():  # main froze before: the caller did not freeze objects of its own
+        gc.freeze()
     stdout.write(f"source: {source}\n")
     stdout.write(text + "\n")
     notes = list(read_notes)
@@ -821,6 +827,11 @@ def main(argv=None, *, stdout=None, stderr=None) -> int:
     except SystemExit as exc:  # --help, --version, or a usage error (argparse printed it)
         return int(exc.code or 0)
     debug = getattr(args, "debug", False)
+    # What is imported so far lives to the end: frozen, out of the collector's way (see _compare);
+    # not when the caller froze objects itself (their freeze is theirs to undo).
+    freezing = gc.get_freeze_count() == 0
+    if freezing:
+        gc.freeze()
     try:
         if args.command == "cards":
             return _cards(args, stdout)
@@ -837,6 +848,11 @@ def main(argv=None, *, stdout=None, stderr=None) -> int:
             message = _in_flags(exc)
         stderr.write(f"mcda {args.command}: error: {' '.join(message.split())}\n")
         return 1
+    finally:
+        if freezing and argv is None:  # the process's own command: it exits now, no need to collect first
+            gc.freeze()
+        elif freezing:  # called from Python: everything back in the collector's care
+            gc.unfreeze()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -207,69 +207,44 @@ _BIG_ENDIAN = sys.byteorder == "big"
 
 
 @jit()
-def _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, groups, singles):
-    """means[start:stop] from the uniforms ``halves[p:]``: ``len(groups)`` tuple draws and
-    ``len(singles)`` single draws per resample (tuples, so that the counts are compile-time
-    constants of each specialisation and the compiler unrolls the inner loops)."""
-    for b in range(start, stop):
-        total = 0.0
-        for _ in range(len(groups)):
-            total += table[(np.uint64(halves[p]) * size64) >> _S32]
-            p += 1
-        for _ in range(len(singles)):
-            total += cell[(np.uint64(halves[p]) * n64) >> _S32]
-            p += 1
-        means[b] = total / n
-
-
-@jit()
-def _sum_resamples_any(halves, p, table, cell, size64, n64, means, start, stop, n, groups, singles):
-    """:func:`_sum_resamples` with run-time counts, for cells of more than 16 seeds."""
-    for b in range(start, stop):
-        total = 0.0
-        for _ in range(groups):
-            total += table[(np.uint64(halves[p]) * size64) >> _S32]
-            p += 1
-        for _ in range(singles):
-            total += cell[(np.uint64(halves[p]) * n64) >> _S32]
-            p += 1
-        means[b] = total / n
-
-
-@jit()
 def _sum_block(halves, p, table, cell, size64, n64, means, start, stop, n, groups, singles):
-    """Dispatch to a specialisation of :func:`_sum_resamples` for the layouts of 2–16 seeds
-    (twice as fast as run-time loop counts), else to :func:`_sum_resamples_any`."""
-    if singles == 0:
-        if groups == 1:
-            _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0,), ())
-        elif groups == 2:
-            _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0, 0), ())
-        elif groups == 3:
-            _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0, 0, 0), ())
-        elif groups == 4:
-            _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0, 0, 0, 0), ())
-        elif groups == 5:
-            _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0, 0, 0, 0, 0), ())
-        else:
-            _sum_resamples_any(halves, p, table, cell, size64, n64, means, start, stop, n, groups, singles)
-    elif singles == 1:
-        if groups == 2:
-            _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0, 0), (0,))
-        elif groups == 3:
-            _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0, 0, 0), (0,))
-        elif groups == 4:
-            _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0, 0, 0, 0), (0,))
-        elif groups == 5:
-            _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0, 0, 0, 0, 0), (0,))
-        else:
-            _sum_resamples_any(halves, p, table, cell, size64, n64, means, start, stop, n, groups, singles)
-    elif singles == 2 and groups == 3:
-        _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0, 0, 0), (0, 0))
-    elif singles == 2 and groups == 4:
-        _sum_resamples(halves, p, table, cell, size64, n64, means, start, stop, n, (0, 0, 0, 0), (0, 0))
-    else:
-        _sum_resamples_any(halves, p, table, cell, size64, n64, means, start, stop, n, groups, singles)
+    """means[start:stop] from the uniforms ``halves[p:]``: ``groups`` tuple draws and ``singles``
+    single draws per resample, summed in draw order.
+
+    Up to 5 tuple draws and 2 single draws (every layout of 2–16 seeds) are written out, each
+    behind a test of the counts that is the same for every resample (the branch predictor
+    and the compiler's loop unswitching make them free): about as fast as loops with constant
+    counts, in one compiled function instead of one specialisation per layout. Other layouts
+    take plain loops.
+    """
+    per_resample = groups + singles
+    if groups > 5 or singles > 2:
+        for b in range(start, stop):
+            total = 0.0
+            for _ in range(groups):
+                total += table[(np.uint64(halves[p]) * size64) >> _S32]
+                p += 1
+            for _ in range(singles):
+                total += cell[(np.uint64(halves[p]) * n64) >> _S32]
+                p += 1
+            means[b] = total / n
+        return
+    for b in range(start, stop):
+        total = 0.0 + table[(np.uint64(halves[p]) * size64) >> _S32]  # groups >= 1: n // g with g <= n
+        if groups > 1:
+            total += table[(np.uint64(halves[p + 1]) * size64) >> _S32]
+        if groups > 2:
+            total += table[(np.uint64(halves[p + 2]) * size64) >> _S32]
+        if groups > 3:
+            total += table[(np.uint64(halves[p + 3]) * size64) >> _S32]
+        if groups > 4:
+            total += table[(np.uint64(halves[p + 4]) * size64) >> _S32]
+        if singles > 0:
+            total += cell[(np.uint64(halves[p + groups]) * n64) >> _S32]
+        if singles > 1:
+            total += cell[(np.uint64(halves[p + groups + 1]) * n64) >> _S32]
+        p += per_resample
+        means[b] = total / n
 
 
 @jit()
@@ -327,7 +302,33 @@ def _resampled_means(cell, key, n_resamples, means, table, words, big_endian):
         j += (stop - start) * per_resample
 
 
-@jit(parallel=True)
+@jit(nogil=True)
+def _quantiles(values, offsets, keys, n_resamples, probs, out, first, last):
+    """Rows ``first:last`` of :func:`bootstrap_mean_quantiles` into ``out`` (NaN-filled before)."""
+    n_probs = probs.shape[0]
+    for c in range(first, last):
+        start = offsets[c]
+        n = offsets[c + 1] - start
+        if n < 2:
+            continue
+        means = np.empty(n_resamples)
+        table = np.empty(max(TABLE_MAX, n))
+        words = np.empty(_WORDS + 2, dtype=np.uint64)
+        _resampled_means(values[start:start + n], keys[c], n_resamples, means, table, words, _BIG_ENDIAN)
+        sample = np.empty(min(_SAMPLE, n_resamples))
+        buf = np.empty(n_resamples)
+        for p in range(n_probs):
+            h = (n_resamples - 1) * probs[p]  # numpy's "linear" virtual index
+            b = min(int(np.floor(h)), n_resamples - 1)
+            gamma = h - b
+            b1 = b + 1 if (gamma > 0.0 and b + 1 < n_resamples) else b
+            x_b, x_b1 = _order_pair(means, b, b1, sample, buf)
+            out[c, p] = _lerp(x_b, x_b1, gamma) if b1 > b else x_b
+
+
+_CELLS_PER_TASK = 64  # fewer cells than this per thread: one thread does them all
+
+
 def bootstrap_mean_quantiles(values, offsets, keys, n_resamples, probs):
     """Quantiles of the bootstrap distribution of the mean, per cell.
 
@@ -349,28 +350,28 @@ def bootstrap_mean_quantiles(values, offsets, keys, n_resamples, probs):
     float64 array (n_cells, len(probs))
         NaN for cells with fewer than 2 values. The quantiles are numpy's default ("linear")
         ones of the ``n_resamples`` resampled means (:func:`_resampled_means`), exactly.
+
+    Notes
+    -----
+    The cells run on ``numba.get_num_threads()`` threads, in contiguous runs of cells (the
+    compiled loop releases the GIL): the same threads numba's ``prange`` would use, without
+    the seconds a ``parallel=True`` kernel takes to compile. A cell's result depends only on
+    its values and key, so the split changes nothing.
     """
     n_cells = offsets.shape[0] - 1
-    n_probs = probs.shape[0]
-    out = np.full((n_cells, n_probs), np.nan)
-    for c in numba.prange(n_cells):
-        start = offsets[c]
-        n = offsets[c + 1] - start
-        if n < 2:
-            continue
-        means = np.empty(n_resamples)
-        table = np.empty(max(TABLE_MAX, n))
-        words = np.empty(_WORDS + 2, dtype=np.uint64)
-        _resampled_means(values[start:start + n], keys[c], n_resamples, means, table, words, _BIG_ENDIAN)
-        sample = np.empty(min(_SAMPLE, n_resamples))
-        buf = np.empty(n_resamples)
-        for p in range(n_probs):
-            h = (n_resamples - 1) * probs[p]  # numpy's "linear" virtual index
-            b = min(int(np.floor(h)), n_resamples - 1)
-            gamma = h - b
-            b1 = b + 1 if (gamma > 0.0 and b + 1 < n_resamples) else b
-            x_b, x_b1 = _order_pair(means, b, b1, sample, buf)
-            out[c, p] = _lerp(x_b, x_b1, gamma) if b1 > b else x_b
+    out = np.full((n_cells, probs.shape[0]), np.nan)
+    threads = min(numba.get_num_threads(), n_cells // _CELLS_PER_TASK)
+    if threads <= 1:
+        _quantiles(values, offsets, keys, n_resamples, probs, out, 0, n_cells)
+        return out
+    from concurrent.futures import ThreadPoolExecutor
+
+    tasks = 4 * threads  # several runs per thread: cells of different sizes even out
+    bounds = [n_cells * t // tasks for t in range(tasks + 1)]
+    with ThreadPoolExecutor(threads) as pool:
+        for done in [pool.submit(_quantiles, values, offsets, keys, n_resamples, probs, out, bounds[t], bounds[t + 1])
+                     for t in range(tasks)]:
+            done.result()
     return out
 
 

@@ -401,11 +401,15 @@ def save_formats(fig, paths, **kwargs) -> None:
         dpi_out = kwargs.get("dpi", rc["savefig.dpi"])
         fig.set_dpi(dpi if dpi_out == "figure" else dpi_out)  # text measured as the raster file will draw it
         try:
-            fig.draw_without_rendering()  # the layout engine runs here, once
+            # the layout engine runs here, once, without the dry draw savefig makes first: the
+            # engine and the tight box measure every artist themselves
+            renderer = fig.canvas.get_renderer()
+            if engine is not None and fig.axes:
+                engine.execute(fig)
             bbox = None
             if rc["savefig.bbox"] == "tight":
                 pad = kwargs.get("pad_inches", rc["savefig.pad_inches"])
-                bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(pad)
+                bbox = fig.get_tightbbox(renderer).padded(pad)
         finally:
             fig.set_dpi(dpi)
         # no engine at all (not the "none" placeholder, which savefig would lay out around again)
