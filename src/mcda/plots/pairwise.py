@@ -232,13 +232,13 @@ def _draw_matrix(result, table, datasets, methods, *, max_cols, width, ax, where
         lower_image.set_gid("neg_log10_p")
         upper_image = panel.imshow(np.ma.masked_invalid(upper), cmap=diverging, norm=d_norm, interpolation="nearest")
         upper_image.set_gid("mean_difference")
-        for i in range(k):
-            panel.add_patch(Rectangle((i - 0.5, i - 0.5), 1, 1, facecolor=_style.LIGHT, edgecolor="none"))
+        for i in range(k):  # add_artist: the image fixed the limits; add_patch would re-measure them per patch
+            panel.add_artist(Rectangle((i - 0.5, i - 0.5), 1, 1, facecolor=_style.LIGHT, edgecolor="none"))
             for j in range(k):
                 if i == j:
                     continue
                 if significant[i, j]:
-                    panel.add_patch(Rectangle((j - 0.46, i - 0.46), 0.92, 0.92, fill=False, edgecolor="black",
+                    panel.add_artist(Rectangle((j - 0.46, i - 0.46), 0.92, 0.92, fill=False, edgecolor="black",
                                               lw=0.9, gid="significant_cell"))
                 if annotate:
                     value, cmap, norm = ((lower[i, j], blues, p_norm) if i > j else (upper[i, j], diverging, d_norm))
