@@ -205,6 +205,52 @@ def test_posterior_bars_are_legible_at_every_size(k, width):
 
 
 @pytest.mark.parametrize("width", ["column", "page"])
+@pytest.mark.parametrize("k,n_pages", [(8, 1), (20, 1), (50, 1), (100, 2), (200, 4)])
+def test_posterior_bars_of_one_method_page_every_baseline_once(k, n_pages, width):
+    from mcda.plots.posterior import posterior_bar_pages
+
+    res = mcda.bayesian_sign_comparison(flat(k, 10), rope=0.01)
+    mine = str(res.methods[-1])
+    drawn = []
+    for page in range(1, n_pages + 1):
+        fig, ax = plot_posterior_bars(res, pairs=mine, width=width, page=page)
+        assert_legible(fig, width=width)
+        bars = [p for p in ax.patches if p.get_gid() == "a_better"]
+        drawn += [t.get_text() for t in ax.get_yticklabels()]
+        assert len(bars) == len(ax.get_yticklabels())
+        legend = [t.get_text() for t in fig.legends[0].get_texts()]
+        assert {"better", "worse"} <= set(legend)                 # every page explains its encoding
+        title = " ".join(fig.get_suptitle().split())
+        if n_pages > 1:
+            assert f"(page {page} of {n_pages}: page=)" in title
+        else:
+            assert "page" not in title
+        plt.close("all")
+    assert sorted(drawn) == sorted(str(m) for m in res.methods if str(m) != mine)   # each baseline once
+    with pytest.raises(ValueError, match="`page`"):
+        plot_posterior_bars(res, pairs=mine, width=width, page=n_pages + 1)
+    # the rule without drawing: even pages, none over a page's rows
+    pages = posterior_bar_pages(k - 1)
+    assert len(pages) == n_pages and sum(p.stop - p.start for p in pages) == k - 1
+    assert max(p.stop - p.start for p in pages) - min(p.stop - p.start for p in pages) <= 1
+
+
+def test_posterior_bars_of_a_long_list_of_pairs_page_too():
+    res = mcda.bayesian_sign_comparison(flat(20, 10), rope=0.01)
+    pairs = [(str(a), str(b)) for a, b in zip(res.table["method_a"], res.table["method_b"])][:130]
+    shown = 0
+    for page in (1, 2, 3):
+        fig, ax = plot_posterior_bars(res, pairs=pairs, layout="bars", width="page", page=page)
+        assert_legible(fig, width="page")
+        assert f"pairs {1 + 43 * (page - 1) + (page > 2)}–" in ax.get_xlabel() and f"page {page} of 3" in ax.get_xlabel()
+        shown += len(ax.get_yticklabels())
+        plt.close("all")
+    assert shown == 130
+    with pytest.raises(ValueError, match="`page` must be 1"):
+        plot_posterior_bars(res, page=2)                            # the grid of all pairs is one page
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
 @pytest.mark.parametrize("k", SIZES)
 def test_rank_stability_is_legible_at_every_size(k, width):
     with pytest.warns(mcda.MissingDataWarning, match="lacks"):   # the missing cell: said

@@ -24,7 +24,9 @@ The rules
   :data:`ROW_NAME_SHARE` of the width; longer names give way to row numbers and a key under
   the figure (:func:`numbered_rows`, :func:`name_key`).
 * **Posterior bars**: one bar per pair while every bar fits one page
-  (:func:`posterior_layout`); all pairs of more methods become a matrix of P(row better).
+  (:func:`posterior_layout`); all pairs of more methods become a matrix of P(row better). The
+  bars of one method ("my method vs each baseline") or of a list of pairs that do not fit one
+  page go to pages of even size (``page=``; :func:`mcda.plots.posterior.posterior_bar_pages`).
 """
 
 from __future__ import annotations

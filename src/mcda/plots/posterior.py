@@ -16,8 +16,8 @@ import pandas as pd
 from .._validation import McdaArgumentError, check_choice, check_positive_int
 from . import _common, _layout, _style
 
-__all__ = ["TRIANGLE", "ternary_xy", "pair_draws", "pair_rows", "posterior_matrix", "plot_posterior",
-           "plot_posterior_bars"]
+__all__ = ["TRIANGLE", "ternary_xy", "pair_draws", "pair_rows", "posterior_matrix", "posterior_bar_pages",
+           "plot_posterior", "plot_posterior_bars"]
 
 _FIELDS = ("table", "draws", "rope", "threshold", "method", "methods")
 
@@ -282,7 +282,21 @@ def posterior_matrix(result) -> tuple[list, np.ndarray, np.ndarray]:
     return methods, probs, decision
 
 
-def plot_posterior_bars(result, *, pairs=None, layout: str | None = None, width="column", ax=None):
+def posterior_bar_pages(n_bars: int, *, fixed: float = 1.0, max_height: float = _layout.PAGE_HEIGHT) -> list[slice]:
+    """The bars of each page: as many bars of at least 0.125 in as fit a page besides ``fixed`` inches.
+
+    The pages are as even as possible (:func:`mcda.plots._layout.page_slices`); 49 bars (50
+    methods, "my method vs each baseline") fit one page, 99 take two, 199 four.
+
+    Examples
+    --------
+    >>> [len(range(200)[p]) for p in posterior_bar_pages(49)], [len(range(200)[p]) for p in posterior_bar_pages(199)]
+    ([49], [50, 50, 49, 50])
+    """
+    return _layout.page_slices(n_bars, _layout.rows_per_page(0.125, fixed=fixed, max_height=max_height))
+
+
+def plot_posterior_bars(result, *, pairs=None, layout: str | None = None, page: int = 1, width="column", ax=None):
     """For every pair, a stacked bar of P(a better), P(equivalent), P(b better), with the threshold.
 
     Parameters
@@ -299,6 +313,12 @@ def plot_posterior_bars(result, *, pairs=None, layout: str | None = None, width=
         page (at most 64); all pairs of more methods (20 methods have 190) become a grid,
         cell (row a, column b) P(a better than b), a dot where that is the pair's decision
         and a ring where the pair is decided equivalent.
+    page : int
+        Which page of bars (1 = the first). Bars that would make the figure taller than a page
+        (more than about 64: the other methods of one method beyond 65 methods, a long list of
+        pairs) go to further pages of even size (:func:`posterior_bar_pages`: 99 bars take two
+        pages, 199 four), every page with the legend and the threshold lines, its title saying
+        which bars it shows ("baselines 51–100 of 199 (page 2 of 4: page=)").
     width : {"column", "page"} or float
         Figure width; the height grows with the number of pairs. Ignored with ``ax``.
     ax : matplotlib Axes, optional
@@ -333,29 +353,40 @@ def plot_posterior_bars(result, *, pairs=None, layout: str | None = None, width=
     if layout == "grid":
         if pairs is not None:
             raise McdaArgumentError(f"`layout` 'grid' draws all pairs: pass pairs=None; got pairs={pairs!r}")
+        if page != 1:
+            raise McdaArgumentError(f"`page` must be 1: the grid of all pairs is one page; got {page!r}")
         return _posterior_grid(result, width=width, ax=ax)
-    if n > _layout.rows_per_page(0.125, fixed=1.0):
-        raise McdaArgumentError(f"`pairs` gives {n} bars, more than fit a page "
-                         f"({_layout.rows_per_page(0.125, fixed=1.0)}); pass fewer pairs, the pairs of one method, "
-                         "or pairs=None for the grid")
     colours = (_style.PALETTE[0], _style.LIGHT, _style.PALETTE[1])
     one_method = isinstance(pairs, str)
     w_in = _style.figure_size(width)[0]
-    full_labels = [f"{r.method_a} vs {r.method_b}" for r in rows.itertuples(index=False)]
-    if one_method:
-        # "my method vs each baseline": the rows name the baselines, the decisions are the method's
-        full_labels = [str(r.method_b) for r in rows.itertuples(index=False)]
-    numbered = not one_method and (_layout.label_width(full_labels, _style.FONT_SIZE - 1)
-                + _layout.label_width([_verdict(r) for r in rows.itertuples(index=False)], _style.FONT_SIZE - 1)
-                > 0.6 * w_in * 72.0)
+    numbered = not one_method and _numbered_pairs(rows, w_in)
     key_cols = max(1, int(w_in * 72.0 // (_layout.label_width([f"{len(result.methods)} {m}" for m in result.methods],
                                                                 _style.FONT_SIZE - 2) + 14.0)))
     key_height = (math.ceil(len(result.methods) / key_cols) * 1.25 * (_style.FONT_SIZE - 2) + 20) / 72.0 \
         if numbered else 0.0
+    pages = posterior_bar_pages(n, fixed=1.0 + key_height + 0.2)   # 0.2 in: the title line saying the page
+    if len(pages) == 1:
+        pages = posterior_bar_pages(n, fixed=1.0 + key_height)
+    if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 1 <= page <= len(pages):
+        raise McdaArgumentError(f"`page` must be an integer from 1 to {len(pages)} (the bars' pages); got {page!r}")
+    where = ""
+    if len(pages) > 1:
+        part = pages[page - 1]
+        what = "baselines" if one_method else "pairs"
+        where = f"{what} {part.start + 1}–{part.stop} of {n} (page {page} of {len(pages)}: page=)"
+    per_page = max(p.stop - p.start for p in pages)
+    rows = rows.iloc[pages[page - 1]].reset_index(drop=True)
+    n = len(rows)
+    full_labels = [f"{r.method_a} vs {r.method_b}" for r in rows.itertuples(index=False)]
+    if one_method:
+        # "my method vs each baseline": the rows name the baselines, the decisions are the method's
+        full_labels = [str(r.method_b) for r in rows.itertuples(index=False)]
+    title_room = 0.2 if where else 0.0
     with _style.style():
-        row_h = _layout.row_height(n, fixed=1.0 + key_height)
+        row_h = _layout.row_height(per_page, fixed=1.0 + key_height + title_room)
         own_figure = ax is None
-        fig, ax = _style.get_figure(ax, width, height=min(1.0 + key_height + row_h * n, _layout.PAGE_HEIGHT))
+        fig, ax = _style.get_figure(ax, width, height=min(1.0 + key_height + title_room + row_h * n,
+                                                          _layout.PAGE_HEIGHT))
         y = np.arange(n)
         pa = rows["prob_a_better"].to_numpy(dtype=float)
         pe = np.nan_to_num(rows["prob_equivalent"].to_numpy(dtype=float))
@@ -384,8 +415,10 @@ def plot_posterior_bars(result, *, pairs=None, layout: str | None = None, width=
             words = {"a_better": "better", "b_better": "worse"}
             for t, r in zip([t for t in ax.texts if t.get_gid() == "decision"], rows.itertuples(index=False)):
                 t.set_text(words.get(r.label, t.get_text()))
-            title = _layout.wrap_label(f"{pairs} vs each other method",
-                                       int(0.9 * w_in * 72.0 / _layout.char_width(_style.FONT_SIZE)))
+            chars = int(0.9 * w_in * 72.0 / _layout.char_width(_style.FONT_SIZE))
+            title = _layout.wrap_label(f"{pairs} vs each other method", chars)
+            if where:
+                title += "\n" + _layout.wrap_label(where, chars)
             if own_figure:
                 fig.suptitle(title, x=0.02, ha="left", fontsize=_style.FONT_SIZE)
             else:
@@ -414,7 +447,8 @@ def plot_posterior_bars(result, *, pairs=None, layout: str | None = None, width=
                 t.set_fontsize(font)
         ax.set_ylim(n - 0.5, -0.5)
         ax.set_xlim(0.0, 1.0)
-        ax.set_xlabel(f"posterior probability (threshold {result.threshold:g})")
+        ax.set_xlabel(f"posterior probability (threshold {result.threshold:g})"
+                      + (f"\n{where}" if where and not one_method else ""))
         ax.tick_params(axis="y", length=0)
         ax.spines["left"].set_visible(False)
         for container, label in zip(ax.containers, shown):
@@ -428,6 +462,14 @@ def plot_posterior_bars(result, *, pairs=None, layout: str | None = None, width=
             ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncols=3 if one_method or width == "page" else 2,
                       fontsize=_style.FONT_SIZE - 1, handlelength=1.0, borderaxespad=0.2, columnspacing=1.0)
     return fig, ax
+
+
+def _numbered_pairs(rows, width_in: float) -> bool:
+    """Whether the bars of ``rows`` are labelled "i vs j" (with a key): names and decisions wider than 60 % of the width."""
+    labels = [f"{r.method_a} vs {r.method_b}" for r in rows.itertuples(index=False)]
+    return (_layout.label_width(labels, _style.FONT_SIZE - 1)
+            + _layout.label_width([_verdict(r) for r in rows.itertuples(index=False)], _style.FONT_SIZE - 1)
+            > 0.6 * width_in * 72.0)
 
 
 def _posterior_grid(result, *, width, ax):
