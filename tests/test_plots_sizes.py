@@ -251,6 +251,56 @@ def test_posterior_bars_of_a_long_list_of_pairs_page_too():
 
 
 @pytest.mark.parametrize("width", ["column", "page"])
+@pytest.mark.parametrize("k", [8, 20, 50])
+def test_full_mcm_keeps_its_numbers_in_pages_at_every_size(k, width):
+    from mcda.plots import plot_mcm
+    from mcda.plots.mcm import MCM_CELL_FONT, mcm_cells, mcm_layout
+
+    res = _quiet(mcda.pairwise_over_datasets, flat(k, DATASETS[k]))
+    cells = mcm_cells(res)
+    layout = mcm_layout(cells["rows"], cells["cols"], width=WIDTHS[width])
+    assert layout["tier"] in ("stacked", "difference")             # numbers at every size, never colour only
+    assert layout["cell_font"] >= MCM_CELL_FONT
+    # the pages tile the matrix: every cell on exactly one page
+    covered = np.zeros((len(cells["rows"]), len(cells["cols"])), dtype=int)
+    for row_part, col_part in layout["pages"]:
+        covered[row_part, col_part] += 1
+    assert (covered == 1).all()
+    n_pages = len(layout["pages"])
+    drawn = range(1, n_pages + 1) if n_pages <= 3 else (1, n_pages // 2 + 1, n_pages)   # the larger: three pages
+    written, expected = {}, set()
+    for page in drawn:
+        row_part, col_part = layout["pages"][page - 1]
+        expected |= {(r, c) for i, r in enumerate(cells["rows"][row_part]) for j, c in enumerate(cells["cols"][col_part])
+                     if np.isfinite(cells["mean_diff"][row_part, col_part][i, j])}
+        fig, ax = plot_mcm(res, width=width, page=page)
+        texts = assert_legible(fig, width=width)                    # no overlap, every number inside its cell
+        caption = " ".join(ax.get_xlabel().split())
+        assert "cell: mean row − column" in caption
+        if len(layout["pages"]) > 1:
+            assert f"(page {page} of {len(layout['pages'])}: page=)" in caption
+        rows, cols = cells["rows"][row_part], cells["cols"][col_part]
+        for text, _ in texts:
+            if text.get_gid() != "cell_value":
+                continue
+            assert text.get_fontsize() >= _layout.MIN_FONT
+            j, i = (int(round(v)) for v in text.get_position())
+            key = (rows[i], cols[j])
+            assert key not in written
+            written[key] = float(text.get_text().split("\n")[0].replace("−", "-"))
+        plt.close("all")
+    # every tested pair's cell of the drawn pages written, with its mean difference
+    tested = {(r, c): cells["mean_diff"][i, j] for i, r in enumerate(cells["rows"]) for j, c in enumerate(cells["cols"])
+              if np.isfinite(cells["mean_diff"][i, j])}
+    assert set(written) == expected and (n_pages > 3 or expected == set(tested))
+    assert all(abs(written[key] - tested[key]) <= 0.0005 + 1e-12 for key in written)
+    with pytest.raises(ValueError, match="`page`"):
+        plot_mcm(res, width=width, page=len(layout["pages"]) + 1)
+    # annotate=False: the colour-only matrix on one page, as before
+    assert len(mcm_layout(cells["rows"], cells["cols"], width=WIDTHS[width], annotate=False)["pages"]) == 1
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
 @pytest.mark.parametrize("k", SIZES)
 def test_rank_stability_is_legible_at_every_size(k, width):
     with pytest.warns(mcda.MissingDataWarning, match="lacks"):   # the missing cell: said

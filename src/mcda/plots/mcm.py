@@ -17,7 +17,7 @@ import pandas as pd
 from .._validation import McdaArgumentError
 from . import _common, _layout, _style
 
-__all__ = ["MCM_TIERS", "mcm_cells", "mcm_layout", "plot_mcm"]
+__all__ = ["MCM_TIERS", "MCM_PAGED_TIERS", "MCM_CELL_FONT", "mcm_cells", "mcm_layout", "plot_mcm"]
 
 _FIELDS = ("table", "mean_ranks", "alpha", "adjust", "test", "control", "procedure", "n_datasets")
 
@@ -27,6 +27,10 @@ _FIELDS = ("table", "mean_ranks", "alpha", "adjust", "test", "control", "procedu
 #: line; ``difference``: the mean difference alone (bold when significant); ``colour``: no text,
 #: the colour carries the mean difference and a dot marks a significant pair.
 MCM_TIERS: tuple = (("stacked", 9.5, 3), ("inline", 31, 1), ("difference", 6.5, 1), ("colour", 0, 0))
+#: The tiers a full matrix (more than three columns) keeps by paging its columns, densest first.
+MCM_PAGED_TIERS: tuple = (MCM_TIERS[0], MCM_TIERS[2])
+#: The smallest cell text (pt) a layout plans for; text that would need less is not written.
+MCM_CELL_FONT: float = _layout.MIN_FONT + 0.5
 
 
 def mcm_cells(result, *, against=None) -> dict:
@@ -97,8 +101,99 @@ def _fits(tier: tuple, cell_w: float, cell_h: float) -> float:
                0.85 * cell_h / (lines * 1.25))
 
 
-def mcm_layout(rows, cols, *, width: float, max_height: float = _layout.PAGE_HEIGHT) -> dict:
-    """Cell sizes, labels and what each cell can hold, for ``rows`` × ``cols`` at ``width`` inches.
+def mcm_layout(rows, cols, *, width: float, max_height: float = _layout.PAGE_HEIGHT, annotate: bool = True) -> dict:
+    """Cell sizes, labels, what each cell holds and the pages of columns, for ``rows`` × ``cols`` at ``width`` in.
+
+    The rule. With three columns or fewer (``against=``), or ``annotate=False``, one page: the
+    densest tier of :data:`MCM_TIERS` that fits (``annotate=False``: colour only). A full matrix
+    (more than three columns) keeps its numbers by cutting its columns into pages: every page
+    holds every row (at least :data:`MCM_CELL_FONT` pt of text per line, 5 pt) and as many
+    columns as the tier's text needs at that size; of the two tiers of :data:`MCM_PAGED_TIERS`
+    (three numbers stacked, or the mean difference alone) the stacked one is taken unless it
+    needs more pages. The columns are spread evenly over the pages (cells at most 1.1 in wide,
+    square while the page's height allows), and each page says which columns it shows. A
+    number → name key that would not leave the rows room shrinks (not below 4.5 pt) into more
+    columns. Only when even the mean difference alone cannot give every row a line on one page
+    (beyond about 60 methods across a page) does the matrix fall back to the one-page colour
+    tier, and ``against=`` keeps the numbers.
+
+    Returns
+    -------
+    dict
+        ``tier``, ``cell_font``, ``cell_w``, ``cell_h`` (pt), ``height`` (in), ``pages`` (one
+        slice of ``cols`` per page), ``row_labels``, ``col_labels`` (of every column),
+        ``numbered``, ``flat``, ``key``, ``key_labels``, ``key_cols``, ``key_font``,
+        ``tick_font``, ``tick_step``.
+
+    Examples
+    --------
+    >>> names = [f"m{i}" for i in range(4)]
+    >>> lay = mcm_layout(names, names, width=7.0)
+    >>> lay["tier"], len(lay["pages"])
+    ('stacked', 1)
+    >>> big = [f"method_{i}" for i in range(50)]
+    >>> lay = mcm_layout(big, big, width=7.0)
+    >>> lay["tier"], len(lay["pages"]), lay["cell_font"] >= MCM_CELL_FONT
+    ('difference', 3, True)
+    >>> mcm_layout(big, big, width=7.0, annotate=False)["tier"], mcm_layout(big, big[:1], width=7.0)["tier"]
+    ('colour', 'inline')
+    """
+    one = _one_page_layout(rows, cols, width=width, max_height=max_height)
+    if not annotate:
+        return {**one, "tier": "colour", "cell_font": 0.0}
+    if len(cols) <= 3 or one["tier"] == "stacked":
+        return one
+    paged = _paged_layout(rows, cols, width=width, max_height=max_height, base=one)
+    return paged if paged is not None else one
+
+
+def _paged_layout(rows, cols, *, width: float, max_height: float, base: dict) -> dict | None:
+    """The full matrix cut into pages of rows and columns (:func:`mcm_layout`'s rule), or None when no tier fits."""
+    k, n_cols = len(rows), len(cols)
+    full, floor = width * 72.0, MCM_CELL_FONT
+    caption = 6 * 1.25 * (_style.FONT_SIZE - 1) + 10.0        # the caption, wrapped under the matrix, and its page
+    plans = []
+    for tier in MCM_PAGED_TIERS:
+        _, chars, lines = tier
+        need_h = lines * 1.25 * floor / 0.85
+        need_w = chars * _layout.char_width(floor) / 0.85
+        tick_font = max(min(_layout.ROW_FONT, need_h / 1.25), _layout.MIN_FONT)
+        top = (1.25 * tick_font if base["flat"] else _layout.label_width(base["col_labels"], tick_font)) + 22.0
+        fixed = top + caption + 16.0
+        key = {"font": base["key_font"], "cols": base["key_cols"], "height": 0.0}
+        if base["key"]:           # room for every row first; else the key may take half a page
+            key = _layout.name_key(base["key_labels"], width=width, font=base["key_font"],
+                                   max_height=max(max_height * 72.0 - fixed - k * need_h, 0.0) / 72.0)
+            if key["height"] * 72.0 > max_height * 72.0 - fixed - k * need_h:
+                key = _layout.name_key(base["key_labels"], width=width, font=base["key_font"],
+                                       max_height=max_height / 2.0)
+        rows_fit = int((max_height * 72.0 - fixed - key["height"] * 72.0) // need_h)
+        room = full - _layout.label_width(base["row_labels"], tick_font) - 0.9 * 72.0
+        per_page = int(room // need_w)
+        if per_page < 1 or rows_fit < min(k, 5):
+            continue
+        row_pages = _layout.page_slices(k, rows_fit)
+        col_pages = _layout.page_slices(n_cols, per_page)
+        plans.append((len(row_pages) * len(col_pages), tier, room, top, key, row_pages, col_pages))
+    if not plans:
+        return None
+    _, tier, room, top, key, row_pages, col_pages = min(plans, key=lambda plan: plan[0])   # stacked first if equal
+    on_page = max(p.stop - p.start for p in col_pages)
+    rows_on_page = max(p.stop - p.start for p in row_pages)
+    cell_w = min(room / on_page, 1.1 * 72.0)
+    _, chars, lines = tier
+    key_pt = key["height"] * 72.0
+    fit_h = (max_height * 72.0 - top - key_pt - caption - 16.0) / rows_on_page
+    cell_h = min(max(lines * 1.25 * MCM_CELL_FONT / 0.85, min(cell_w, 0.4 * 72.0 * lines)), fit_h)
+    tick_font = max(min(_layout.ROW_FONT, cell_h / 1.25), _layout.MIN_FONT)
+    height = min((rows_on_page * cell_h + top + key_pt + caption + 16.0) / 72.0, max_height)
+    return {**base, "tier": tier[0], "cell_font": _fits(tier, cell_w, cell_h), "cell_w": cell_w, "cell_h": cell_h,
+            "height": height, "pages": [(r, c) for r in row_pages for c in col_pages], "key_cols": key["cols"],
+            "key_font": key["font"], "tick_font": tick_font, "tick_step": max(1, math.ceil(1.25 * tick_font / cell_h))}
+
+
+def _one_page_layout(rows, cols, *, width: float, max_height: float = _layout.PAGE_HEIGHT) -> dict:
+    """The one-page layout: every column on the page, the densest tier of :data:`MCM_TIERS` that fits.
 
     The rule: labels as :func:`mcda.plots._layout.matrix_layout` decides for the rows (names; or
     columns by number and rows ``"name i"`` from 13 methods or with long names; or numbers and
@@ -108,21 +203,6 @@ def mcm_layout(rows, cols, *, width: float, max_height: float = _layout.PAGE_HEI
     at ``MIN_FONT + 0.5`` pt or more: all three numbers stacked, on one line, the mean
     difference alone, or only the colour (and a dot for a significant pair).
 
-    Returns
-    -------
-    dict
-        ``tier``, ``cell_font``, ``cell_w``, ``cell_h`` (pt), ``height`` (in), ``row_labels``,
-        ``col_labels``, ``numbered``, ``key``, ``key_labels``, ``key_cols``, ``key_font``,
-        ``tick_font``, ``tick_step``.
-
-    Examples
-    --------
-    >>> names = [f"m{i}" for i in range(4)]
-    >>> mcm_layout(names, names, width=7.0)["tier"]
-    'stacked'
-    >>> big = [f"method_{i}" for i in range(50)]
-    >>> mcm_layout(big, big, width=7.0)["tier"], mcm_layout(big, big[:1], width=7.0)["tier"]
-    ('colour', 'inline')
     """
     k = len(rows)
     base = _layout.matrix_layout(k, rows, width=width, max_height=max_height)
@@ -153,7 +233,7 @@ def mcm_layout(rows, cols, *, width: float, max_height: float = _layout.PAGE_HEI
             break
     height = min((k * cell_h + top + key_height + caption + 16.0) / 72.0, max_height)
     return {"tier": tier, "cell_font": font, "cell_w": cell_w, "cell_h": cell_h, "height": height,
-            "row_labels": base["row_labels"], "col_labels": col_labels, "numbered": base["numbered"], "flat": flat,
+            "pages": [(slice(0, k), slice(0, len(cols)))], "row_labels": base["row_labels"], "col_labels": col_labels, "numbered": base["numbered"], "flat": flat,
             "key": base["key"], "key_labels": base["key_labels"], "key_cols": base["key_cols"],
             "key_font": base["key_font"], "tick_font": tick_font,
             "tick_step": max(1, math.ceil(1.25 * tick_font / cell_h))}
@@ -172,7 +252,7 @@ def _cell_text(cells: dict, i: int, j: int, tier: str) -> str:
     return text.replace("0.", ".", 1) if abs(diff) < 1 else text
 
 
-def plot_mcm(result, *, against=None, width="page", annotate: bool | None = None, ax=None):
+def plot_mcm(result, *, against=None, width="page", annotate: bool | None = None, page: int = 1, ax=None):
     """The Multi-Comparison Matrix: per pair the mean difference, wins/ties/losses and a p-value.
 
     Parameters
@@ -188,9 +268,14 @@ def plot_mcm(result, *, against=None, width="page", annotate: bool | None = None
     width : {"column", "page"} or float
         Figure width; the height follows from the rows (never more than a page).
     annotate : bool, optional
-        Write the numbers in the cells. Default: the densest text that fits
-        (:func:`mcm_layout`: three stacked numbers, one line, the mean difference alone, or only
-        the colour); False: colour only.
+        Write the numbers in the cells. Default (or True): the densest text that fits
+        (:func:`mcm_layout`: three stacked numbers, one line, the mean difference alone), the
+        full matrix cut into pages of columns (and of rows, when the rows do not fit one page at
+        5 pt) rather than losing its numbers; False: colour only, on one page.
+    page : int
+        Which page (1 = the first) when the matrix is cut into pages (:func:`mcm_layout`: 20
+        methods take 2 pages across a page and 3 in a column, 50 take 5 and 16); the caption
+        says which rows and columns a page shows. The colour scale is the same on every page.
     ax : matplotlib Axes, optional
 
     Returns
@@ -222,18 +307,35 @@ def plot_mcm(result, *, against=None, width="page", annotate: bool | None = None
     >>> [t.get_text() for t in ax.texts if t.get_gid() == "cell_value"][0].split("\\n")[1]
     '6/3/5'
     """
-    cells = mcm_cells(result, against=against)
-    rows, cols = cells["rows"], cells["cols"]
+    every = mcm_cells(result, against=against)
     w = _style.figure_size(width)[0]
-    layout = mcm_layout(rows, cols, width=w)
-    tier = layout["tier"] if annotate is None or annotate else "colour"
+    layout = mcm_layout(every["rows"], every["cols"], width=w, annotate=annotate is None or bool(annotate))
+    pages = layout["pages"]
+    if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 1 <= page <= len(pages):
+        raise McdaArgumentError(f"`page` must be an integer from 1 to {len(pages)} (the matrix's pages); got {page!r}")
+    row_part, col_part = pages[page - 1]
+    cells = {name: (value[row_part, col_part] if isinstance(value, np.ndarray) else value)
+             for name, value in every.items()}
+    cells["rows"], cells["cols"] = every["rows"][row_part], every["cols"][col_part]
+    rows, cols = cells["rows"], cells["cols"]
+    where = ""
+    if len(pages) > 1:
+        k, n_cols = len(every["rows"]), len(every["cols"])
+        shown = []
+        if row_part.stop - row_part.start < k:
+            shown.append(f"rows {row_part.start + 1}–{row_part.stop}")
+        if col_part.stop - col_part.start < n_cols:
+            shown.append(f"columns {col_part.start + 1}–{col_part.stop}")
+        where = f"; {' and '.join(shown)} of {k} (page {page} of {len(pages)}: page=)"
+    layout = {**layout, "row_labels": layout["row_labels"][row_part], "col_labels": layout["col_labels"][col_part]}
+    tier = layout["tier"]
     with _style.style():
         import matplotlib
         from matplotlib.colors import TwoSlopeNorm
 
         fig, ax = _style.get_figure(ax, width, height=layout["height"])
         cmap = matplotlib.colormaps[_style.DIVERGING_CMAP].with_extremes(bad="white")
-        finite = np.abs(cells["advantage"][np.isfinite(cells["advantage"])])
+        finite = np.abs(every["advantage"][np.isfinite(every["advantage"])])     # one scale on every page
         span = float(finite.max()) if finite.size and finite.max() > 0 else 1.0
         norm = TwoSlopeNorm(0.0, -span, span)
         image = ax.imshow(np.ma.masked_invalid(cells["advantage"]), cmap=cmap, norm=norm, interpolation="nearest",
@@ -259,12 +361,13 @@ def plot_mcm(result, *, against=None, width="page", annotate: bool | None = None
         bar.ax.tick_params(labelsize=_style.FONT_SIZE - 2)
         # the caption is centred under the matrix: wrapped to its width (the colour bar's label is beside it)
         chars = int(max(len(cols) * layout["cell_w"], 0.45 * w * 72.0) / _layout.char_width(_style.FONT_SIZE - 1))
-        ax.set_xlabel(_layout.wrap_label(_caption(result, tier, bool(untested)), chars), fontsize=_style.FONT_SIZE - 1)
+        ax.set_xlabel(_layout.wrap_label(_caption(result, tier, bool(untested)) + where, chars),
+                      fontsize=_style.FONT_SIZE - 1)
         if tier != "colour":
             _common.fit_cell_texts(fig, [ax], min_font=_layout.MIN_FONT)
             if not [t for t in ax.texts if t.get_gid() == "cell_value"]:   # they did not fit after all
                 tier = "colour"
-                ax.set_xlabel(_layout.wrap_label(_caption(result, tier, bool(untested)), chars),
+                ax.set_xlabel(_layout.wrap_label(_caption(result, tier, bool(untested)) + where, chars),
                               fontsize=_style.FONT_SIZE - 1)
         if tier == "colour":
             ii, jj = np.nonzero(cells["significant"])
