@@ -517,8 +517,9 @@ def _epochs(k, n_datasets, n_epochs=4):
 @pytest.mark.parametrize("width", ["column", "page"])
 @pytest.mark.parametrize("k,n_datasets", [(4, 10), (8, 50), (20, 10), (50, 10)])
 def test_learning_curves_are_legible_and_split_into_pages(k, n_datasets, width):
+    # a panel per dataset, every method in it (the default up to 8 methods; asked for beyond)
     curves = _quiet(mcda.learning_curves, _epochs(k, n_datasets))
-    fig, axes = plot_learning_curves(curves, width=width)
+    fig, axes = plot_learning_curves(curves, width=width, layout="datasets")
     assert_legible(fig, width=width)
     legend = [t.get_text() for t in fig.legends[0].get_texts()]
     assert legend == long_names(k)                                   # every method named once
@@ -529,8 +530,44 @@ def test_learning_curves_are_legible_and_split_into_pages(k, n_datasets, width):
     shown = len(axes)
     for page in range(2, n_pages + 1):
         plt.close("all")
-        shown += len(plot_learning_curves(curves, width=width, page=page)[1])
+        shown += len(plot_learning_curves(curves, width=width, page=page, layout="datasets")[1])
     assert shown == n_datasets
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
+@pytest.mark.parametrize("k", [8, 20, 50])
+def test_learning_curves_beyond_eight_methods_give_each_method_its_panel(k, width):
+    from mcda.plots.learning_curves import learning_curve_layout, method_panel_pages
+
+    n_datasets = 2 if k < 50 else 1                               # each dataset starts a page (seen at 8, 20)
+    curves = _quiet(mcda.learning_curves, _epochs(k, n_datasets))
+    assert learning_curve_layout(k) == ("datasets" if k <= 8 else "methods")
+    layout = None if k > 8 else "methods"                        # the default beyond 8; asked for at 8
+    highlighted = {}
+    page, n_pages = 1, None
+    while n_pages is None or page <= n_pages:
+        fig, axes = plot_learning_curves(curves, width=width, layout=layout, page=page)
+        assert_legible(fig, width=width)
+        caption = " ".join(fig.get_suptitle().split())
+        assert "grey: the other" in caption and "Each panel: one method" in caption
+        n_pages = int(caption.split(f"page {page} of ")[1].split(":")[0]) if "page=" in caption else 1
+        dataset = caption.split(" ")[0].rstrip(".,")
+        for panel in axes:
+            name = panel.get_title(loc="left").replace("\n", "")      # the whole name, wrapped, never cut
+            assert name in long_names(k)
+            own = [ln for ln in panel.lines if ln.get_gid() == "mean_curve"]
+            assert len(own) == 1 and own[0].get_label() == name
+            assert len([ln for ln in panel.lines if ln.get_gid() == "other_curve"]) == k - 1
+            highlighted.setdefault(dataset, []).append(name)
+        page += 1
+        plt.close("all")
+    # every method has its own panel once on every dataset
+    assert len(highlighted) == n_datasets
+    assert all(sorted(names) == sorted(long_names(k)) for names in highlighted.values())
+    grid = method_panel_pages(n_datasets, k, width=WIDTHS[width], title_lines=3)
+    assert len(grid["pages"]) == n_pages
+    with pytest.raises(ValueError, match="`page`"):
+        plot_learning_curves(curves, width=width, layout=layout, page=n_pages + 1)
 
 
 @pytest.mark.parametrize("n_datasets", [10, 50, 200])

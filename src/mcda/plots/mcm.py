@@ -273,8 +273,9 @@ def plot_mcm(result, *, against=None, width="page", annotate: bool | None = None
         full matrix cut into pages of columns (and of rows, when the rows do not fit one page at
         5 pt) rather than losing its numbers; False: colour only, on one page.
     page : int
-        Which page (1 = the first) when the matrix is cut into pages (:func:`mcm_layout`: 20
-        methods take 2 pages across a page and 3 in a column, 50 take 5 and 16); the caption
+        Which page (1 = the first) when the matrix is cut into pages (:func:`mcm_layout`: with
+        8-character names 20 methods take 2 pages across a page and 4 in a column, 50 take 3 and
+        10; with 40-character names 50 take 5 across a page and 14 in a column); the caption
         says which rows and columns a page shows. The colour scale is the same on every page.
     ax : matplotlib Axes, optional
 
