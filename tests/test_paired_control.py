@@ -193,3 +193,9 @@ def test_control_table_keys_only_the_other_methods_from_m1():
     plain = pairwise_to_latex(mcda.paired_tests(_cube(_values(seed=5)), control="m2"))
     assert [line.split("&")[1].strip() for line in _body(plain)] == ["m0", "m1", "m3"] * 3
     assert "M1" not in plain
+    # some names long, some short: only the long ones take keys, the short keep their names
+    mixed = ["m0", "a_rather_long_method_name_number_1", "m2", "a_rather_long_method_name_number_3"]
+    text = pairwise_to_latex(mcda.paired_tests(_cube(_values(seed=5)).assign_coords(method=mixed), control="m2"))
+    assert [line.split("&")[1].strip() for line in _body(text)] == ["m0", "M1", "M2"] * 3
+    caption = next(line for line in text.splitlines() if line.startswith(r"\caption"))
+    assert "M1 = a\\_\\allowbreak{}rather" in caption and "= m0" not in caption

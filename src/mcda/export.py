@@ -22,8 +22,8 @@ Layout rule (any number of methods and datasets; the text block is taken as the 
 - method names longer than 24 characters are shown as keys M1, M2, … in the scores and
   pairwise tables, named in the caption (≤ 10 methods) or in a key table that follows; the
   control table (``pairwise_to_latex(control=)``) names its control in full in the caption and
-  keys only the other methods, M1 to M(k − 1) in the table's order, so "Versus" starts at M1
-  (no key at all when every other method's name fits).
+  keys only the other methods whose names are too long, M1, M2, … in the table's order, so
+  "Versus" starts at M1 and a short name stays itself (no key at all when every name fits).
 
 Examples
 --------
@@ -187,22 +187,26 @@ def _breakable(text: str) -> str:
     return "".join(out)
 
 
-def _method_keys(methods: list, *, noun: str = "methods") -> tuple[dict, str, str]:
+def _method_keys(methods: list, *, noun: str = "methods", only_long: bool = False) -> tuple[dict, str, str]:
     """Table names of ``methods`` (keys M1, M2, … when any name is longer than _NAME_MAX), the caption's key
     sentence, and a key table (a longtable M_i → name) when the key is too long for a caption ("" if none).
 
     ``noun`` names what the keys stand for in the caption ("methods"; "other methods" in a control table,
-    whose control is named in full in the caption and takes no key)."""
+    whose control is named in full in the caption and takes no key). ``only_long``: only the names longer
+    than _NAME_MAX get keys (M1, M2, … in their order); the others keep their names."""
     names = [str(m) for m in methods]
     if all(len(n) <= _NAME_MAX for n in names):
         return {m: latex_escape(m) for m in names}, "", ""
-    keys = {m: f"M{i + 1}" for i, m in enumerate(names)}
+    keyed = [n for n in names if len(n) > _NAME_MAX] if only_long else names
+    keys = {m: latex_escape(m) for m in names} | {m: f"M{i + 1}" for i, m in enumerate(keyed)}
+    names = keyed
     sentence = f" {noun[0].upper()}{noun[1:]}: " + "; ".join(f"{keys[m]} = {_breakable(m)}" for m in names) + "."
     if len(names) <= 10:
         return keys, sentence, ""
     table = _float(f"Keys of the {noun} in the table above (M1--M{len(names)}).", None, ["Key", "Method"],
                    [[keys[m], latex_escape(m)] for m in names], "ll", [], "")
-    return keys, f" {noun[0].upper()}{noun[1:]} as keys M1--M{len(names)}, named in the key table that follows.", table
+    shown = f"{noun[0].upper()}{noun[1:]}" + (f" with names over {_NAME_MAX} characters" if only_long else "")
+    return keys, f" {shown} as keys M1--M{len(names)}, named in the key table that follows.", table
 
 
 def _scale_caption(scale: str | None) -> str:
@@ -509,7 +513,8 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
     if control is None:
         names, key, key_table = _method_keys(methods)
     else:   # the control is named in the caption; the keys number the other methods from M1
-        names, key, key_table = _method_keys([m for m in methods if str(m) != str(control)], noun="other methods")
+        names, key, key_table = _method_keys([m for m in methods if str(m) != str(control)], noun="other methods",
+                                             only_long=True)
     rows, comments = [], []
     previous = None
     for r in frame.itertuples(index=False):
