@@ -45,7 +45,7 @@ def method_panel_pages(n_datasets: int, n_methods: int, *, width: float, max_col
     --------
     >>> g = method_panel_pages(2, 50, width=7.0)
     >>> g["cols"], g["rows"], [(d, s.start, s.stop) for d, s in g["pages"]]
-    (6, 6, [(0, 0, 25), (0, 25, 50), (1, 0, 25), (1, 25, 50)])
+    (7, 7, [(0, 0, 25), (0, 25, 50), (1, 0, 25), (1, 25, 50)])
     """
     cols = max(1, int((width - 0.45) // _METHOD_PANEL))
     if max_cols is not None:
