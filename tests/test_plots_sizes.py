@@ -490,6 +490,24 @@ def test_pairwise_list_is_legible_and_split_into_pages(k, n_datasets, width):
         plot_pairwise(res, layout="list", width=width, page=n_pages + 1)
 
 
+def test_pairwise_marks_a_pair_with_a_difference_but_no_p_value_apart():
+    raw = mcda.datasets.synthetic(n_datasets=1, n_methods=3, n_seeds=3, rng=0).copy()
+    raw[{"method": 0, "seed": [0, 1]}] = np.nan           # method_0 shares one seed: a difference, no test
+    res = _quiet(mcda.paired_tests, raw)
+    fig, ax = plot_pairwise(res, layout="list", width="page")
+    assert_legible(fig, width="page")
+    drawn = {ln.get_gid(): len(ln.get_xdata()) for ln in ax.lines if ln.get_gid()}
+    assert drawn["not_tested"] == 2 and drawn["not_significant"] == 1 and "missing" not in drawn
+    assert "no p-value" in [t.get_text() for t in ax.get_legend().get_texts()]
+    plt.close("all")
+    fig, axes = plot_pairwise(res, width="page")
+    assert_legible(fig, width="page")
+    marks = [sorted(zip(ln.get_xdata().tolist(), ln.get_ydata().tolist())) for ln in axes[0].lines
+             if ln.get_gid() == "not_tested"]
+    assert marks == [[(0, 1), (0, 2)]]                      # the lower cells (row 1 and 2, column 0)
+    assert "–: no p-value" in " ".join(fig.get_suptitle().split()) and "×" not in fig.get_suptitle()
+
+
 def test_pairwise_list_pages_cover_every_comparison_once():
     from mcda.plots.pairwise import list_pages
 
