@@ -10,8 +10,8 @@ Part 2 runs the same at 1,000,000 × 20 three ways: in memory (numpy), lazily ov
 in-memory data (``cube.chunk``), and lazily from a Zarr store; best of 3 after a warm-up, and the
 ratio lazy / in memory.
 
-Run: python benchmarks/bench_dask.py [--datasets 10000000] [--small 1000000] [--dir DIR]
-(several minutes; prints two tables; nothing is asserted)
+Run: python benchmarks/bench_dask.py [--datasets 10000000] [--small 1000000] [--dir DIR] [--part {1,2}]
+(several minutes; prints two tables, or the one ``--part`` names; nothing is asserted)
 """
 
 from __future__ import annotations
@@ -144,6 +144,8 @@ def main():
     parser.add_argument("--datasets", type=int, default=10_000_000)
     parser.add_argument("--small", type=int, default=1_000_000)
     parser.add_argument("--dir", default=None, help="where the Zarr stores go (default: a temporary folder)")
+    parser.add_argument("--part", type=int, choices=(1, 2), default=None,
+                        help="run only part 1 (the large Zarr cube) or part 2 (in memory vs lazy); default both")
     parser.add_argument("--stage", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--path", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -157,23 +159,27 @@ def main():
     folder = args.dir or tempfile.mkdtemp(prefix="mcda-bench-dask-")
     path = os.path.join(folder, "large.zarr")
     try:
-        print(f"Part 1: {args.datasets:,} datasets x {N_METHODS} methods, Zarr chunks of {CHUNK:,} datasets "
-              f"({args.datasets * N_METHODS * 8 / 2**30:.2f} GiB of float64 scores); each stage in a fresh process")
-        print(f"{'stage':<18} {'wall s':>8} {'peak RSS MiB':>13}  result")
-        written = in_subprocess("--stage", "write", "--path", path, "--datasets", str(args.datasets))
-        size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(path) for f in fs) / 2**20
-        print(f"{'write zarr':<18} {written['seconds']:8.1f} {written['peak_mib']:13.0f}  {size:.0f} MiB on disk")
-        peaks = [written["peak_mib"]]
-        for stage in STAGES:
-            out = in_subprocess("--stage", stage, "--path", path)
-            peaks.append(out["peak_mib"])
-            shown = {k: v for k, v in out.items() if k not in ("seconds", "peak_mib")}
-            print(f"{stage:<18} {out['seconds']:8.1f} {out['peak_mib']:13.0f}  {shown}")
-        print(f"largest peak: {max(peaks):.0f} MiB ({max(peaks) / 1024:.2f} GiB; budget 2 GiB)")
-        shutil.rmtree(path, ignore_errors=True)
-
-        print()
-        print(f"Part 2: {args.small:,} datasets x {N_METHODS} methods, best of 3 (seconds)")
+        if args.part in (None, 1):
+            print(f"Part 1: {args.datasets:,} datasets x {N_METHODS} methods, Zarr chunks of {CHUNK:,} datasets "
+                  f"({args.datasets * N_METHODS * 8 / 2**30:.2f} GiB of float64 scores); each stage in a fresh process")
+            print(f"{'stage':<18} {'wall s':>8} {'peak RSS MiB':>13}  result")
+            written = in_subprocess("--stage", "write", "--path", path, "--datasets", str(args.datasets))
+            size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(path) for f in fs) / 2**20
+            print(f"{'write zarr':<18} {written['seconds']:8.1f} {written['peak_mib']:13.0f}  {size:.0f} MiB on disk")
+            peaks = [written["peak_mib"]]
+            for stage in STAGES:
+                out = in_subprocess("--stage", stage, "--path", path)
+                peaks.append(out["peak_mib"])
+                shown = {k: v for k, v in out.items() if k not in ("seconds", "peak_mib")}
+                print(f"{stage:<18} {out['seconds']:8.1f} {out['peak_mib']:13.0f}  {shown}")
+            print(f"largest peak: {max(peaks):.0f} MiB ({max(peaks) / 1024:.2f} GiB; budget 2 GiB)")
+            shutil.rmtree(path, ignore_errors=True)
+        if args.part == 1:
+            return
+        if args.part is None:
+            print()
+        print(f"Part 2: {args.small:,} datasets x {N_METHODS} methods, best of 3 (seconds); load average "
+              f"{os.getloadavg()[0]:.1f}")
         rows = overhead(args.small, folder)
         labels = list(rows[0][1])
         print(f"{'stage':<16} " + " ".join(f"{label:>17}" for label in labels) + f" {'ratio':>7} {'ratio zarr':>10}")

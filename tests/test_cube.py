@@ -295,3 +295,38 @@ def test_metric_selects_one_metric_by_label_case_or_card():
             np.testing.assert_array_equal(one.values, both.sel(metric="elapsed").values)
     with pytest.raises(ValueError, match=r"`metric` must be one of the metrics \['ARI', 'elapsed'.*; got 'nmi'"):
         mcda.score_cube(both, metric="nmi")
+
+
+def test_many_labels_are_checked_on_every_new_index_and_remembered_only_for_the_same_one():
+    # from 2**16 labels on, a label Index already checked is not converted and checked again
+    # (every statistic re-validates its cube); any other Index, even with the same labels, is
+    import gc
+
+    n = C._MANY_LABELS + 10
+    values = np.full((n, 2), 0.5)
+
+    def raw(labels):
+        return xr.DataArray(values, dims=("dataset", "method"), coords={"dataset": labels, "method": ["a", "b"]})
+
+    cube = mcda.score_cube(raw(np.arange(n)), metric="accuracy")
+    assert cube.coords["dataset"].values[:3].tolist() == ["0", "1", "2"] and cube.coords["dataset"].dtype == object
+    again = C.as_cube(cube)
+    xr.testing.assert_identical(again, cube)
+    repeated = np.arange(n)
+    repeated[-1] = 7
+    with pytest.raises(mcda.McdaArgumentError, match="duplicate dataset labels: '7'"):
+        mcda.score_cube(raw(repeated), metric="accuracy")
+    text = np.array([f"d{i}" for i in range(n)], dtype=object)
+    text[-1] = "d3"
+    with pytest.raises(mcda.McdaArgumentError, match="duplicate dataset labels: 'd3'"):
+        mcda.score_cube(raw(text), metric="accuracy")
+    mixed = np.array([f"{i}" for i in range(n)], dtype=object)
+    mixed[-1] = 9  # the int 9 and the text "9"
+    with pytest.raises(mcda.McdaArgumentError, match="differ only in type"):
+        mcda.score_cube(raw(mixed), metric="accuracy")
+    with pytest.raises(mcda.McdaArgumentError, match="duplicate dataset labels"):  # a narrowed copy repeats a label
+        C.as_cube(cube.isel(dataset=np.r_[np.arange(n), 0]))
+    held = len(C._CHECKED_LABELS)
+    del cube, again
+    gc.collect()
+    assert len(C._CHECKED_LABELS) < held  # the remembered labels go with their cube

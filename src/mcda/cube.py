@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import numbers
+import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -544,6 +545,48 @@ def _label_index(labels: np.ndarray, d: str):
     return pd.Index(labels, dtype=object, copy=False, name=d) if labels.dtype == object else labels
 
 
+def _text_coordinate(labels: np.ndarray, d: str):
+    """The labels of a text dim as text, refused if two differ only in type or repeat."""
+    given = labels
+    labels = _text_labels(labels, d, "the DataArray")
+    if isinstance(given, np.ndarray) and given.dtype.kind in "iu" and given.size > 1:
+        repeated = _repeated_labels(given)  # distinct integers read as distinct text: found on the integers
+    elif labels.size >= _MANY_LABELS:
+        repeated = _repeated_labels(labels)
+    else:
+        repeated = pd.Index(labels, dtype=object, copy=False).has_duplicates
+    if repeated:
+        _refuse_repeated(labels, d)
+    return _label_index(labels, d)
+
+
+# checked text labels of large label indexes, by the (immutable) pandas Index a cube's coordinate
+# holds: a cube validated again (every statistic validates its argument) converts and checks its
+# million labels once, not once per call. An entry lives as long as the Index it was read from.
+_CHECKED_LABELS: dict = {}
+
+
+def _checked_text_labels(index, labels: np.ndarray, d: str):
+    """:func:`_text_coordinate` of ``labels``, remembered for ``index`` (the coordinate's pandas Index)."""
+    if index is None or labels.size < _MANY_LABELS:
+        return _text_coordinate(labels, d)
+    hit = _CHECKED_LABELS.get(id(index))
+    if hit is not None and hit[0]() is index and hit[1] == d:
+        return hit[2]
+    out = _text_coordinate(labels, d)
+    _remember_labels(index, d, out)
+    return out
+
+
+def _remember_labels(index, d: str, checked) -> None:
+    key = id(index)
+    try:
+        ref = weakref.ref(index, lambda _, key=key: _CHECKED_LABELS.pop(key, None))
+    except TypeError:  # not weakly referenceable: checked again next time
+        return
+    _CHECKED_LABELS[key] = (ref, d, checked)
+
+
 def _refuse_repeated(labels: np.ndarray, d: str):
     index = pd.Index(labels, dtype=object, copy=False)  # object: no second (arrow) copy of text labels
     raise McdaArgumentError(f"duplicate {d} labels: {shown(index[index.duplicated()])}")
@@ -574,14 +617,8 @@ def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
                 coords[d] = pd.Index(labels, dtype=labels.dtype, copy=False, name=d)
                 continue
             elif d in _STRING_DIMS:
-                given = labels
-                labels = _text_labels(labels, d, "the DataArray")
-                if isinstance(given, np.ndarray) and given.dtype.kind in "iu" and given.size > 1:
-                    # distinct integers read as distinct text: their repeats are found on the integers
-                    if _repeated_labels(given):
-                        _refuse_repeated(labels, d)
-                    coords[d] = _label_index(labels, d)
-                    continue
+                coords[d] = _checked_text_labels(da.indexes.get(d), labels, d)
+                continue
         else:
             labels = np.arange(da.sizes[d]) if d not in _STRING_DIMS else np.array(
                 [f"{d}_{i}" for i in range(da.sizes[d])], dtype=object)
@@ -595,6 +632,9 @@ def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
     else:
         values = _numeric(da.values, lambda idx: ", ".join(f"{d} {coords[d][i]!r}" for d, i in zip(order, idx)))
         out = da.copy(data=values).assign_coords(coords)
+    for d, checked in coords.items():  # the validated cube's own label Index: its labels are checked
+        if isinstance(checked, pd.Index) and len(checked) >= _MANY_LABELS and d in _STRING_DIMS:
+            _remember_labels(out.indexes[d], d, checked)
     out.name = "score"
     return out
 
