@@ -364,6 +364,13 @@ def test_signed_rank_kernel_matches_the_indicator_matrix(rope):
         expected = _signed_rank_reference(weights, z, rope)
         np.testing.assert_allclose(out[p], expected, rtol=0, atol=1e-12)
         np.testing.assert_array_equal(counts[p], np.bincount(out[p].argmax(axis=1), minlength=3))
+    for groups in (2, 3, 8):  # the pairs split over parallel groups: the very same numbers
+        grouped = np.empty_like(out)
+        grouped_counts = np.zeros_like(counts)
+        signed_rank_shares(weights_t, np.stack(orders), stack(0), stack(1), stack(2), stack(3), rope > 0, grouped,
+                           grouped_counts, 64, groups)
+        np.testing.assert_array_equal(grouped, out)
+        np.testing.assert_array_equal(grouped_counts, counts)
 
 
 def test_dirichlet_kernels_match_numpy():
