@@ -364,13 +364,15 @@ def test_signed_rank_kernel_matches_the_indicator_matrix(rope):
         expected = _signed_rank_reference(weights, z, rope)
         np.testing.assert_allclose(out[p], expected, rtol=0, atol=1e-12)
         np.testing.assert_array_equal(counts[p], np.bincount(out[p].argmax(axis=1), minlength=3))
-    for groups in (2, 3, 8):  # the pairs split over parallel groups: the very same numbers
-        grouped = np.empty_like(out)
-        grouped_counts = np.zeros_like(counts)
-        signed_rank_shares(weights_t, np.stack(orders), stack(0), stack(1), stack(2), stack(3), rope > 0, grouped,
-                           grouped_counts, 64, groups)
-        np.testing.assert_array_equal(grouped, out)
-        np.testing.assert_array_equal(grouped_counts, counts)
+    many = 4  # the three pairs four times over: runs of pairs on 1, 2 or 3 threads give the very same numbers
+    arrays = [np.ascontiguousarray(np.tile(a, (many, 1))) for a in (np.stack(orders), stack(0), stack(1), stack(2),
+                                                                     stack(3))]
+    for threads in (1, 2, 3):
+        threaded = np.empty((3 * many, 300, 3))
+        threaded_counts = np.zeros((3 * many, 3), dtype=np.int64)
+        signed_rank_shares(weights_t, *arrays, rope > 0, threaded, threaded_counts, 64, threads=threads)
+        np.testing.assert_array_equal(threaded, np.tile(out, (many, 1, 1)))
+        np.testing.assert_array_equal(threaded_counts, np.tile(counts, (many, 1)))
 
 
 def test_dirichlet_kernels_match_numpy():

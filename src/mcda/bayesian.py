@@ -38,7 +38,7 @@ from .cards import direction_sign
 from .cube import as_cube, orient, resolve_rope, single_score_cube, without_empty_datasets
 from ._numeric import score_tolerance
 from .pairwise import counts_from_cube, region_counts
-from ._chunks import NUMBA_LOCK, require_in_memory
+from ._chunks import require_in_memory
 
 __all__ = [
     "BayesianComparison",
@@ -931,8 +931,6 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
             continue
         prepared.setdefault(z.size, []).append(rank_pair)
 
-    import numba
-
     from ._kernels.signed_rank import signed_rank_shares
 
     prob = np.full((len(pairs), 3), np.nan)
@@ -969,9 +967,8 @@ def bayesian_signed_rank_comparison(scores, direction=None, *, rope=None, prior_
                 weights_t = _dirichlet_process_weights(source, stop - start, size, prior_strength)
             for part, keep, orders, right_ge, right_gt, left_ge, left_gt, counts, shares in stacked:
                 out = shares[:, start:stop] if keep else shares
-                with NUMBA_LOCK:  # a parallel kernel: one caller thread at a time (numba's workqueue layer)
-                    signed_rank_shares(weights_t, orders, right_ge, right_gt, left_ge, left_gt, rope > 0, out,
-                                       counts, _KERNEL_BLOCK, numba.get_num_threads())
+                signed_rank_shares(weights_t, orders, right_ge, right_gt, left_ge, left_gt, rope > 0, out, counts,
+                                   _KERNEL_BLOCK)
             done += len(group) * (stop - start) * size
             bar.update(done)
         for part, keep, *_, counts, shares in stacked:

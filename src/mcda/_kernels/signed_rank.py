@@ -55,9 +55,70 @@ def sum_boundaries(z_sorted, low, high):
     return first_ge, first_gt
 
 
-@jit(parallel=True)
+@jit(nogil=True)
+def _pair_shares(weights_t, orders, right_ge, right_gt, left_ge, left_gt, with_rope, out, counts, block,
+                 first, last):
+    """:func:`signed_rank_shares` of the pairs ``first`` … ``last − 1`` (one thread's run; the GIL released)."""
+    n, n_draws = weights_t.shape
+    keep = out.shape[0] > 0
+    prefix = np.empty((n + 1, block))
+    right = np.empty(block)
+    left = np.empty(block)
+    for b0 in range(0, n_draws, block):
+        m = min(block, n_draws - b0)
+        for p in range(first, last):
+            # prefix[k + 1, s]: weight of the k + 1 smallest differences in draw s
+            for s in range(m):
+                prefix[0, s] = 0.0
+            for k in range(n):
+                row = orders[p, k]
+                for s in range(m):
+                    prefix[k + 1, s] = prefix[k, s] + weights_t[row, b0 + s]
+            for s in range(m):
+                right[s] = 0.0
+                left[s] = 0.0
+            for k in range(n):
+                row = orders[p, k]
+                gt = right_gt[p, k]
+                ge = right_ge[p, k]
+                if gt == ge:
+                    for s in range(m):
+                        right[s] += weights_t[row, b0 + s] * (prefix[n, s] - prefix[gt, s])
+                else:
+                    for s in range(m):
+                        right[s] += weights_t[row, b0 + s] * ((prefix[n, s] - prefix[gt, s])
+                                                              + 0.5 * (prefix[gt, s] - prefix[ge, s]))
+                if with_rope:
+                    lo = left_ge[p, k]
+                    hi = left_gt[p, k]
+                    if lo == hi:
+                        for s in range(m):
+                            left[s] += weights_t[row, b0 + s] * prefix[lo, s]
+                    else:
+                        for s in range(m):
+                            left[s] += weights_t[row, b0 + s] * (prefix[lo, s]
+                                                                 + 0.5 * (prefix[hi, s] - prefix[lo, s]))
+            for s in range(m):
+                if with_rope:
+                    a = left[s]
+                    c = right[s]
+                    b = -a - c + 1.0
+                else:
+                    c = right[s]
+                    a = -c + 1.0
+                    b = 0.0
+                if keep:
+                    out[p, b0 + s, 0] = a
+                    out[p, b0 + s, 1] = b
+                    out[p, b0 + s, 2] = c
+                counts[p, _winner(a, b, c)] += 1
+
+
+_PAIRS_PER_THREAD = 4  # fewer pairs than this per thread: one thread does them all
+
+
 def signed_rank_shares(weights_t, orders, right_ge, right_gt, left_ge, left_gt, with_rope, out, counts, block,
-                       groups=1):
+                       threads=None):
     """Region shares of every posterior draw, for several pairs sharing the same draws.
 
     Parameters
@@ -82,68 +143,27 @@ def signed_rank_shares(weights_t, orders, right_ge, right_gt, left_ge, left_gt, 
         (first among equals, as ``numpy.argmax``).
     block : int
         Draws processed together (their weights stay in cache across the pairs).
+    threads : int, optional
+        Threads to spread the pairs over (default ``numba.get_num_threads()``).
 
-    groups : int, default 1
-        The pairs are split into this many contiguous groups, run in parallel (the caller
-        passes numba's thread count: read inside the kernel it would stop the cache). Each
-        group walks the same blocks of draws with its own buffers, so every pair's shares and
-        counts come from exactly the serial arithmetic: the same numbers for any ``groups``.
+    Notes
+    -----
+    The pairs run in contiguous runs on ``threads`` threads (the compiled loop releases the
+    GIL), as :func:`mcda._kernels.bootstrap.bootstrap_mean_quantiles` does: no
+    ``parallel=True`` kernel to compile. Each run walks the same blocks of draws with its own
+    buffers, so every pair's shares and counts come from exactly the serial arithmetic: the
+    same numbers for any number of threads.
     """
-    n, n_draws = weights_t.shape
     n_pairs = orders.shape[0]
-    keep = out.shape[0] > 0
-    n_groups = max(1, min(n_pairs, groups))
-    for g in numba.prange(n_groups):
-        first = g * n_pairs // n_groups
-        last = (g + 1) * n_pairs // n_groups
-        prefix = np.empty((n + 1, block))
-        right = np.empty(block)
-        left = np.empty(block)
-        for b0 in range(0, n_draws, block):
-            m = min(block, n_draws - b0)
-            for p in range(first, last):
-                # prefix[k + 1, s]: weight of the k + 1 smallest differences in draw s
-                for s in range(m):
-                    prefix[0, s] = 0.0
-                for k in range(n):
-                    row = orders[p, k]
-                    for s in range(m):
-                        prefix[k + 1, s] = prefix[k, s] + weights_t[row, b0 + s]
-                for s in range(m):
-                    right[s] = 0.0
-                    left[s] = 0.0
-                for k in range(n):
-                    row = orders[p, k]
-                    gt = right_gt[p, k]
-                    ge = right_ge[p, k]
-                    if gt == ge:
-                        for s in range(m):
-                            right[s] += weights_t[row, b0 + s] * (prefix[n, s] - prefix[gt, s])
-                    else:
-                        for s in range(m):
-                            right[s] += weights_t[row, b0 + s] * ((prefix[n, s] - prefix[gt, s])
-                                                                  + 0.5 * (prefix[gt, s] - prefix[ge, s]))
-                    if with_rope:
-                        lo = left_ge[p, k]
-                        hi = left_gt[p, k]
-                        if lo == hi:
-                            for s in range(m):
-                                left[s] += weights_t[row, b0 + s] * prefix[lo, s]
-                        else:
-                            for s in range(m):
-                                left[s] += weights_t[row, b0 + s] * (prefix[lo, s]
-                                                                     + 0.5 * (prefix[hi, s] - prefix[lo, s]))
-                for s in range(m):
-                    if with_rope:
-                        a = left[s]
-                        c = right[s]
-                        b = -a - c + 1.0
-                    else:
-                        c = right[s]
-                        a = -c + 1.0
-                        b = 0.0
-                    if keep:
-                        out[p, b0 + s, 0] = a
-                        out[p, b0 + s, 1] = b
-                        out[p, b0 + s, 2] = c
-                    counts[p, _winner(a, b, c)] += 1
+    threads = numba.get_num_threads() if threads is None else int(threads)
+    threads = max(1, min(threads, n_pairs // _PAIRS_PER_THREAD))
+    arguments = (weights_t, orders, right_ge, right_gt, left_ge, left_gt, with_rope, out, counts, block)
+    if threads == 1:
+        _pair_shares(*arguments, 0, n_pairs)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    bounds = [n_pairs * t // threads for t in range(threads + 1)]
+    with ThreadPoolExecutor(threads) as pool:
+        for done in [pool.submit(_pair_shares, *arguments, bounds[t], bounds[t + 1]) for t in range(threads)]:
+            done.result()
