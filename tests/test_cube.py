@@ -326,6 +326,11 @@ def test_many_labels_are_checked_on_every_new_index_and_remembered_only_for_the_
         mcda.score_cube(raw(mixed), metric="accuracy")
     with pytest.raises(mcda.McdaArgumentError, match="duplicate dataset labels"):  # a narrowed copy repeats a label
         C.as_cube(cube.isel(dataset=np.r_[np.arange(n), 0]))
+    pytest.importorskip("dask")
+    lazy = mcda.score_cube(raw(np.arange(n)).chunk({"dataset": n // 2}), metric="accuracy")
+    assert lazy.coords["dataset"].dtype.kind == "i"  # a lazy cube keeps integer labels ...
+    loaded = C.as_cube(lazy.compute())  # ... which become text once in memory, as any other cube's
+    assert loaded.coords["dataset"].values[:2].tolist() == ["0", "1"]
     held = len(C._CHECKED_LABELS)
     del cube, again
     gc.collect()

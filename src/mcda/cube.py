@@ -632,8 +632,9 @@ def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
     else:
         values = _numeric(da.values, lambda idx: ", ".join(f"{d} {coords[d][i]!r}" for d, i in zip(order, idx)))
         out = da.copy(data=values).assign_coords(coords)
-    for d, checked in coords.items():  # the validated cube's own label Index: its labels are checked
-        if isinstance(checked, pd.Index) and len(checked) >= _MANY_LABELS and d in _STRING_DIMS:
+    for d, checked in coords.items():  # the validated cube's own label Index: its text labels are checked
+        if (isinstance(checked, pd.Index) and checked.dtype == object and len(checked) >= _MANY_LABELS
+                and d in _STRING_DIMS):  # (a lazy cube's integer labels stay integers: not text yet)
             _remember_labels(out.indexes[d], d, checked)
     out.name = "score"
     return out
