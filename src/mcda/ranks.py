@@ -1055,10 +1055,39 @@ def _combine_bootstrap(a, b):
     return a[0] + b[0], a[1] + b[1], a[2] + b[2]
 
 
+def _position_sums(mean_ranks: np.ndarray, tol: float, k: int) -> np.ndarray:
+    """Each method's share of each position, summed over the resamples (rows) of ``mean_ranks``: (k, k).
+
+    In each row the methods are sorted by mean rank (smaller = better, stable); consecutive
+    sorted values within ``tol`` of each other form one tie (chained), and a tie of t methods
+    over positions p … p + t − 1 gives each of them 1/t at each of those positions (the
+    average over every way of breaking the tie), so every row and column of one resample
+    sums to 1. Vectorised: one entry per (resample, method, position) shared, summed by
+    ``np.bincount`` in resample order, the order a loop over the resamples adds them in.
+    """
+    n = mean_ranks.shape[0]
+    if n == 0 or k == 0:
+        return np.zeros((k, k))
+    order = np.argsort(mean_ranks, axis=1, kind="stable")
+    ranked = np.take_along_axis(mean_ranks, order, axis=1)
+    starts_tie = np.ones((n, k), dtype=bool)
+    starts_tie[:, 1:] = ~(ranked[:, 1:] - ranked[:, :-1] <= tol)  # NaN breaks a tie too
+    ends_tie = np.ones((n, k), dtype=bool)
+    ends_tie[:, :-1] = starts_tie[:, 1:]
+    column = np.arange(k)
+    start = np.maximum.accumulate(np.where(starts_tie, column, 0), axis=1).ravel()
+    stop = np.minimum.accumulate(np.where(ends_tie, column + 1, k)[:, ::-1], axis=1)[:, ::-1].ravel()
+    size = stop - start
+    share = 1.0 / size
+    element = np.repeat(np.arange(n * k), size)              # row-major: resample by resample
+    first = np.cumsum(size) - size
+    position = start[element] + (np.arange(element.size) - np.repeat(first, size))
+    cells = order.ravel()[element] * k + position
+    return np.bincount(cells, weights=share[element], minlength=k * k).reshape(k, k)
+
+
 def _stability(agg: _Aggregation, draws, n_resamples: int, confidence_level: float) -> RankStability:
     """Finalize: RankStability from the combined bootstrap sums and the jackknife rows of every block."""
-    from ._kernels.rank_positions import accumulate_positions
-
     source = xr.DataArray(agg.ranks, dims=("dataset", "method"))
     sizes = _chunks.block_sizes(source)
     bounds = np.cumsum(sizes)[:-1]
@@ -1071,8 +1100,7 @@ def _stability(agg: _Aggregation, draws, n_resamples: int, confidence_level: flo
     means = sums
     means /= weight_sums[:, None]
     k = agg.prep.n_methods
-    probabilities = np.zeros((k, k))
-    accumulate_positions(np.ascontiguousarray(means), _TIE_TOL, probabilities)
+    probabilities = _position_sums(means, _TIE_TOL, k)
     probabilities /= n_resamples
     method_index = pd.Index(agg.methods, name="method")
     low, high = np.quantile(means, [0.5 - confidence_level / 2, 0.5 + confidence_level / 2], axis=0)

@@ -3,8 +3,6 @@
 - :func:`weighted_counts`: a block of resamples (dataset indices) → the weight each dataset
   carries in each resample (its count times its weight), ready for one matrix product with
   the precomputed rank matrix.
-- :func:`accumulate_positions`: positions of the methods in each resample's mean ranks,
-  ties sharing their positions equally, summed into a methods × positions matrix.
 - :func:`rank_rows_average`: ranks within each row, 1 = highest, ties averaged, NaN kept
   (what ``scipy.stats.rankdata(-x, axis=1, method="average", nan_policy="omit")`` gives).
 
@@ -19,7 +17,7 @@ import numpy as np
 
 from ._jit import jit
 
-__all__ = ["weighted_counts", "accumulate_positions", "rank_rows_average", "kendall_tau_rows"]
+__all__ = ["weighted_counts", "rank_rows_average", "kendall_tau_rows"]
 
 
 @jit()
@@ -114,41 +112,6 @@ def _sort_row(keys, m, order):
     if not in_order:
         for a in range(m):
             order[a] = source[a]
-
-
-@jit()
-def accumulate_positions(mean_ranks, tol, probabilities):
-    """Add each resample's position distribution to ``probabilities`` (methods × positions).
-
-    Methods are sorted by mean rank (smaller = better). Consecutive sorted values within
-    ``tol`` of each other form one tie (chained); a tie of t methods over positions
-    p … p + t − 1 gives each of them 1/t at each of those positions (the average over every
-    way of breaking the tie), so every row and every column of one resample sums to 1.
-
-    Parameters
-    ----------
-    mean_ranks : float64 (n_resamples, n_methods)
-    tol : float
-        Values closer than this are tied.
-    probabilities : float64 (n_methods, n_methods)
-        Accumulated in place (divide by the number of resamples afterwards).
-    """
-    n_resamples, k = mean_ranks.shape
-    order = np.empty(k, dtype=np.int64)
-    for r in range(n_resamples):
-        row = mean_ranks[r]
-        _sort_row(row, k, order)
-        start = 0
-        while start < k:
-            stop = start + 1
-            while stop < k and row[order[stop]] - row[order[stop - 1]] <= tol:
-                stop += 1
-            share = 1.0 / (stop - start)
-            for a in range(start, stop):
-                method = order[a]
-                for position in range(start, stop):
-                    probabilities[method, position] += share
-            start = stop
 
 
 @jit(parallel=True)
