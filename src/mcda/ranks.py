@@ -802,13 +802,29 @@ def _tie_positions(values, how: str = "average") -> np.ndarray:
     return out
 
 
-def _kendall_tau_rows(reference: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Kendall's tau-b between ``reference`` (k,) and each row of ``rows`` (n, k); NaN when one is all tied."""
-    from ._kernels.rank_positions import kendall_tau_rows
+_PAIRS_PER_BLOCK = 1 << 20  # rows × method pairs compared at once by _kendall_tau_rows
 
+
+def _kendall_tau_rows(reference: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Kendall's tau-b between ``reference`` (k,) and each row of ``rows`` (n, k); NaN when one is all tied.
+
+    tau-b = Σ_{i<j} sign(x_i − x_j) sign(y_i − y_j) / √(untied pairs of x · untied pairs of y)
+    (what ``scipy.stats.kendalltau`` gives), counted in integers over blocks of rows.
+    """
+    reference = np.asarray(reference, dtype=np.float64)
+    rows = np.asarray(rows, dtype=np.float64)
+    first, second = np.triu_indices(reference.shape[0], 1)
+    dx = reference[first] - reference[second]
+    untied_reference = np.count_nonzero(dx != 0)
     out = np.empty(rows.shape[0])
-    kendall_tau_rows(np.ascontiguousarray(reference, dtype=np.float64),
-                     np.ascontiguousarray(rows, dtype=np.float64), out)
+    step = max(1, _PAIRS_PER_BLOCK // max(1, first.size))
+    for start in range(0, rows.shape[0], step):
+        dy = rows[start:start + step, first] - rows[start:start + step, second]
+        untied = np.count_nonzero(dy != 0, axis=1)
+        concordance = np.where((dy != 0) & (dx != 0), np.where((dx > 0) == (dy > 0), 1, -1), 0).sum(axis=1)
+        denominator = untied_reference * untied
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[start:start + step] = np.where(denominator > 0, concordance / np.sqrt(denominator), np.nan)
     return out
 
 

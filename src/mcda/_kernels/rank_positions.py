@@ -17,7 +17,7 @@ import numpy as np
 
 from ._jit import jit
 
-__all__ = ["weighted_counts", "rank_rows_average", "kendall_tau_rows"]
+__all__ = ["weighted_counts", "rank_rows_average"]
 
 
 @jit()
@@ -148,31 +148,3 @@ def rank_rows_average(values, out):
                 for a in range(start, stop):
                     out[i, present[order[a]]] = rank
                 start = stop
-
-
-@jit()
-def kendall_tau_rows(reference, rows, out):
-    """Kendall's tau-b between ``reference`` (k,) and each row of ``rows`` (n, k), into ``out`` (n,).
-
-    tau-b = Σ_{i<j} sign(x_i − x_j) sign(y_i − y_j) / √(untied pairs of x · untied pairs of y);
-    NaN when either has no untied pair (what ``scipy.stats.kendalltau`` gives).
-    """
-    n, k = rows.shape
-    untied_reference = 0
-    for i in range(k):
-        for j in range(i + 1, k):
-            if reference[i] != reference[j]:
-                untied_reference += 1
-    for r in range(n):
-        concordance = 0
-        untied = 0
-        for i in range(k):
-            for j in range(i + 1, k):
-                dy = rows[r, i] - rows[r, j]
-                if dy != 0:
-                    untied += 1
-                    dx = reference[i] - reference[j]
-                    if dx != 0:
-                        concordance += 1 if (dx > 0) == (dy > 0) else -1
-        denominator = untied_reference * untied
-        out[r] = concordance / np.sqrt(denominator) if denominator > 0 else np.nan
