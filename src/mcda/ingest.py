@@ -605,11 +605,12 @@ def _assemble(spill: _Spill, p: int, budget: int, recode: np.ndarray, k: int, wi
         scratch = _SCRATCH.arrays = kernels.Scratch(k, _MAX_SHOWN)
     cells, hashes, offsets, text, repeated, n_repeated = kernels.assemble_segments(spill.read(p), _HASH_MASK, recode, k,
                                                                                  _MAX_SHOWN, scratch)
-    labels = _arrow_labels(offsets, text)  # views of the scratch: used only in this call
     if n_repeated:
+        labels = _arrow_labels(offsets, text)
         cells[:] = kernels.NOT_GIVEN  # the scratch clean again
         raise _Duplicates([(labels[int(g)].as_py(), int(c)) for g, c in repeated])
-    order = _order(hashes, lambda groups: labels.take(groups).to_pylist())
+    # (the labels as text only for the rare hashes two labels share; views of the scratch)
+    order = _order(hashes, lambda groups: _arrow_labels(offsets, text).take(groups).to_pylist())
     yield kernels.take_rows(cells, order), kernels.utf8_to_ucs4(offsets, text, order, width).view(f"<U{width}").reshape(-1)
 
 
@@ -637,41 +638,47 @@ def _duplicate_rows(source: _Source, pairs, methods: list) -> str:
 
 
 class _Writer:
-    """Appends blocks of datasets to the store's ``score`` and ``dataset`` arrays, chunk by chunk."""
+    """Appends blocks of datasets to the store's ``score`` and ``dataset`` arrays, a chunk at a
+    time, through one chunk-sized buffer of each (filled, written, filled again)."""
 
     def __init__(self, root, k: int, width: int, chunk: int):
         self.chunk, self.k = chunk, k
         self.scores = root.create_array("score", shape=(0, k), chunks=(chunk, k), dtype="f8", fill_value=np.nan)
         self.labels = root.create_array("dataset", shape=(0,), chunks=(chunk,), dtype=f"<U{width}")
-        self.pending: list = []
-        self.n_pending = 0
+        self.block: np.ndarray | None = None
+        self.text: np.ndarray | None = None
+        self.filled = 0
         self.written = 0
 
     def add(self, block, text) -> None:
-        self.pending.append((block, text))
-        self.n_pending += block.shape[0]
-        if self.n_pending >= self.chunk:
-            self._flush(full_only=True)
+        if self.block is None:  # as large as the store's datasets, at most a chunk
+            size = min(self.chunk, max(block.shape[0], 1 << 12))
+            self.block, self.text = np.empty((size, self.k)), np.empty(size, dtype=text.dtype)
+        at = 0
+        while at < block.shape[0]:
+            if self.filled == self.block.shape[0] < self.chunk:  # more datasets than guessed: a chunk's room
+                self.block = np.concatenate([self.block, np.empty((self.chunk - self.filled, self.k))])
+                self.text = np.concatenate([self.text, np.empty(self.chunk - self.filled, dtype=self.text.dtype)])
+            n = min(self.block.shape[0] - self.filled, block.shape[0] - at)
+            self.block[self.filled:self.filled + n] = block[at:at + n]
+            self.text[self.filled:self.filled + n] = text[at:at + n]
+            self.filled += n
+            at += n
+            if self.filled == self.chunk:
+                self._write()
 
-    def _flush(self, full_only: bool) -> None:
-        if not self.pending:
+    def _write(self) -> None:
+        if not self.filled:
             return
-        block = np.concatenate([b for b, _ in self.pending]) if len(self.pending) > 1 else self.pending[0][0]
-        text = np.concatenate([t for _, t in self.pending]) if len(self.pending) > 1 else self.pending[0][1]
-        n = (block.shape[0] // self.chunk) * self.chunk if full_only else block.shape[0]
-        if n:
-            start, stop = self.written, self.written + n
-            self.scores.resize((stop, self.k))
-            self.labels.resize((stop,))
-            self.scores[start:stop, :] = block[:n]
-            self.labels[start:stop] = text[:n]
-            self.written = stop
-        rest = block.shape[0] - n
-        self.pending = [(block[n:], text[n:])] if rest else []
-        self.n_pending = rest
+        start, stop = self.written, self.written + self.filled
+        self.scores.resize((stop, self.k))
+        self.labels.resize((stop,))
+        self.scores[start:stop, :] = self.block[:self.filled]
+        self.labels[start:stop] = self.text[:self.filled]
+        self.written, self.filled = stop, 0
 
     def close(self) -> None:
-        self._flush(full_only=False)
+        self._write()
 
 
 def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in_memory, work_dir, overwrite):
