@@ -6,8 +6,10 @@ Part A (``--part a``): 5,000,000 datasets x 20 methods = 100,000,000 rows. The f
 rows are 250,000 rows apart and span several row groups: the old writer refused such a file).
 Fresh processes: reading the file with pyarrow alone (``ParquetFile.iter_batches`` over the
 three columns, what any streaming reader must do, with and without pre-buffering, and
-``pq.read_table``, all threads, the whole table in memory), then ``mcda.store.parquet_to_zarr``. Prints each one's wall time and
-peak resident memory (``ru_maxrss``) and the ratio mcda / the faster pyarrow read.
+``pq.read_table``, all threads, the whole table in memory), then ``mcda.store.parquet_to_zarr``. Prints each one's wall time,
+CPU time (and the part of it in the kernel: page faults, the page cache), peak resident memory (``ru_maxrss``) and the
+ratio mcda / the faster pyarrow read. ``--datasets`` sets the size (rows = datasets x 20): e.g. ``--datasets 1000000``
+(20,000,000 rows) while developing.
 
 Part B (``--part b``): 10,000,000 datasets x 20 methods (200,000,000 rows, the same layout),
 end to end, every stage in a fresh process: ingest (``parquet_to_zarr``), mean ranks, Friedman,
@@ -113,6 +115,7 @@ def in_subprocess(*args) -> dict:
     out = json.loads(done.stdout.strip().splitlines()[-1])
     user, system = done.stderr.strip().splitlines()[-1].split()
     out["cpu"] = float(user) + float(system)  # CPU seconds of the process (the machine is shared: wall time is noisy)
+    out["sys"] = float(system)  # of which in the kernel (page faults, the page cache)
     return out
 
 
@@ -136,16 +139,16 @@ def part_a(folder: str, n_datasets: int) -> None:
     n_rows = n_datasets * N_METHODS
     print(f"Part A: {n_rows:,} rows ({n_datasets:,} datasets x {N_METHODS} methods, interleaved), "
           f"{os.path.getsize(path) / 2**30:.2f} GiB of Parquet; each in a fresh process")
-    print(f"{'stage':<38} {'wall s':>8} {'CPU s':>8} {'rows/s':>12} {'peak RSS MiB':>13}")
+    print(f"{'stage':<38} {'wall s':>8} {'CPU s':>8} {'sys s':>7} {'rows/s':>12} {'peak RSS MiB':>13}")
     reads, cpus = {}, {}
     for how in ("iter_batches", "iter_batches pre_buffer=False", "read_table"):
         out = in_subprocess("--stage", "read", "--how", how, "--path", path)
         reads[how], cpus[how] = out["seconds"], out["cpu"]
-        print(f"{'pyarrow ' + how:<38} {out['seconds']:8.1f} {out['cpu']:8.1f} {n_rows / out['seconds']:12,.0f} "
+        print(f"{'pyarrow ' + how:<38} {out['seconds']:8.1f} {out['cpu']:8.1f} {out['sys']:7.1f} {n_rows / out['seconds']:12,.0f} "
               f"{out['peak_mib']:13.0f}")
     try:
         out = in_subprocess("--stage", "ingest", "--path", path, "--store", store_path)
-        print(f"{'mcda parquet_to_zarr':<38} {out['seconds']:8.1f} {out['cpu']:8.1f} {n_rows / out['seconds']:12,.0f} "
+        print(f"{'mcda parquet_to_zarr':<38} {out['seconds']:8.1f} {out['cpu']:8.1f} {out['sys']:7.1f} {n_rows / out['seconds']:12,.0f} "
               f"{out['peak_mib']:13.0f}  {out['shape']}, {_du(store_path):.0f} MiB on disk")
         fastest = min(reads, key=reads.get)
         print(f"ratio mcda / fastest pyarrow read ({fastest}): wall {out['seconds'] / reads[fastest]:.2f} "
