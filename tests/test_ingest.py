@@ -372,7 +372,7 @@ def _segments_by_python(labels, codes, scores, partition_of, code_width, length_
             stream = b"".join(codes[i].item().to_bytes(code_width, "little")
                               + (len(t).to_bytes(length_width, "little") if length_width else b"") + t
                               for i, t in zip(rows, rest))
-            uniform = len(encoded[0]) if length_width == 0 else 0
+            uniform = max(map(len, encoded))  # the batch's longest label (all of them when no lengths)
             out += struct.pack("<qqqq", len(rows), sum(map(len, rest)), code_width | length_width << 8 | len(prefix) << 16,
                                uniform)
             out += prefix + b"\0" * (-len(prefix) % 8)

@@ -24,6 +24,8 @@ Pass 2 (one partition):
   file one after the other), its distinct labels (a hash table, labels compared byte by byte,
   so two labels sharing a hash stay apart), their hashes and bytes, the datasets x methods
   block and the cells a second row gave (duplicates), in one pass over the rows;
+  (:func:`assemble_rows`, or :func:`assemble_rows_short` when no label is longer than 16
+  bytes: a label is then two words, compared at once);
 - :func:`gather_segments`: the segments back into flat columns (only to split a partition that
   outgrew the memory budget);
 - :func:`utf8_to_ucs4`: chosen labels decoded from UTF-8 into the code points of a ``<U``
@@ -40,7 +42,7 @@ import numpy as np
 from ._jit import jit
 
 __all__ = ["label_hashes", "max_code_points", "batch_partitions", "width_for", "segment_bytes", "batch_segments",
-           "gather_segments", "assemble_rows", "assemble_segments", "Scratch", "rows_in_segments", "take_rows",
+           "gather_segments", "assemble_rows", "assemble_rows_short", "assemble_segments", "Scratch", "rows_in_segments", "take_rows",
            "utf8_to_ucs4"]
 
 _FNV_OFFSET = np.uint64(0xCBF29CE484222325)
@@ -176,8 +178,8 @@ def _pad8(n):
 @jit(nogil=True)
 def segment_bytes(rows, stored_bytes, code_width, length_width, prefix_length):
     """Bytes of one segment: a header of four int64 (rows; label bytes stored; the two widths and
-    the prefix's length, ``code_width | length_width << 8 | prefix_length << 16``; the labels'
-    length when they all have one, then ``length_width`` is 0), the prefix the segment's labels
+    the prefix's length, ``code_width | length_width << 8 | prefix_length << 16``; the length of
+    the batch's longest label, every label's length when ``length_width`` is 0), the prefix the segment's labels
     share (padded to 8 bytes), the scores (float64), then row by row the method code
     (``code_width`` bytes), the length of the rest of the label (``length_width`` bytes, none
     when all labels have one length) and the rest of its bytes; padded to 8 bytes.
@@ -192,7 +194,6 @@ def batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width
     bytes (shared by all the batch's labels) written once per segment; ``length_width`` 0:
     every label has the first one's length. Returns each segment's start (bytes)."""
     n_parts = counts.size
-    uniform = offsets[1] - offsets[0] if offsets.size > 1 else 0
     starts = np.zeros(n_parts + 1, dtype=np.int64)
     for p in range(n_parts):
         size = 0
@@ -211,13 +212,14 @@ def batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width
             out[s // 8] = counts[p]
             out[s // 8 + 1] = sizes[p] - counts[p] * prefix_length
             out[s // 8 + 2] = code_width | (length_width << 8) | (prefix_length << 16)
-            out[s // 8 + 3] = uniform if length_width == 0 else 0
             for q in range(_pad8(prefix_length)):
                 raw[s + 32 + q] = data[first + q] if q < prefix_length else 0
             row_at[p] = (s + 32 + _pad8(prefix_length)) // 8
             byte_at[p] = s + 32 + _pad8(prefix_length) + 8 * counts[p]
+    longest = 0
     for i in range(offsets.size - 1):
         p = part[i]
+        longest = max(longest, offsets[i + 1] - offsets[i])
         as_float[row_at[p]] = scores[i]
         row_at[p] += 1
         b = byte_at[p]
@@ -235,6 +237,7 @@ def batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width
         byte_at[p] = b + length
     for p in range(n_parts):  # zero the padding (the file's bytes do not depend on memory left over)
         if counts[p]:
+            out[starts[p] // 8 + 3] = longest
             for b in range(byte_at[p], starts[p + 1]):
                 raw[b] = 0
     return starts
@@ -245,8 +248,8 @@ def batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width
 
 @jit(nogil=True)
 def _segment_header(buffer, pos):
-    """(rows, stored label bytes, code width, length width, prefix length, uniform length) of the
-    segment at byte ``pos``."""
+    """(rows, stored label bytes, code width, length width, prefix length, longest label) of the
+    segment at byte ``pos`` (the longest is every label's length when the length width is 0)."""
     w = buffer[pos // 8 + 2]
     return buffer[pos // 8], buffer[pos // 8 + 1], w & 0xFF, (w >> 8) & 0xFF, w >> 16, buffer[pos // 8 + 3]
 
@@ -412,6 +415,114 @@ def assemble_rows(buffer, mask, recode, label, state, table, group_hash, offsets
 
 
 @jit(nogil=True)
+def _hash_words(w0, w1, length, mask):
+    """The label hash (:func:`_hash`) of a label of at most 16 bytes held in two little-endian
+    words (zero beyond its length)."""
+    h = _FNV_OFFSET
+    p = 0
+    while p + 4 <= length:
+        w = w0 if p < 8 else w1
+        h = (h ^ ((w >> np.uint64(8 * (p % 8))) & np.uint64(0xFFFFFFFF))) * _FNV_PRIME
+        p += 4
+    while p < length:
+        w = w0 if p < 8 else w1
+        h = (h ^ ((w >> np.uint64(8 * (p % 8))) & np.uint64(0xFF))) * _FNV_PRIME
+        p += 1
+    return _mix(h) & mask
+
+
+@jit(nogil=True)
+def assemble_rows_short(buffer, mask, recode, state, table, group_hash, keys, offsets, text, cells, shown):
+    """:func:`assemble_rows` for labels of at most 16 bytes: a label is two words and its length,
+    compared with a group's (``keys[g]``) in three comparisons rather than byte by byte."""
+    raw = buffer.view(np.uint8)
+    scores = buffer.view(np.int64)
+    end = buffer.size * 8
+    capacity = group_hash.size
+    max_shown = shown.shape[0]
+    mask_t = np.uint64(table.size - 1)
+    pos, first_row, resume, n_groups, n_repeated = state[0], state[1], state[2], state[3], state[4]
+    while pos < end:
+        c, stored, cw, lw, plen, uniform = _segment_header(buffer, pos)
+        prefix_at = pos + 32
+        p0 = np.uint64(0)
+        p1 = np.uint64(0)
+        for q in range(plen):
+            if q < 8:
+                p0 |= np.uint64(raw[prefix_at + q]) << np.uint64(8 * q)
+            else:
+                p1 |= np.uint64(raw[prefix_at + q]) << np.uint64(8 * (q - 8))
+        score_at = (prefix_at + _pad8(plen)) // 8
+        b = prefix_at + _pad8(plen) + 8 * c if first_row == 0 else resume
+        for r in range(first_row, c):
+            row_at = b
+            code = 0
+            for q in range(cw):
+                code |= np.int64(raw[b + q]) << (8 * q)
+            b += cw
+            rest = uniform - plen
+            if lw:
+                rest = 0
+                for q in range(lw):
+                    rest |= np.int64(raw[b + q]) << (8 * q)
+                b += lw
+            w0 = p0
+            w1 = p1
+            for q in range(plen, plen + rest):
+                v = np.uint64(raw[b + q - plen])
+                if q < 8:
+                    w0 |= v << np.uint64(8 * q)
+                else:
+                    w1 |= v << np.uint64(8 * (q - 8))
+            b += rest
+            length = plen + rest
+            h = _hash_words(w0, w1, length, mask)
+            tag = np.int64(h >> np.uint64(32)) << 32
+            slot = h & mask_t
+            while True:
+                entry = table[slot]  # (32 bits of the hash) << 32 | (group + 1); 0: empty
+                if entry == 0:
+                    g = -1
+                    break
+                if (entry & np.int64(-4294967296)) == tag:
+                    g = (entry & np.int64(0xFFFFFFFF)) - 1
+                    if keys[g, 0] == w0 and keys[g, 1] == w1 and keys[g, 2] == np.uint64(length):
+                        break
+                slot = (slot + np.uint64(1)) & mask_t
+            if g < 0:  # a new group
+                used = offsets[n_groups]
+                if n_groups == capacity or used + length > text.size:
+                    state[0], state[1], state[2], state[3], state[4] = pos, r, row_at, n_groups, n_repeated
+                    return 1 if n_groups == capacity else 2
+                for q in range(length):
+                    w = w0 if q < 8 else w1
+                    text[used + q] = np.uint8((w >> np.uint64(8 * (q % 8))) & np.uint64(0xFF))
+                g = n_groups
+                group_hash[g] = h
+                keys[g, 0] = w0
+                keys[g, 1] = w1
+                keys[g, 2] = np.uint64(length)
+                offsets[g + 1] = used + length
+                table[slot] = tag | (g + 1)
+                n_groups += 1
+            column = recode[code]
+            if cells[g, column] != NOT_GIVEN:
+                if n_repeated < max_shown:
+                    shown[n_repeated, 0] = g
+                    shown[n_repeated, 1] = column
+                n_repeated += 1
+            else:
+                bits = scores[score_at + r]
+                if (bits & np.int64(0x7FF0000000000000)) == np.int64(0x7FF0000000000000):
+                    bits = _NAN_BITS  # any NaN (infinite scores were refused in pass 1) as numpy's
+                cells[g, column] = bits
+        pos += segment_bytes(c, stored, cw, lw, plen)
+        first_row = 0
+    state[0], state[1], state[2], state[3], state[4] = pos, 0, 0, n_groups, n_repeated
+    return 0
+
+
+@jit(nogil=True)
 def _table_for(group_hash, n_groups, size):
     """The open-addressing table of the first ``n_groups`` groups: entries (32 bits of the
     hash) << 32 | (group + 1), 0 where empty."""
@@ -443,9 +554,14 @@ def assemble_segments(buffer, mask, recode, n_columns, max_shown, scratch=None):
     n, longest = rows_in_segments(buffer)
     scratch.prepare(n // max(1, n_columns) + 16, longest)
     state = np.zeros(5, dtype=np.int64)
+    short = longest <= 16  # two words a label
     while True:
-        status = assemble_rows(buffer, mask, recode, scratch.label, state, scratch.table, scratch.group_hash,
-                               scratch.offsets, scratch.text, scratch.cells, scratch.shown)
+        if short:
+            status = assemble_rows_short(buffer, mask, recode, state, scratch.table, scratch.group_hash, scratch.keys,
+                                         scratch.offsets, scratch.text, scratch.cells, scratch.shown)
+        else:
+            status = assemble_rows(buffer, mask, recode, scratch.label, state, scratch.table, scratch.group_hash,
+                                   scratch.offsets, scratch.text, scratch.cells, scratch.shown)
         if status == 0:
             break
         if status == 1:
@@ -468,6 +584,7 @@ class Scratch:
         self.offsets = np.zeros(1, dtype=np.int64)
         self.text = np.empty(1 << 12, dtype=np.uint8)
         self.cells = np.full((0, n_columns), NOT_GIVEN, dtype=np.int64)
+        self.keys = np.zeros((0, 3), dtype=np.uint64)  # a short label's two words and its length
         self.shown = np.empty((max_shown, 2), dtype=np.int64)
         self.label = np.empty(64, dtype=np.uint8)
 
@@ -484,6 +601,7 @@ class Scratch:
         self.group_hash = _grown(self.group_hash, capacity)
         self.offsets = _grown(self.offsets, capacity + 1)
         self.cells = _grown_rows(self.cells, capacity, NOT_GIVEN)
+        self.keys = _grown_rows(self.keys, capacity, np.uint64(0))
         if self.text.size < 16 * capacity:
             self.text = _grown(self.text, 16 * capacity)
         size = 1 << 10
@@ -503,7 +621,7 @@ def rows_in_segments(buffer):
     while pos < end:
         c, stored, cw, lw, plen, uniform = _segment_header(buffer, pos)
         n += c
-        longest = max(longest, stored + plen if lw else uniform)  # the whole stored bytes bound any one label
+        longest = max(longest, uniform)
         pos += segment_bytes(c, stored, cw, lw, plen)
     return n, longest
 
