@@ -838,14 +838,14 @@ _COMMON_DOC = """
       columns and the batch laid out for the spill file; ``R × (2 L + 34)`` in all;
     - pass 2 assembles two partitions at once, each of at most ``R / 2`` rows (and at most
       about 2**17 rows when the file is large: small hash tables), about
-      ``L + 10 + (16 k + L + 4 w + 48) / r`` bytes a row (the segments read back, then per
+      ``L + 10 + (16 k + L + 4 w + 80) / r`` bytes a row (the segments read back, then per
       dataset its cells, its label, its slots in the hash table and its row of the block and
-      of labels handed to the store): ``R × (L + 10 + (16 k + L + 4 w + 48) / r)``;
+      of labels handed to the store): ``R × (L + 10 + (16 k + L + 4 w + 80) / r)``;
     - the store's chunk being written, about ``2 × chunk_datasets × (8 k + 4 w)`` bytes;
     - the spill file's index, 8 bytes per partition per batch of pass 1.
 
     None of it grows with the number of datasets. Defaults (``R = 2,000,000``, 12-byte
-    labels, 20 methods, ``chunk_datasets=100,000``): about 130 + 85 + 35 MiB beside the
+    labels, 20 methods, ``chunk_datasets=100,000``): about 130 + 90 + 35 MiB beside the
     interpreter and its libraries. The returned cube holds its dataset labels in memory (as
     every opened store does; about 70 bytes a dataset as Python strings). A dataset with many
     more than ``k`` rows (only possible with duplicates, which are refused) makes its
