@@ -373,8 +373,8 @@ def _segments_by_python(labels, codes, scores, partition_of, code_width, length_
                               + (len(t).to_bytes(length_width, "little") if length_width else b"") + t
                               for i, t in zip(rows, rest))
             uniform = max(map(len, encoded))  # the batch's longest label (all of them when no lengths)
-            out += struct.pack("<qqqq", len(rows), sum(map(len, rest)), code_width | length_width << 8 | len(prefix) << 16,
-                               uniform)
+            widths = code_width | length_width << 8 | len(prefix) << 16
+            out += struct.pack("<qqqq", len(rows), sum(map(len, rest)), widths, uniform)
             out += prefix + b"\0" * (-len(prefix) % 8)
             out += struct.pack(f"<{len(rows)}d", *[scores[i] for i in rows])
             out += stream + b"\0" * (-len(stream) % 8)

@@ -12,9 +12,10 @@ of datasets:
    spill file on disk in one write: per partition a *segment* holding the scores (float64),
    the prefix all the batch's labels share (once) and, row by row, the method code, the
    length of the rest of the label (each in as few bytes as the batch needs; no length at all
-   when the batch's labels have one length) and the rest of its bytes. The method labels become integer codes (the methods are
-   few), and the scores are checked here: non-numeric or infinite scores are refused with
-   their rows named, before anything is written to the store.
+   when the batch's labels have one length) and the rest of its bytes. The method labels
+   become integer codes (the methods are few), and the scores are checked here: non-numeric
+   or infinite scores are refused with their rows named, before anything is written to the
+   store.
 2. **Assemble.** Each partition's segments are read back and, in one pass over its rows
    straight from the segments, its distinct datasets found with a hash table (labels compared
    byte for byte: two labels sharing a hash stay apart) and its rows scattered into a
@@ -611,7 +612,8 @@ def _assemble(spill: _Spill, p: int, budget: int, recode: np.ndarray, k: int, wi
         raise _Duplicates([(labels[int(g)].as_py(), int(c)) for g, c in repeated])
     # (the labels as text only for the rare hashes two labels share; views of the scratch)
     order = _order(hashes, lambda groups: _arrow_labels(offsets, text).take(groups).to_pylist())
-    yield kernels.take_rows(cells, order), kernels.utf8_to_ucs4(offsets, text, order, width).view(f"<U{width}").reshape(-1)
+    labels = kernels.utf8_to_ucs4(offsets, text, order, width).view(f"<U{width}").reshape(-1)
+    yield kernels.take_rows(cells, order), labels
 
 
 def _duplicate_rows(source: _Source, pairs, methods: list) -> str:

@@ -42,7 +42,8 @@ import numpy as np
 from ._jit import jit
 
 __all__ = ["label_hashes", "max_code_points", "batch_partitions", "width_for", "segment_bytes", "batch_segments",
-           "gather_segments", "assemble_rows", "assemble_rows_short", "assemble_segments", "Scratch", "rows_in_segments", "take_rows",
+           "gather_segments", "assemble_rows", "assemble_rows_short", "assemble_segments", "Scratch",
+           "rows_in_segments", "take_rows",
            "utf8_to_ucs4"]
 
 _FNV_OFFSET = np.uint64(0xCBF29CE484222325)
