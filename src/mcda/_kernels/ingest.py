@@ -329,6 +329,37 @@ _NAN_BITS = np.float64(np.nan).view(np.int64)
 
 
 @jit(nogil=True)
+def _row_head(raw, b, code_width, length_width, rest):
+    """A segment row's method code and label length beyond the shared prefix (``rest`` when the
+    segment stores no lengths), read at byte ``b``; returns them and where the label's bytes start."""
+    code = 0
+    for q in range(code_width):
+        code |= np.int64(raw[b + q]) << (8 * q)
+    b += code_width
+    if length_width:
+        rest = 0
+        for q in range(length_width):
+            rest |= np.int64(raw[b + q]) << (8 * q)
+        b += length_width
+    return code, rest, b
+
+
+@jit(nogil=True)
+def _put_cell(cells, g, column, bits, shown, n_repeated):
+    """Store one row's score bits in its cell, or count the row as a repeat of a given cell (the
+    first ``shown.shape[0]`` repeats are kept to be named); returns the new repeat count."""
+    if cells[g, column] != NOT_GIVEN:
+        if n_repeated < shown.shape[0]:
+            shown[n_repeated, 0] = g
+            shown[n_repeated, 1] = column
+        return n_repeated + 1
+    if (bits & np.int64(0x7FF0000000000000)) == np.int64(0x7FF0000000000000):
+        bits = _NAN_BITS  # any NaN (infinite scores were refused in pass 1) as numpy's
+    cells[g, column] = bits
+    return n_repeated
+
+
+@jit(nogil=True)
 def assemble_rows(buffer, mask, recode, label, state, table, group_hash, offsets, text, cells, shown):
     """The rows of :func:`assemble_segments` from ``state`` = (segment byte, row of the segment,
     byte of its row stream, groups, repeated cells) on, until the end (returns 0) or until a
@@ -340,7 +371,6 @@ def assemble_rows(buffer, mask, recode, label, state, table, group_hash, offsets
     scores = buffer.view(np.int64)  # the scores' bits
     end = buffer.size * 8
     capacity = group_hash.size
-    max_shown = shown.shape[0]
     mask_t = np.uint64(table.size - 1)
     pos, first_row, resume, n_groups, n_repeated = state[0], state[1], state[2], state[3], state[4]
     while pos < end:
@@ -352,16 +382,7 @@ def assemble_rows(buffer, mask, recode, label, state, table, group_hash, offsets
         b = prefix_at + _pad8(plen) + 8 * c if first_row == 0 else resume
         for r in range(first_row, c):
             row_at = b
-            code = 0
-            for q in range(cw):
-                code |= np.int64(raw[b + q]) << (8 * q)
-            b += cw
-            rest = uniform - plen
-            if lw:
-                rest = 0
-                for q in range(lw):
-                    rest |= np.int64(raw[b + q]) << (8 * q)
-                b += lw
+            code, rest, b = _row_head(raw, b, cw, lw, uniform - plen)
             for q in range(rest):
                 label[plen + q] = raw[b + q]
             b += rest
@@ -398,17 +419,7 @@ def assemble_rows(buffer, mask, recode, label, state, table, group_hash, offsets
                 offsets[g + 1] = used + length
                 table[slot] = tag | (g + 1)
                 n_groups += 1
-            column = recode[code]
-            if cells[g, column] != NOT_GIVEN:
-                if n_repeated < max_shown:
-                    shown[n_repeated, 0] = g
-                    shown[n_repeated, 1] = column
-                n_repeated += 1
-            else:
-                bits = scores[score_at + r]
-                if (bits & np.int64(0x7FF0000000000000)) == np.int64(0x7FF0000000000000):
-                    bits = _NAN_BITS  # any NaN (infinite scores were refused in pass 1) as numpy's
-                cells[g, column] = bits
+            n_repeated = _put_cell(cells, g, recode[code], scores[score_at + r], shown, n_repeated)
         pos += segment_bytes(c, stored, cw, lw, plen)
         first_row = 0
     state[0], state[1], state[2], state[3], state[4] = pos, 0, 0, n_groups, n_repeated
@@ -440,7 +451,6 @@ def assemble_rows_short(buffer, mask, recode, state, table, group_hash, keys, of
     scores = buffer.view(np.int64)
     end = buffer.size * 8
     capacity = group_hash.size
-    max_shown = shown.shape[0]
     mask_t = np.uint64(table.size - 1)
     pos, first_row, resume, n_groups, n_repeated = state[0], state[1], state[2], state[3], state[4]
     while pos < end:
@@ -457,16 +467,7 @@ def assemble_rows_short(buffer, mask, recode, state, table, group_hash, keys, of
         b = prefix_at + _pad8(plen) + 8 * c if first_row == 0 else resume
         for r in range(first_row, c):
             row_at = b
-            code = 0
-            for q in range(cw):
-                code |= np.int64(raw[b + q]) << (8 * q)
-            b += cw
-            rest = uniform - plen
-            if lw:
-                rest = 0
-                for q in range(lw):
-                    rest |= np.int64(raw[b + q]) << (8 * q)
-                b += lw
+            code, rest, b = _row_head(raw, b, cw, lw, uniform - plen)
             w0 = p0
             w1 = p1
             for q in range(plen, plen + rest):
@@ -506,17 +507,7 @@ def assemble_rows_short(buffer, mask, recode, state, table, group_hash, keys, of
                 offsets[g + 1] = used + length
                 table[slot] = tag | (g + 1)
                 n_groups += 1
-            column = recode[code]
-            if cells[g, column] != NOT_GIVEN:
-                if n_repeated < max_shown:
-                    shown[n_repeated, 0] = g
-                    shown[n_repeated, 1] = column
-                n_repeated += 1
-            else:
-                bits = scores[score_at + r]
-                if (bits & np.int64(0x7FF0000000000000)) == np.int64(0x7FF0000000000000):
-                    bits = _NAN_BITS  # any NaN (infinite scores were refused in pass 1) as numpy's
-                cells[g, column] = bits
+            n_repeated = _put_cell(cells, g, recode[code], scores[score_at + r], shown, n_repeated)
         pos += segment_bytes(c, stored, cw, lw, plen)
         first_row = 0
     state[0], state[1], state[2], state[3], state[4] = pos, 0, 0, n_groups, n_repeated
