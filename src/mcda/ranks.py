@@ -1078,8 +1078,9 @@ def _position_sums(mean_ranks: np.ndarray, tol: float, k: int) -> np.ndarray:
     sorted values within ``tol`` of each other form one tie (chained), and a tie of t methods
     over positions p … p + t − 1 gives each of them 1/t at each of those positions (the
     average over every way of breaking the tie), so every row and column of one resample
-    sums to 1. Vectorised: one entry per (resample, method, position) shared, summed by
-    ``np.bincount`` in resample order, the order a loop over the resamples adds them in.
+    sums to 1. Vectorised: rows without a tie add whole counts (exact in any order); the rows
+    with one give an entry per (resample, method, position) shared, summed by ``np.bincount`` in
+    resample order, the order a loop over those resamples adds them in.
     """
     n = mean_ranks.shape[0]
     if n == 0 or k == 0:
@@ -1088,6 +1089,14 @@ def _position_sums(mean_ranks: np.ndarray, tol: float, k: int) -> np.ndarray:
     ranked = np.take_along_axis(mean_ranks, order, axis=1)
     starts_tie = np.ones((n, k), dtype=bool)
     starts_tie[:, 1:] = ~(ranked[:, 1:] - ranked[:, :-1] <= tol)  # NaN breaks a tie too
+    untied = starts_tie.all(axis=1)
+    if untied.any():  # rows without a tie (most): each method 1 at its sorted position, summed as exact counts
+        cells = order[untied] * k + np.arange(k)
+        counts = np.bincount(cells.ravel(), minlength=k * k).reshape(k, k).astype(np.float64)
+        if untied.all():
+            return counts
+        tied = ~untied
+        return counts + _position_sums(mean_ranks[tied], tol, k)
     ends_tie = np.ones((n, k), dtype=bool)
     ends_tie[:, :-1] = starts_tie[:, 1:]
     column = np.arange(k)
