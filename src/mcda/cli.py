@@ -306,6 +306,20 @@ def _nonnegative(text: str) -> float:
                            must="be a finite number >= 0")
 
 
+def _jobs(text: str):
+    """``--jobs``: auto or a positive integer."""
+    word = str(text).strip()
+    if word == "auto":
+        return "auto"
+    try:
+        value = int(word)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer or auto; got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``mcda`` (every command has ``--help``)."""
     from . import __version__
@@ -378,6 +392,10 @@ def build_parser() -> argparse.ArgumentParser:
                               "figure that applies to the data (default: auto). forest and pairwise write one file "
                               "per page of datasets (pairwise.png, pairwise_page2.png, ...)")
     compare.add_argument("--no-figures", action="store_true", help="the same as --figures none")
+    compare.add_argument("--jobs", type=_jobs, default=None, metavar="N",
+                         help="processes drawing the figures' pages: a positive integer, or auto (the usable "
+                              "cores; the default on the command line; from Python's mcda.cli.main(argv) the "
+                              "default is 1); 1 draws them in this process. The files are the same byte for byte")
     compare.add_argument("--debug", action="store_true", help="show tracebacks instead of one-line errors")
 
     cards = commands.add_parser("cards", help="list or show metric cards",
@@ -545,18 +563,19 @@ def _figure_plan(report) -> dict:
     return plan
 
 
-def _figures(report, out_dir: Path, stdout, chosen=("auto",)) -> list[str]:
-    """Draw the chosen figures (``--figures``); a figure that fails is named, and the rest still drawn."""
+def _figures(report, out_dir: Path, stdout, chosen=("auto",), jobs=1) -> list[str]:
+    """Draw the chosen figures (``--figures``); a figure that fails is named, and the rest still drawn.
+
+    ``jobs``: 1 draws here, one page after another; more (or ``"auto"``, the usable cores) draws
+    the pages in that many forked processes where forking is safe (else here), with the same
+    files, bytes and messages.
+    """
     chosen = tuple(chosen)
     if chosen == ("none",):
         return []  # before importing matplotlib (a second of start-up)
     import matplotlib
 
     matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
-
-    from .plots._style import save_formats
-
     def top_pair():
         table = report.hierarchical().to_frame()
         row = table.iloc[int(np.nanargmax(np.abs(table["population_diff"].to_numpy(dtype=float))))]
@@ -595,32 +614,180 @@ def _figures(report, out_dir: Path, stdout, chosen=("auto",)) -> list[str]:
                 stdout.write(f"  figure {n}: not drawn ({plan[n]})\n")
         wanted = [n for n in wanted if plan[n] is None or not plan[n].startswith("needs")]
     paged = {"forest": lambda page: report.plot_forest(page=page),  # datasets beyond a page: further files
-             "pairwise": lambda page: report.plot_pairwise(page=page)}
+             "pairwise": lambda page: report.plot_pairwise(page=page),
+             "learning_curves": lambda page: report.plot_learning_curves(page=page)}
+    jobs = _jobs_for(jobs, wanted)
+    if jobs > 1:
+        return _figures_parallel(report, out_dir, stdout, wanted, draws, paged, top_pair, jobs)
     written = []
     for name in wanted:
         page = 1
         while True:
-            try:
-                drawn = draws[name]() if page == 1 else paged[name](page)
-            except McdaArgumentError as exc:
-                if page > 1 and exc.argument == "page":  # no further page
-                    break
-                stdout.write(f"  figure {name}: not drawn ({' '.join(str(exc).split())})\n")
+            outcome, detail = _draw_page(draws, paged, name, page, out_dir)
+            if outcome == "no page":
                 break
-            except Exception as exc:  # a figure that cannot be drawn must not lose the rest of the analysis
-                stdout.write(f"  figure {name}: not drawn ({' '.join(str(exc).split())})\n")
+            if outcome == "failed":
+                stdout.write(f"  figure {name}: not drawn ({detail})\n")
                 break
-            fig = drawn[0] if isinstance(drawn, tuple) else drawn
-            fig = getattr(fig, "figure", fig)
-            stem = name if page == 1 else f"{name}_page{page}"
-            paths = [out_dir / f"{stem}.{ext}" for ext in ("png", "pdf")]
-            save_formats(fig, paths)  # laid out and measured once for both files
-            written += [str(p) for p in paths]
-            plt.close(fig)
+            written += detail
             if name not in paged:
                 break
             page += 1
     return written
+
+
+def _draw_page(draws, paged, name: str, page: int, out_dir: Path):
+    """Draw and save one page of one figure: ("drawn", paths), ("no page", None) or ("failed", the reason)."""
+    import matplotlib.pyplot as plt
+
+    from .plots._style import save_formats
+
+    try:
+        drawn = draws[name]() if page == 1 else paged[name](page)
+    except McdaArgumentError as exc:
+        if page > 1 and exc.argument == "page":  # no further page
+            return "no page", None
+        return "failed", " ".join(str(exc).split())
+    except Exception as exc:  # a figure that cannot be drawn must not lose the rest of the analysis
+        return "failed", " ".join(str(exc).split())
+    fig = drawn[0] if isinstance(drawn, tuple) else drawn
+    fig = getattr(fig, "figure", fig)
+    stem = name if page == 1 else f"{name}_page{page}"
+    paths = [out_dir / f"{stem}.{ext}" for ext in ("png", "pdf")]
+    try:
+        save_formats(fig, paths)  # laid out and measured once for both files
+    finally:
+        plt.close(fig)
+    return "drawn", [str(p) for p in paths]
+
+
+def _auto_jobs() -> int:
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def _jobs_for(jobs, wanted) -> int:
+    """The worker processes to draw with: 1 (in this process) where forking is not safe or not worth it."""
+    import multiprocessing
+    import threading
+
+    if jobs is None or jobs == 1 or len(wanted) == 0:
+        return 1
+    if "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() > 1:
+        return 1  # fork copies one thread only: with others alive a lock may be held forever (an optimisation)
+    return _auto_jobs() if jobs == "auto" else int(jobs)
+
+
+_FORKED = {}  # the state a forked drawing worker inherits (set in the parent just before the fork)
+
+
+def _page_count(paged, name: str):
+    """The pages of a paged figure from its own check (page far past the end), or None when it does not say."""
+    import re
+
+    try:
+        figure = paged[name](10**9)
+    except McdaArgumentError as exc:
+        found = re.search(r"from 1 to (\d+)", str(exc)) if exc.argument == "page" else None
+        return int(found.group(1)) if found else None
+    except Exception:
+        return None
+    import matplotlib.pyplot as plt
+
+    plt.close(getattr(figure, "figure", figure))  # pragma: no cover - a plot that does not check its page
+    return None
+
+
+def _forked_task(task):
+    name, pages = task
+    state = _FORKED
+    results = []
+    page = pages[0]
+    while True:  # pages is (first, last), or (1, None): every page, one after another
+        outcome, detail = _draw_page(state["draws"], state["paged"], name, page, state["out_dir"])
+        results.append((page, outcome, detail))
+        if outcome != "drawn" or name not in state["paged"] or (pages[1] is not None and page >= pages[1]):
+            return name, results
+        page += 1
+
+
+def _figures_parallel(report, out_dir, stdout, wanted, draws, paged, top_pair, jobs) -> list[str]:
+    """The serial loop's files and messages, the pages drawn by ``jobs`` forked processes.
+
+    Everything the figures compute is computed here first, in the order the serial loop draws
+    them (the report caches it), so the workers only draw: no numba kernel runs in them.
+    """
+    import multiprocessing
+    import os
+
+    analyses = {"critical_difference": lambda: report.compare(), "superiority": lambda: report.superiority(),
+                "relation": lambda: report.transitivity(), "posterior_bars": lambda: report.bayesian(threshold=0.95),
+                "signed_rank_bars": lambda: report.bayesian_signed_rank(threshold=0.95),
+                "posterior_top_pair": lambda: (report.bayesian(),
+                                               report._posterior_pair(tuple(report.bayesian().order[:2]), {})),
+                "rank_stability": lambda: report.rank_stability(), "rank_distribution": lambda: report.plackett_luce(),
+                "shrinkage_top_pair": lambda: top_pair(), "hierarchical_top_pair": lambda: top_pair()}
+    tasks = []
+    for name in wanted:
+        try:
+            analyses.get(name, lambda: None)()
+        except Exception:  # the worker meets the same error and reports it as the serial loop does
+            pass
+        if name not in paged:
+            tasks.append((name, (1, 1)))
+            continue
+        count = _page_count(paged, name)  # computes (and caches) the figure's analysis, draws nothing
+        if count is None:
+            tasks.append((name, (1, None)))
+        else:
+            tasks += [(name, (page, page)) for page in range(1, count + 1)]
+    jobs = min(jobs, len(tasks))
+    if jobs <= 1:
+        return _serial_results(stdout, wanted, paged, dict(_forked_task(t) for t in tasks))
+    weight = {"forest": 2, "pairwise": 2, "learning_curves": 2, "rank_stability": 1.5}  # whole pages first
+    order = sorted(tasks, key=lambda t: -(10 if t[1][1] is None else weight.get(t[0], 1)))
+    os.environ.setdefault("MPLBACKEND", "Agg")  # already in use here; the workers inherit it
+    _FORKED.update(draws=draws, paged=paged, out_dir=out_dir)
+    done: dict = {}
+    try:
+        with multiprocessing.get_context("fork").Pool(processes=jobs) as pool:
+            for name, results in pool.imap_unordered(_forked_task, order, chunksize=1):
+                done.setdefault(name, []).extend(results)
+    finally:
+        _FORKED.clear()
+    return _serial_results(stdout, wanted, paged, done)
+
+
+def _serial_results(stdout, wanted, paged, done) -> list[str]:
+    """The files and messages of the serial loop from the pages' outcomes, in its order: a figure's
+    pages up to its first missing or failed one (pages drawn past that are removed)."""
+    written = []
+    for name in wanted:
+        outcomes = sorted(done.get(name, []), key=lambda r: r[0])
+        stop = False
+        for page, outcome, detail in outcomes:
+            if stop:
+                for path in detail or ():
+                    Path(path).unlink(missing_ok=True)
+                continue
+            if outcome == "drawn":
+                written += detail
+                continue
+            if outcome == "failed":
+                stdout.write(f"  figure {name}: not drawn ({detail})\n")
+            stop = True
+    return written
+
+
+def _natural(name: str):
+    """Sort key: numbers by value (forest_page2 before forest_page10)."""
+    import re
+
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", name)]
 
 
 _OUT_MARKER = ".mcda-output"  # names a folder as one mcda compare wrote (and may replace whole)
@@ -803,12 +970,13 @@ def _compare(args, stdout) -> int:
                                              encoding="utf-8")
             written.append(str(stage / "report.md"))
             stdout.write(f"\n== Files written to {out_dir}/\n")
-            written += _figures(report, stage, stdout, ("none",) if args.no_figures else args.figures)
+            jobs = args.jobs if args.jobs is not None else (None if args.from_python else "auto")
+            written += _figures(report, stage, stdout, ("none",) if args.no_figures else args.figures, jobs=jobs)
     except BaseException:
         staged.discard()
         raise
     staged.publish()
-    names = sorted({Path(p).name for p in written})
+    names = sorted({Path(p).name for p in written}, key=_natural)
     stdout.write("  " + ", ".join(names) + "\n")
     stdout.write(f"  re-analyse later: mcda.Report.from_json({str(out_dir / bundle.name)!r})\n")
     return 0
@@ -824,6 +992,7 @@ def main(argv=None, *, stdout=None, stderr=None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        args.from_python = argv is not None  # then --jobs is 1 unless given (the caller may hold threads)
     except SystemExit as exc:  # --help, --version, or a usage error (argparse printed it)
         return int(exc.code or 0)
     debug = getattr(args, "debug", False)

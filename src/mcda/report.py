@@ -861,10 +861,18 @@ class Report:
         Only that pair is sampled, and only its draws are kept: the posterior of a pair depends
         on its two methods alone, so drawing one simplex costs the same at 5 or 200 methods.
         """
-        from .bayesian import bayesian_sign_comparison
-
         settings, rest = self._split(kwargs)
         n_samples = rest.pop("n_samples", 50_000)
+        result, pair = self._posterior_pair(pair, settings, n_samples)
+        rest.setdefault("probabilities", self.bayesian(**settings))  # the corners quote the text's exact P
+        from . import plots
+
+        return plots.plot_posterior(result, pair, **rest)
+
+    def _posterior_pair(self, pair, settings: dict, n_samples: int = 50_000):
+        """(the sampled posterior of one pair, the pair as text): what :meth:`plot_posterior` draws, cached."""
+        from .bayesian import bayesian_sign_comparison
+
         s = self._resolve(settings, _CUBE_SETTINGS + ("seed_reduction", "rope", "rng"))
         cube = self._across(s)
         methods = [str(m) for m in cube.coords["method"].values]
@@ -875,10 +883,7 @@ class Report:
         result = self._cached(("posterior_pair", s, pair, n_samples), lambda: bayesian_sign_comparison(
             cube.isel(method=positions), rope=s["rope"], method="sampling", n_samples=n_samples,
             rng=self._rng(s["rng"]), keep_draws=[pair]))
-        rest.setdefault("probabilities", self.bayesian(**settings))  # the corners quote the text's exact P
-        from . import plots
-
-        return plots.plot_posterior(result, pair, **rest)
+        return result, pair
 
     def plot_signed_rank_bars(self, **kwargs):
         """The three posterior probabilities of every pair of :meth:`bayesian_signed_rank` as stacked bars."""
@@ -919,7 +924,8 @@ class Report:
             rest.setdefault("split", self._resolve(settings, ("split",))["split"])  # the reported split
         rest.setdefault("confidence_level", self._resolve(settings, ("confidence_level",))["confidence_level"])
         computed = {k: rest.pop(k) for k in ("confidence_level", "split", "metric") if k in rest}
-        return self._plot("plot_learning_curves", learning_curves(self._raw, **computed), rest)
+        curves = self._cached(("learning_curves", computed), lambda: learning_curves(self._raw, **computed))
+        return self._plot("plot_learning_curves", curves, rest)
 
     # ------------------------------------------------------------------ exports
 
