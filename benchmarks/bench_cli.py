@@ -11,14 +11,15 @@ on the same file and the same machine:
 - this tree (``src`` next to this folder).
 
 This tree runs with the command line's default ``--jobs auto`` (the figures' pages drawn in
-forked processes) and, warm only, with ``--jobs 1`` (one process). For each: a cold run with a fresh ``NUMBA_CACHE_DIR`` (every kernel compiles), then warm runs
-with the same, now filled, cache (``--repeat``, the two trees interleaved; the fastest counts).
-Wall time and CPU time (user + system of the child) are printed, then the ratios. On a shared
-machine compare the CPU times; the wall times move with the load.
+forked processes) and, warm only, with ``--jobs 1`` (one process). For each: a cold run with
+a fresh ``NUMBA_CACHE_DIR`` (every kernel compiles), then warm runs with the same, now filled,
+cache (``--repeat``, the trees interleaved; the fastest counts). Wall time and CPU time (user +
+system of the child and its drawing processes) are printed, then the ratios. ``--jobs`` lowers
+the wall time, not the CPU time; on a shared machine the wall times move with the load.
 
 Run from the repository root::
 
-    python benchmarks/bench_cli.py            # 6 runs of mcda compare, about 2 minutes of CPU
+    python benchmarks/bench_cli.py            # 8 runs of mcda compare, about 2.5 minutes of CPU
     python benchmarks/bench_cli.py --warm-only
 """
 

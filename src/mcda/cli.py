@@ -722,7 +722,6 @@ def _figures_parallel(report, out_dir, stdout, wanted, draws, paged, top_pair, j
     them (the report caches it), so the workers only draw: no numba kernel runs in them.
     """
     import multiprocessing
-    import os
 
     analyses = {"critical_difference": lambda: report.compare(), "superiority": lambda: report.superiority(),
                 "relation": lambda: report.transitivity(), "posterior_bars": lambda: report.bayesian(threshold=0.95),
@@ -750,7 +749,7 @@ def _figures_parallel(report, out_dir, stdout, wanted, draws, paged, top_pair, j
         return _serial_results(stdout, wanted, paged, dict(_forked_task(t) for t in tasks))
     weight = {"forest": 2, "pairwise": 2, "learning_curves": 2, "rank_stability": 1.5}  # whole pages first
     order = sorted(tasks, key=lambda t: -(10 if t[1][1] is None else weight.get(t[0], 1)))
-    os.environ.setdefault("MPLBACKEND", "Agg")  # already in use here; the workers inherit it
+    # matplotlib already uses Agg here (_figures chose it before any figure): the workers inherit it
     _FORKED.update(draws=draws, paged=paged, out_dir=out_dir)
     done: dict = {}
     try:
