@@ -749,7 +749,9 @@ def _figures_parallel(report, out_dir, stdout, wanted, draws, paged, top_pair, j
         return _serial_results(stdout, wanted, paged, dict(_forked_task(t) for t in tasks))
     weight = {"forest": 2, "pairwise": 2, "learning_curves": 2, "rank_stability": 1.5}  # whole pages first
     order = sorted(tasks, key=lambda t: -(10 if t[1][1] is None else weight.get(t[0], 1)))
-    # matplotlib already uses Agg here (_figures chose it before any figure): the workers inherit it
+    # matplotlib already uses Agg here (_figures chose it before any figure): the workers inherit it,
+    # and the first drawing's one-off costs (the PDF backend's import, fonts loaded) paid once here
+    _warm_matplotlib()
     _FORKED.update(draws=draws, paged=paged, out_dir=out_dir)
     done: dict = {}
     try:
@@ -759,6 +761,24 @@ def _figures_parallel(report, out_dir, stdout, wanted, draws, paged, top_pair, j
     finally:
         _FORKED.clear()
     return _serial_results(stdout, wanted, paged, done)
+
+
+def _warm_matplotlib() -> None:
+    """Draw a tiny figure to PNG and PDF in memory, so that forked workers inherit what a first one loads."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    from .plots._style import FONT_SIZE
+
+    fig, ax = plt.subplots(figsize=(1, 1))
+    try:
+        ax.plot([0, 1])
+        ax.set_title("mcda", fontsize=FONT_SIZE)
+        for fmt in ("png", "pdf"):
+            fig.savefig(io.BytesIO(), format=fmt)
+    finally:
+        plt.close(fig)
 
 
 def _serial_results(stdout, wanted, paged, done) -> list[str]:
