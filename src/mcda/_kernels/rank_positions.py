@@ -62,11 +62,31 @@ _RUN = 64  # rows up to this long: insertion sort alone; longer: insertion-sorte
 @jit()
 def _sort_row(keys, m, order):
     """Indices 0..m-1 in ``order`` sorted by ``keys`` (stable, the order ``np.argsort(kind="stable")``
-    gives): insertion sort of runs of ``_RUN``, merged pairwise (a bottom-up merge sort).
+    gives): insertion sort up to ``_RUN`` values; longer rows go to :func:`_merge_sort_row`.
 
     Written out rather than ``np.argsort``: numba's mergesort compiles for seconds (it brings
-    string handling for ``kind=``), a cost every first run after install paid.
+    string handling for ``kind=``), a cost every first run after install paid. The short path
+    stays a small function, so that the compiler inlines it into the per-row loops.
     """
+    if m > _RUN:
+        _merge_sort_row(keys, m, order)
+        return
+    for a in range(m):
+        order[a] = a
+    for a in range(1, m):
+        current = order[a]
+        key = keys[current]
+        b = a - 1
+        while b >= 0 and keys[order[b]] > key:
+            order[b + 1] = order[b]
+            b -= 1
+        order[b + 1] = current
+
+
+@jit()
+def _merge_sort_row(keys, m, order):
+    """:func:`_sort_row` for rows longer than ``_RUN``: insertion-sorted runs of ``_RUN``, merged
+    pairwise (a bottom-up merge sort)."""
     for a in range(m):
         order[a] = a
     for lo in range(0, m, _RUN):
@@ -79,8 +99,6 @@ def _sort_row(keys, m, order):
                 order[b + 1] = order[b]
                 b -= 1
             order[b + 1] = current
-    if m <= _RUN:
-        return
     source = order
     target = np.empty(m, dtype=np.int64)
     in_order = True  # whether ``source`` is ``order``
