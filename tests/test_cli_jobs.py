@@ -124,3 +124,28 @@ def test_files_are_listed_in_natural_order():
     names = ["forest_page10.png", "forest.png", "forest_page2.png", "report.json"]
     assert sorted(names, key=mcda.cli._natural) == ["forest.png", "forest_page2.png", "forest_page10.png",
                                                       "report.json"]
+
+
+def test_a_page_past_the_end_says_how_many_pages_as_data():
+    """The parallel CLI counts a paged figure's pages from the error's ``n_pages`` (not its text):
+    every paged figure raises it, and its last page draws while the next one is refused."""
+    import matplotlib.pyplot as plt
+
+    from mcda.plots import plot_forest
+    from mcda.plots._layout import PageOutOfRange
+    from mcda.within import summary
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame([(f"d{d:02d}", f"m{m}", s, float(rng.random()))
+                          for d in range(40) for m in range(14) for s in range(3)],
+                         columns=["dataset", "method", "seed", "score"])
+    import mcda
+
+    result = summary(mcda.score_cube(frame, direction="higher_is_better"))
+    with pytest.raises(PageOutOfRange) as caught:
+        plot_forest(result, page=10**9)
+    n_pages = caught.value.n_pages
+    assert n_pages > 1 and caught.value.argument == "page"
+    plt.close(plot_forest(result, page=n_pages)[0])
+    with pytest.raises(PageOutOfRange, match=f"from 1 to {n_pages}"):
+        plot_forest(result, page=n_pages + 1)

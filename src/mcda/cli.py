@@ -686,14 +686,14 @@ _FORKED = {}  # the state a forked drawing worker inherits (set in the parent ju
 
 
 def _page_count(paged, name: str):
-    """The pages of a paged figure from its own check (page far past the end), or None when it does not say."""
-    import re
+    """The pages of a paged figure, from its own check of a page far past the end (the error's
+    ``n_pages``), or None when it does not say."""
+    from .plots._layout import PageOutOfRange
 
     try:
         figure = paged[name](10**9)
-    except McdaArgumentError as exc:
-        found = re.search(r"from 1 to (\d+)", str(exc)) if exc.argument == "page" else None
-        return int(found.group(1)) if found else None
+    except PageOutOfRange as exc:
+        return exc.n_pages
     except Exception:
         return None
     import matplotlib.pyplot as plt

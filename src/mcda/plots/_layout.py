@@ -33,7 +33,13 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from .._validation import McdaArgumentError
+
 __all__ = [
+    "PageOutOfRange",
+    "check_page",
     "PAGE_HEIGHT",
     "MIN_FONT",
     "ROW_FONT",
@@ -316,3 +322,25 @@ def name_key(labels, *, width: float, max_height: float, font: float = ROW_FONT 
         if height <= max_height or size <= MIN_FONT:
             return {"font": size, "cols": cols, "height": height}
         size = max(size - 0.5, MIN_FONT)
+
+
+class PageOutOfRange(McdaArgumentError):
+    """``page=`` outside a paged figure's pages; ``n_pages`` says how many it has (data, not text)."""
+
+    def __init__(self, message: str, *, argument: str | None = "page", n_pages: int | None = None):
+        super().__init__(message, argument=argument)
+        self.n_pages = n_pages
+
+    def __reduce__(self):
+        return (_rebuild_page_error, (str(self), self.argument, self.n_pages))
+
+
+def _rebuild_page_error(message, argument, n_pages):
+    return PageOutOfRange(message, argument=argument, n_pages=n_pages)
+
+
+def check_page(page, n_pages: int, what: str) -> None:
+    """Refuse a ``page`` that is not an integer from 1 to ``n_pages`` (``what``: the pages, in words)."""
+    if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 1 <= page <= n_pages:
+        raise PageOutOfRange(f"`page` must be an integer from 1 to {n_pages} ({what}); got {page!r}",
+                             n_pages=n_pages)

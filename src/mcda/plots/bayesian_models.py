@@ -14,6 +14,7 @@ import pandas as pd
 
 from .._validation import McdaArgumentError
 from . import _common, _layout, _style
+from ._layout import check_page
 
 __all__ = ["shrinkage_rows", "rank_strip", "strip_height", "plot_shrinkage", "plot_rank_distribution"]
 
@@ -135,8 +136,7 @@ def plot_shrinkage(result, pair, *, sort: str = "raw", page: int = 1, width="col
     row_h = _layout.row_height(n_all, preferred=0.16, minimum=0.125, fixed=_SHRINK_FIXED)
     pages = _layout.page_slices(n_all, _layout.rows_per_page(row_h, fixed=_SHRINK_FIXED)) if ax is None \
         else [slice(0, n_all)]
-    if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 1 <= page <= len(pages):
-        raise McdaArgumentError(f"`page` must be an integer from 1 to {len(pages)} (the datasets' pages); got {page!r}")
+    check_page(page, len(pages), "the datasets' pages")
     part = pages[page - 1]
     rows = rows.iloc[part].reset_index(drop=True)
     rows["y"] = np.arange(len(rows))

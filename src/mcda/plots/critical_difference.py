@@ -735,9 +735,7 @@ def plot_critical_difference(result, *, annotate: bool = True, highlight: Sequen
             pitch = max(pitch, row_pitch_for(lines))
             pages = cd_pages(mean_ranks, groups, labels=labels, row_pitch=pitch, font=font,
                              header_lines=header_lines + legend_lines)
-        if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 1 <= page <= len(pages):
-            raise McdaArgumentError(f"`page` must be an integer from 1 to {len(pages)} (the diagram's pages of "
-                                    f"methods); got {page!r}")
+        _layout.check_page(page, len(pages), "the diagram's pages of methods")
         shown_methods = pages[page - 1]
         if len(pages) > 1:
             first = sum(len(p) for p in pages[:page - 1]) + 1

@@ -9,6 +9,7 @@ import pandas as pd
 
 from .._validation import McdaArgumentError, check_choice
 from . import _common, _layout, _style
+from ._layout import check_page
 
 __all__ = ["forest_positions", "forest_missing", "forest_pages", "forest_layout", "forest_panels", "plot_forest"]
 
@@ -230,8 +231,7 @@ def plot_forest(summary, *, metric=None, datasets=None, methods=None, sort: bool
     paging = forest_pages(len(datasets), len(methods), width=_style.figure_size(width)[0],
                           longest_name=max(len(str(m)) for m in methods))
     n_pages = len(paging["pages"])
-    if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 1 <= page <= n_pages:
-        raise McdaArgumentError(f"`page` must be an integer from 1 to {n_pages} (the datasets' pages); got {page!r}")
+    check_page(page, n_pages, "the datasets' pages")
     all_datasets = datasets
     datasets = datasets[paging["pages"][page - 1]]
     table = table[table["dataset"].isin(datasets) & table["method"].isin(methods)]
@@ -309,8 +309,7 @@ def _gid_lines(ax, gid):
 
 
 def _check_page(page, n_pages):
-    if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 1 <= page <= n_pages:
-        raise McdaArgumentError(f"`page` must be an integer from 1 to {n_pages} (the datasets' pages); got {page!r}")
+    check_page(page, n_pages, "the datasets' pages")
 
 
 def _plot_panels(summary, table, metric, datasets, methods, *, sort, band, page, width, ax, higher):

@@ -7,6 +7,7 @@ import pandas as pd
 
 from .._validation import McdaArgumentError, McdaArgumentTypeError, check_choice
 from . import _common, _layout, _style
+from ._layout import check_page
 
 __all__ = ["CURVES_PER_PANEL", "curve_styles", "learning_curve_layout", "learning_curve_pages", "method_panel_pages",
            "plot_learning_curves"]
@@ -177,8 +178,7 @@ def plot_learning_curves(result, *, datasets=None, methods=None, layout: str | N
     cols_wanted = min(max_cols, len(datasets))
     paging = learning_curve_pages(len(datasets), len(methods), methods, width=w, cols=cols_wanted)
     pages = paging["pages"] if ax is None else [slice(0, len(datasets))]
-    if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 1 <= page <= len(pages):
-        raise McdaArgumentError(f"`page` must be an integer from 1 to {len(pages)} (the datasets' pages); got {page!r}")
+    check_page(page, len(pages), "the datasets' pages")
     all_datasets, datasets = datasets, datasets[pages[page - 1]]
     key = paging["legend"]
     with _style.style():
@@ -229,9 +229,7 @@ def _method_panels(result, table, datasets, methods, *, max_cols, page, width, a
     title_lines = max(t.count("\n") + 1 for t in titles.values())
     grid = method_panel_pages(len(datasets), len(methods), width=w, max_cols=max_cols, title_lines=title_lines)
     pages = grid["pages"] if ax is None else [(0, slice(0, len(methods)))]
-    if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 1 <= page <= len(pages):
-        raise McdaArgumentError(f"`page` must be an integer from 1 to {len(pages)} (the pages of method panels); "
-                                f"got {page!r}")
+    check_page(page, len(pages), "the pages of method panels")
     at, part = pages[page - 1]
     dataset = datasets[at]
     shown = methods[part]

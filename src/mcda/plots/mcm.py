@@ -16,6 +16,7 @@ import pandas as pd
 
 from .._validation import McdaArgumentError
 from . import _common, _layout, _style
+from ._layout import check_page
 
 __all__ = ["MCM_TIERS", "MCM_PAGED_TIERS", "MCM_CELL_FONT", "mcm_cells", "mcm_layout", "plot_mcm"]
 
@@ -312,8 +313,7 @@ def plot_mcm(result, *, against=None, width="page", annotate: bool | None = None
     w = _style.figure_size(width)[0]
     layout = mcm_layout(every["rows"], every["cols"], width=w, annotate=annotate is None or bool(annotate))
     pages = layout["pages"]
-    if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 1 <= page <= len(pages):
-        raise McdaArgumentError(f"`page` must be an integer from 1 to {len(pages)} (the matrix's pages); got {page!r}")
+    check_page(page, len(pages), "the matrix's pages")
     row_part, col_part = pages[page - 1]
     cells = {name: (value[row_part, col_part] if isinstance(value, np.ndarray) else value)
              for name, value in every.items()}

@@ -9,6 +9,7 @@ import pandas as pd
 
 from .._validation import McdaArgumentError, check_choice
 from . import _common, _layout, _style
+from ._layout import check_page
 
 __all__ = ["pair_matrix", "pair_gaps", "pairwise_methods", "list_rows", "list_pages", "plot_pairwise"]
 
@@ -173,8 +174,7 @@ def plot_pairwise(result, *, layout: str = "matrix", datasets=None, metric=None,
     if ax is not None:
         pages = [slice(0, len(datasets))] if layout == "matrix" else \
             [[(i, 0, int((table["dataset"] == d).sum())) for i, d in enumerate(datasets)]]
-    if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 1 <= page <= len(pages):
-        raise McdaArgumentError(f"`page` must be an integer from 1 to {len(pages)} (the datasets' pages); got {page!r}")
+    check_page(page, len(pages), "the datasets' pages")
     if layout == "list":
         chunks = pages[page - 1]
         where = ""

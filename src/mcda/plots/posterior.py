@@ -15,6 +15,7 @@ import pandas as pd
 
 from .._validation import McdaArgumentError, check_choice, check_positive_int
 from . import _common, _layout, _style
+from ._layout import check_page
 
 __all__ = ["TRIANGLE", "ternary_xy", "pair_draws", "pair_rows", "posterior_matrix", "posterior_bar_pages",
            "plot_posterior", "plot_posterior_bars"]
@@ -367,8 +368,7 @@ def plot_posterior_bars(result, *, pairs=None, layout: str | None = None, page: 
     pages = posterior_bar_pages(n, fixed=1.0 + key_height + 0.2)   # 0.2 in: the title line saying the page
     if len(pages) == 1:
         pages = posterior_bar_pages(n, fixed=1.0 + key_height)
-    if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 1 <= page <= len(pages):
-        raise McdaArgumentError(f"`page` must be an integer from 1 to {len(pages)} (the bars' pages); got {page!r}")
+    check_page(page, len(pages), "the bars' pages")
     where = ""
     if len(pages) > 1:
         part = pages[page - 1]
