@@ -114,6 +114,10 @@ class Result:
             raise NotImplementedError(f"{type(self).__name__} must define to_frame()")
         return table.copy()
 
+    def _one_row(self) -> pd.DataFrame:
+        """A result of scalar fields as one row with every field (for its ``to_frame``)."""
+        return pd.DataFrame([{name: getattr(self, name) for name in self.__dataclass_fields__}])
+
     def summary(self) -> str:
         """A few lines for people."""
         raise NotImplementedError(f"{type(self).__name__} must define summary()")

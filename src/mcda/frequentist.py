@@ -1239,7 +1239,7 @@ class AttainableSignificance(Result):
 
     def to_frame(self) -> pd.DataFrame:
         """One row with every field."""
-        return pd.DataFrame([{name: getattr(self, name) for name in self.__dataclass_fields__}])
+        return self._one_row()
 
     def summary(self) -> str:
         relation = "<=" if self.attainable else ">"
@@ -1354,7 +1354,7 @@ class DesignAdequacy(Result):
     sentence: str
 
     def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame([{name: getattr(self, name) for name in self.__dataclass_fields__}])
+        return self._one_row()
 
     def summary(self) -> str:
         return (f"Design adequacy: {self.n_methods} methods on {self.n_datasets} datasets, alpha = {self.alpha:g}\n"

@@ -36,6 +36,15 @@ __all__ = ["sample_chain", "mode"]
 
 
 @jit()
+def _suffix_sums(w, order, lo, hi, suffix):
+    """``suffix[p]`` = the worth of the items ranked at p … hi − 1 of one ranking (``order[lo:hi]``):
+    the denominators of the Plackett–Luce choice probabilities."""
+    acc = 0.0
+    for p in range(hi - 1, lo - 1, -1):
+        acc += w[order[p]]
+        suffix[p] = acc
+
+@jit()
 def _chosen_counts(order, offsets, n_items):
     counts = np.zeros(n_items)
     for r in range(offsets.shape[0] - 1):
@@ -109,10 +118,7 @@ def sample_chain(seed, n_warmup, n_draws, order, offsets, n_items, alpha, start,
             hi = offsets[r + 1]
             if hi - lo < 2:
                 continue
-            acc = 0.0
-            for p in range(hi - 1, lo - 1, -1):
-                acc += w[order[p]]
-                suffix[p] = acc
+            _suffix_sums(w, order, lo, hi, suffix)
             prefix = 0.0
             for p in range(lo, hi):
                 if p < hi - 1:
@@ -148,10 +154,7 @@ def mode(order, offsets, n_items, alpha, max_iter, tol):
             hi = offsets[r + 1]
             if hi - lo < 2:
                 continue
-            acc = 0.0
-            for p in range(hi - 1, lo - 1, -1):
-                acc += w[order[p]]
-                suffix[p] = acc
+            _suffix_sums(w, order, lo, hi, suffix)
             prefix = 0.0
             for p in range(lo, hi):
                 if p < hi - 1:
