@@ -73,6 +73,16 @@ def test_jobs_2_writes_the_same_bytes_and_says_the_same(tmp_path, drawing_pids):
         assert drawing_pids() - {os.getpid()}
 
 
+def test_jobs_2_with_a_single_page_to_draw(tmp_path):
+    """One figure of one page is one task: drawn in this process, as with --jobs 1 (it used to fail
+    looking for the workers' state)."""
+    outputs = _compare_jobs(tmp_path, ["compare", str(DATA), "--metric", "accuracy", "--rng", "0", "--figures",
+                                       "critical_difference"])
+    (a, text_a), (b, text_b) = outputs[1], outputs[2]
+    assert text_a == text_b
+    assert "critical_difference.png" in _same_files(a, b)
+
+
 def test_a_figure_failing_in_a_worker_is_named_and_the_rest_drawn(tmp_path, monkeypatch):
     draw = mcda.Report.plot_pairwise
 

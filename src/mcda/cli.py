@@ -619,21 +619,8 @@ def _figures(report, out_dir: Path, stdout, chosen=("auto",), jobs=1) -> list[st
     jobs = _jobs_for(jobs, wanted)
     if jobs > 1:
         return _figures_parallel(report, out_dir, stdout, wanted, draws, paged, top_pair, jobs)
-    written = []
-    for name in wanted:
-        page = 1
-        while True:
-            outcome, detail = _draw_page(draws, paged, name, page, out_dir)
-            if outcome == "no page":
-                break
-            if outcome == "failed":
-                stdout.write(f"  figure {name}: not drawn ({detail})\n")
-                break
-            written += detail
-            if name not in paged:
-                break
-            page += 1
-    return written
+    done = dict(_draw_pages(draws, paged, out_dir, name, (1, None)) for name in wanted)
+    return _serial_results(stdout, wanted, paged, done)
 
 
 def _draw_page(draws, paged, name: str, page: int, out_dir: Path):
@@ -642,10 +629,12 @@ def _draw_page(draws, paged, name: str, page: int, out_dir: Path):
 
     from .plots._style import save_formats
 
+    from .plots._layout import PageOutOfRange
+
     try:
         drawn = draws[name]() if page == 1 else paged[name](page)
-    except McdaArgumentError as exc:
-        if page > 1 and exc.argument == "page":  # no further page
+    except PageOutOfRange as exc:
+        if page > 1:  # no further page
             return "no page", None
         return "failed", " ".join(str(exc).split())
     except Exception as exc:  # a figure that cannot be drawn must not lose the rest of the analysis
@@ -702,17 +691,21 @@ def _page_count(paged, name: str):
     return None
 
 
-def _forked_task(task):
-    name, pages = task
-    state = _FORKED
+def _draw_pages(draws, paged, out_dir, name: str, pages):
+    """(name, [(page, outcome, detail), ...]) of pages (first, last) of one figure, or (1, None): every
+    page, one after another, up to the first that is missing or fails."""
     results = []
     page = pages[0]
-    while True:  # pages is (first, last), or (1, None): every page, one after another
-        outcome, detail = _draw_page(state["draws"], state["paged"], name, page, state["out_dir"])
+    while True:
+        outcome, detail = _draw_page(draws, paged, name, page, out_dir)
         results.append((page, outcome, detail))
-        if outcome != "drawn" or name not in state["paged"] or (pages[1] is not None and page >= pages[1]):
+        if outcome != "drawn" or name not in paged or (pages[1] is not None and page >= pages[1]):
             return name, results
         page += 1
+
+
+def _forked_task(task):
+    return _draw_pages(_FORKED["draws"], _FORKED["paged"], _FORKED["out_dir"], *task)
 
 
 def _figures_parallel(report, out_dir, stdout, wanted, draws, paged, top_pair, jobs) -> list[str]:
@@ -745,15 +738,17 @@ def _figures_parallel(report, out_dir, stdout, wanted, draws, paged, top_pair, j
         else:
             tasks += [(name, (page, page)) for page in range(1, count + 1)]
     jobs = min(jobs, len(tasks))
-    if jobs <= 1:
-        return _serial_results(stdout, wanted, paged, dict(_forked_task(t) for t in tasks))
+    done: dict = {}
+    if jobs <= 1:  # one task (a single page): drawn here
+        for name, results in (_draw_pages(draws, paged, out_dir, *task) for task in tasks):
+            done.setdefault(name, []).extend(results)
+        return _serial_results(stdout, wanted, paged, done)
     weight = {"forest": 2, "pairwise": 2, "learning_curves": 2, "rank_stability": 1.5}  # whole pages first
     order = sorted(tasks, key=lambda t: -(10 if t[1][1] is None else weight.get(t[0], 1)))
     # matplotlib already uses Agg here (_figures chose it before any figure): the workers inherit it,
     # and the first drawing's one-off costs (the PDF backend's import, fonts loaded) paid once here
     _warm_matplotlib()
     _FORKED.update(draws=draws, paged=paged, out_dir=out_dir)
-    done: dict = {}
     try:
         with multiprocessing.get_context("fork").Pool(processes=jobs) as pool:
             for name, results in pool.imap_unordered(_forked_task, order, chunksize=1):
