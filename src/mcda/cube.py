@@ -539,6 +539,14 @@ def _repeated_labels(labels: np.ndarray) -> list:
 _MANY_LABELS = 1 << 16
 
 
+def _has_repeats(labels: np.ndarray) -> bool:
+    """Whether a label occurs twice: integers by sorting, millions of text labels by sorted
+    hashes (:func:`_repeated_labels`), others through a pandas Index."""
+    if labels.dtype.kind in "iu" or (labels.dtype == object and labels.size >= _MANY_LABELS):
+        return bool(_repeated_labels(labels))
+    return pd.Index(labels, dtype=object, copy=False).has_duplicates
+
+
 def _label_index(labels: np.ndarray, d: str):
     """Text labels as an object Index, which xarray keeps as it is (an object array it converts
     through a pandas ``str`` Series and back: two more copies of every label)."""
@@ -549,13 +557,8 @@ def _text_coordinate(labels: np.ndarray, d: str):
     """The labels of a text dim as text, refused if two differ only in type or repeat."""
     given = labels
     labels = _text_labels(labels, d, "the DataArray")
-    if isinstance(given, np.ndarray) and given.dtype.kind in "iu" and given.size > 1:
-        repeated = _repeated_labels(given)  # distinct integers read as distinct text: found on the integers
-    elif labels.size >= _MANY_LABELS:
-        repeated = _repeated_labels(labels)
-    else:
-        repeated = pd.Index(labels, dtype=object, copy=False).has_duplicates
-    if repeated:
+    integers = isinstance(given, np.ndarray) and given.dtype.kind in "iu"
+    if _has_repeats(given if integers else labels):  # distinct integers read as distinct text: checked as integers
         _refuse_repeated(labels, d)
     return _label_index(labels, d)
 
@@ -611,9 +614,8 @@ def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
                 # loop, checked for repeats without a hash table of them all, and kept as an object
                 # Index (an array would become a pandas 3 ``str`` Index: a second copy of every label)
                 labels = labels.astype(object) if labels.dtype.kind == "U" else labels
-                repeated = _repeated_labels(labels)
-                if repeated:
-                    raise McdaArgumentError(f"duplicate {d} labels: {shown(repeated)}")
+                if _has_repeats(labels):
+                    _refuse_repeated(labels, d)
                 coords[d] = pd.Index(labels, dtype=labels.dtype, copy=False, name=d)
                 continue
             elif d in _STRING_DIMS:
@@ -622,9 +624,7 @@ def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
         else:
             labels = np.arange(da.sizes[d]) if d not in _STRING_DIMS else np.array(
                 [f"{d}_{i}" for i in range(da.sizes[d])], dtype=object)
-        repeated = (_repeated_labels(labels) if labels.size >= _MANY_LABELS and labels.dtype == object
-                    and d in _STRING_DIMS else pd.Index(labels, dtype=object, copy=False).has_duplicates)
-        if repeated:
+        if _has_repeats(labels):
             _refuse_repeated(labels, d)
         coords[d] = _label_index(labels, d) if d in _STRING_DIMS else labels
     if hasattr(da.data, "dask"):  # keep lazy arrays lazy; values are checked chunk-wise where used
