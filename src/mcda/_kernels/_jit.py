@@ -28,7 +28,7 @@ from pathlib import Path
 import numba
 from numba.core import config as _numba_config
 
-__all__ = ["jit", "cache_directory"]
+__all__ = ["jit", "cache_directory", "run_in_runs"]
 
 _LOCK = threading.Lock()
 _UNSET = object()
@@ -98,3 +98,22 @@ def jit(**options):
                 _numba_config.CACHE_DIR = previous
 
     return decorate
+
+
+def run_in_runs(kernel, arguments: tuple, n: int, threads: int, tasks: int | None = None) -> None:
+    """``kernel(*arguments, start, stop)`` over [0, n) in ``tasks`` (default ``threads``) contiguous
+    runs on ``threads`` threads, or one call when ``threads`` <= 1.
+
+    For a compiled loop that releases the GIL (``nogil``): the threads numba's ``prange`` would
+    use, without the seconds a ``parallel=True`` kernel takes to compile.
+    """
+    if threads <= 1:
+        kernel(*arguments, 0, n)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    tasks = threads if tasks is None else tasks
+    bounds = [n * t // tasks for t in range(tasks + 1)]
+    with ThreadPoolExecutor(threads) as pool:
+        for done in [pool.submit(kernel, *arguments, bounds[t], bounds[t + 1]) for t in range(tasks)]:
+            done.result()

@@ -34,7 +34,7 @@ import numba
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import jit, run_in_runs
 
 __all__ = ["cell_keys", "bootstrap_mean_quantiles", "resampled_means", "GOLDEN", "MIX1", "MIX2"]
 
@@ -361,17 +361,8 @@ def bootstrap_mean_quantiles(values, offsets, keys, n_resamples, probs):
     n_cells = offsets.shape[0] - 1
     out = np.full((n_cells, probs.shape[0]), np.nan)
     threads = min(numba.get_num_threads(), n_cells // _CELLS_PER_TASK)
-    if threads <= 1:
-        _quantiles(values, offsets, keys, n_resamples, probs, out, 0, n_cells)
-        return out
-    from concurrent.futures import ThreadPoolExecutor
-
-    tasks = 4 * threads  # several runs per thread: cells of different sizes even out
-    bounds = [n_cells * t // tasks for t in range(tasks + 1)]
-    with ThreadPoolExecutor(threads) as pool:
-        for done in [pool.submit(_quantiles, values, offsets, keys, n_resamples, probs, out, bounds[t], bounds[t + 1])
-                     for t in range(tasks)]:
-            done.result()
+    # several runs per thread: cells of different sizes even out
+    run_in_runs(_quantiles, (values, offsets, keys, n_resamples, probs, out), n_cells, threads, tasks=4 * threads)
     return out
 
 

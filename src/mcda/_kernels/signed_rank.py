@@ -25,7 +25,7 @@ import numpy as np
 
 from .dirichlet import _winner
 
-from ._jit import jit
+from ._jit import jit, run_in_runs
 
 __all__ = ["sum_boundaries", "signed_rank_shares"]
 
@@ -158,12 +158,4 @@ def signed_rank_shares(weights_t, orders, right_ge, right_gt, left_ge, left_gt, 
     threads = numba.get_num_threads() if threads is None else int(threads)
     threads = max(1, min(threads, n_pairs // _PAIRS_PER_THREAD))
     arguments = (weights_t, orders, right_ge, right_gt, left_ge, left_gt, with_rope, out, counts, block)
-    if threads == 1:
-        _pair_shares(*arguments, 0, n_pairs)
-        return
-    from concurrent.futures import ThreadPoolExecutor
-
-    bounds = [n_pairs * t // threads for t in range(threads + 1)]
-    with ThreadPoolExecutor(threads) as pool:
-        for done in [pool.submit(_pair_shares, *arguments, bounds[t], bounds[t + 1]) for t in range(threads)]:
-            done.result()
+    run_in_runs(_pair_shares, arguments, n_pairs, threads)
