@@ -193,11 +193,15 @@ def _method_keys(methods: list, *, noun: str = "methods", only_long: bool = Fals
 
     ``noun`` names what the keys stand for in the caption ("methods"; "other methods" in a control table,
     whose control is named in full in the caption and takes no key). ``only_long``: only the names longer
-    than _NAME_MAX get keys (M1, M2, … in their order); the others keep their names."""
+    than _NAME_MAX get keys (M1, M2, … in their order); the others keep their names, unless one of them
+    reads as a key (a method called "m1" or "M2"), when every name gets a key."""
     names = [str(m) for m in methods]
     if all(len(n) <= _NAME_MAX for n in names):
         return {m: latex_escape(m) for m in names}, "", ""
     keyed = [n for n in names if len(n) > _NAME_MAX] if only_long else names
+    kept = {n.casefold() for n in names if len(n) <= _NAME_MAX}
+    if only_long and any(f"m{i + 1}" in kept for i in range(len(keyed))):
+        keyed = names  # a kept name would read as a key (a method called "m1" beside key M1): key every name
     keys = {m: latex_escape(m) for m in names} | {m: f"M{i + 1}" for i, m in enumerate(keyed)}
     names = keyed
     sentence = f" {noun[0].upper()}{noun[1:]}: " + "; ".join(f"{keys[m]} = {_breakable(m)}" for m in names) + "."
