@@ -167,3 +167,29 @@ def test_deterministic_given_rng():
     with pytest.warns(TiesWarning):
         second = plackett_luce(cube, rng=4, n_samples=500)
     pd.testing.assert_frame_equal(first.to_frame(), second.to_frame())
+
+
+def test_no_rank_probabilities_no_empty_figure_and_no_nan_text(monkeypatch):
+    """Chains not converged: the probabilities are NaN with a reason. The figure refuses with that
+    reason (an empty heat map said nothing) and the report quotes worths only, the reason first."""
+    import dataclasses
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from mcda.plots import plot_rank_distribution
+
+    cube = mcda.datasets.load("garcia_herrera2008")
+    with pytest.warns(TiesWarning, match="tied scores"):
+        result = mcda.plackett_luce(cube, n_samples=300, rng=0)
+    reason = "the chains have not converged enough to report probabilities: (a test)"
+    nan = result.rank_probabilities * np.nan
+    failed = dataclasses.replace(result, reason=reason, rank_probabilities=nan,
+                                 table=result.table.assign(prob_best=np.nan, expected_rank=np.nan))
+    with pytest.raises(ValueError, match="no rank probabilities to draw: the chains have not converged"):
+        plot_rank_distribution(failed)
+    report = mcda.Report(cube, rng=0)
+    monkeypatch.setattr(mcda.Report, "plackett_luce", lambda self, *a, **k: failed)
+    text = report._plackett_luce_text()
+    assert "nan" not in text and "P(best) and expected ranks not reported: " + reason in text
+    assert text.count(": worth ") == len(result.methods)

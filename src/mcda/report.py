@@ -779,11 +779,12 @@ class Report:
         frame = result.to_frame().set_index("method").loc[result.order]
         lines = [f"{result.n_rankings} rankings ({result.n_tied_rankings} with ties, order inside a tie sampled as "
                  "unknown); worth = P(ranked first on a new dataset)"]
+        if result.reason:  # no rank probabilities to quote: say why first, then only the worths
+            lines.append(f"note: P(best) and expected ranks not reported: {result.reason}")
         for m, r in frame.iterrows():
-            lines.append(f"{m}: worth {r['worth']:.3f} [{r['worth_ci_low']:.3f}, {r['worth_ci_high']:.3f}], "
-                         f"P(best) {r['prob_best']:.3f}, expected rank {r['expected_rank']:.2f}")
-        if result.reason:
-            lines.append(f"note: {result.reason}")
+            lines.append(f"{m}: worth {r['worth']:.3f} [{r['worth_ci_low']:.3f}, {r['worth_ci_high']:.3f}]"
+                         + ("" if result.reason else
+                            f", P(best) {r['prob_best']:.3f}, expected rank {r['expected_rank']:.2f}"))
         return "\n".join(lines)
 
     def _hierarchical_text(self, max_pairs: int) -> str:
