@@ -95,3 +95,25 @@ def test_figures_of_several_pages_write_one_file_per_page(tmp_path):
     status, _, err = run(["compare", str(csv), "--metric", "accuracy", "--figures", "pairwise", "--out", str(out)])
     assert status == 0, err
     assert sorted(p.name for p in out.glob("*.png")) == ["pairwise.png", "pairwise_page2.png"]
+
+
+def test_plackett_luce_samples_sets_the_chains_and_an_unconverged_figure_names_the_flag(tmp_path):
+    """20 draws per chain cannot reach the ESS floor (400: more than the 80 draws of 4 chains), so the
+    rank-distribution figure is not drawn, and its line names the flag that lengthens the chains."""
+    import json
+
+    out = tmp_path / "o"
+    status, text, err = run(["compare", "--example", "demsar2006", "--out", str(out), "--rng", "0",
+                             "--plackett-luce-samples", "20", "--figures", "rank_distribution,relation"])
+    assert status == 0, err
+    assert "figure rank_distribution: not drawn (the chains have not converged" in text
+    assert "give a larger --plackett-luce-samples (now 20)" in text
+    assert not list(out.glob("rank_distribution*")) and list(out.glob("relation*.png"))
+    assert json.loads((out / "report.json").read_text())["settings"]["plackett_luce_samples"] == 20
+    assert "P(best) and expected ranks not reported" in (out / "report.txt").read_text()
+
+
+def test_plackett_luce_samples_must_be_positive(tmp_path):
+    status, _, err = run(["compare", "--example", "demsar2006", "--out", str(tmp_path / "o"),
+                          "--plackett-luce-samples", "0"])
+    assert status == 1 and "--plackett-luce-samples" in err and "0" in err

@@ -11,6 +11,7 @@ and resamples that the whole file runs in well under a minute.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import warnings
 
@@ -612,13 +613,29 @@ def test_shrinkage_is_legible_and_split_into_pages(n_datasets):
 @pytest.mark.parametrize("width", ["column", "page"])
 @pytest.mark.parametrize("k", SIZES)
 def test_rank_distribution_is_legible_at_every_size(k, width):
-    scores = flat(k, 12).isel(dataset=slice(2, None))          # 10 complete datasets (past the missing cell)
-    res = _quiet(mcda.plackett_luce, scores, n_chains=2, n_samples=100, n_warmup=100, rng=0, progress=False)
+    res = plackett(k)
+    assert not res.reason  # converged: the heat map drawn and measured is full, not NaN
     fig, (bars, heat) = plot_rank_distribution(res, width=width)
     assert_legible(fig, width=width)
+    assert np.isfinite(heat.get_images()[0].get_array().filled(0.0)).all()
+    assert len(bars.patches) == k                              # a P(best) bar per method
     if _layout.numbered_rows(res.order, width=WIDTHS[width], font=_style.FONT_SIZE - (2 if k > 20 else 1)):
         key = [t.get_text() for t in fig.legends[0].get_texts()]
         assert [t.split(" ", 1)[1] for t in key] == [str(m) for m in res.order]
+
+
+@functools.lru_cache(maxsize=None)
+def plackett(k: int):
+    """The Plackett-Luce model of 10 complete datasets (past the missing cell), at its default chain sizes."""
+    scores = flat(k, 12).isel(dataset=slice(2, None))
+    return _quiet(mcda.plackett_luce, scores, rng=0, progress=False)
+
+
+def test_rank_distribution_without_probabilities_is_refused_with_the_reason():
+    res = plackett(8)
+    unconverged = dataclasses.replace(res, reason="the chains have not converged (a stand-in reason)")
+    with pytest.raises(ValueError, match="no rank probabilities to draw: the chains have not converged"):
+        plot_rank_distribution(unconverged)
 
 
 @functools.lru_cache(maxsize=None)

@@ -1647,8 +1647,8 @@ def hierarchical_comparison(scores, direction=None, *, rope=None, runs=None, rho
         reason = ""
         if worst_rhat > RHAT_MAX or worst_ess < ESS_FLOOR:
             reason = (f"the chains have not converged enough to label the pair: max split R-hat {worst_rhat:.4f} "
-                      f"(needs <= {RHAT_MAX}), min ESS {worst_ess:.0f} (needs >= {ESS_FLOOR}); run longer chains "
-                      "(n_samples, n_warmup)")
+                      f"(needs <= {RHAT_MAX}), min ESS {worst_ess:.0f} (needs >= {ESS_FLOOR}); longer chains (more "
+                      "draws per chain) may converge")
             prob = np.array(nan3)
         pop_low, pop_high = np.quantile(population, [low_q, high_q])
         rows.append((a, b, int(kept.size), tuple(prob), tuple(mean_shares), float(population.mean()),
@@ -1895,7 +1895,12 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
     one exponential latent variable per stage of every ranking, and a scale move;
     ``mcda._kernels.plackett_luce``); the mode by Hunter's (2004) MM algorithm. The
     probabilities are NaN with a ``reason`` when any worth's rank-normalised split R-hat
-    exceeds 1.01 or its bulk or tail ESS is below 400 (Vehtari et al. 2021).
+    exceeds 1.01 or its bulk or tail ESS is below 400 (Vehtari et al. 2021); larger
+    ``n_samples`` (and ``n_warmup``) then may converge. Each sweep also moves the scale of the
+    lower-ranked methods against the others and updates the order inside every tie by
+    Metropolis steps (``mcda._kernels.plackett_luce``): with the Gibbs step alone, 20 datasets
+    of 50 methods with ties gave R-hat 1.4. The chains run on up to
+    ``numba.get_num_threads()`` threads, each from its own seed: the same draws on any number.
 
     The model uses only the order within each dataset, not the size of the differences,
     and it assumes the independence of irrelevant alternatives (removing a method does
@@ -1960,6 +1965,8 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
     for _, order, _ in rankings:
         n_datasets[order] += 1
     n_datasets = n_datasets[back]
+    import numba
+
     from ._kernels.plackett_luce import mode, sample_chain
 
     order, offsets, tie_start, tie_stop, tie_owner = _flatten(rankings, gen if (tied and ties == "random") else None)
@@ -1972,10 +1979,25 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
     work = n_samples + n_warmup
     bar = _Progress(n_chains * work * max(int(offsets[-1]), 1), f"Plackett-Luce model ({k} methods)", progress)
     start = np.full(k, 1.0 / k) if not np.all(np.isfinite(worth_mode)) else np.maximum(worth_mode, 1e-6)
-    for c in range(n_chains):
-        sample_chain(int(gen.integers(0, 2**63 - 1)), n_warmup, n_samples, order.copy(), offsets, k, prior_strength,
-                     np.ascontiguousarray(start, dtype=np.float64), tie_start, tie_stop, tie_owner, draws[c])
-        bar.update((c + 1) * work * max(int(offsets[-1]), 1))
+    seeds = [int(gen.integers(0, 2**63 - 1)) for _ in range(n_chains)]
+    start = np.ascontiguousarray(start, dtype=np.float64)
+
+    def chain(c):  # the compiled chain releases the GIL: the chains run on up to numba's threads
+        sample_chain(seeds[c], n_warmup, n_samples, order.copy(), offsets, k, prior_strength, start, tie_start,
+                     tie_stop, tie_owner, draws[c])
+
+    threads = max(1, min(n_chains, numba.get_num_threads()))
+    if threads == 1:
+        for c in range(n_chains):
+            chain(c)
+            bar.update((c + 1) * work * max(int(offsets[-1]), 1))
+    else:
+        from concurrent.futures import ThreadPoolExecutor, as_completed
+
+        with ThreadPoolExecutor(threads) as pool:
+            for finished, done in enumerate(as_completed([pool.submit(chain, c) for c in range(n_chains)])):
+                done.result()
+                bar.update((finished + 1) * work * max(int(offsets[-1]), 1))
     bar.close()
     draws = draws[:, :, back]            # back to the input's method order
     worth_mode = worth_mode[back]
@@ -1988,7 +2010,7 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
     if not (worst_rhat <= RHAT_MAX) or not (worst_ess >= ESS_FLOOR):
         reason = (f"the chains have not converged enough to report probabilities: max split R-hat {worst_rhat:.4f} "
                   f"(needs <= {RHAT_MAX}), min ESS {worst_ess:.0f} (needs >= {ESS_FLOOR})"
-                  + "; run longer chains (n_samples, n_warmup)")
+                  + "; longer chains (more draws per chain) may converge")
     flat = draws.reshape(-1, k)
     low_q, high_q = 0.5 - confidence_level / 2.0, 0.5 + confidence_level / 2.0
     ranks = np.argsort(np.argsort(-flat, axis=1, kind="stable"), axis=1, kind="stable")  # 0 = largest worth

@@ -382,6 +382,9 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--cv-runs", type=int, metavar="N",
                          help="the seeds are the folds of N runs of k-fold cross-validation (the same folds for "
                               "every method): adds the hierarchical model of Corani et al. (2017)")
+    compare.add_argument("--plackett-luce-samples", type=int, metavar="N",
+                         help="draws kept per chain of the Bayesian Plackett-Luce ranking (default 2000; more when "
+                              "the report says its chains have not converged)")
     compare.add_argument("--rng", type=int, help="seed of the random views (default: drawn and stored in the bundle)")
     for role in ("dataset", "method", "score", "seed"):
         compare.add_argument(f"--{role}-column", metavar="NAME", help=f"the {role} column of a tidy file "
@@ -447,6 +450,7 @@ FLAGS = {
     "test": "--test", "control": "--control", "rng": "--rng",
     "selection": "--epoch-selection", "epoch_selection": "--epoch-selection",
     "ci_method": "--ci-method", "pairwise_method": "--pairwise-method",
+    "plackett_luce_samples": "--plackett-luce-samples",
     ("strict", "False"): "--fallback-final", ("strict", "True"): "no --fallback-final",
 }
 
@@ -596,7 +600,7 @@ def _figures(report, out_dir: Path, stdout, chosen=("auto",), jobs=1) -> list[st
              "forest": lambda: report.plot_forest(),
              "pairwise": lambda: report.plot_pairwise(),
              "learning_curves": lambda: report.plot_learning_curves(),
-             "rank_distribution": lambda: report.plot_rank_distribution(),
+             "rank_distribution": lambda: _rank_distribution(report),
              "shrinkage_top_pair": lambda: report.plot_shrinkage(top_pair()),
              "hierarchical_top_pair": hierarchical}
     plan = _figure_plan(report)
@@ -621,6 +625,14 @@ def _figures(report, out_dir: Path, stdout, chosen=("auto",), jobs=1) -> list[st
         return _figures_parallel(report, out_dir, stdout, wanted, draws, paged, top_pair, jobs)
     done = dict(_draw_pages(draws, paged, out_dir, name, (1, None)) for name in wanted)
     return _serial_results(stdout, wanted, paged, done)
+
+
+def _rank_distribution(report):
+    """The Plackett-Luce figure, or the reason it has nothing to draw in the command line's words."""
+    result = report.plackett_luce()
+    if result.reason:  # no rank probabilities (chains not converged): the figure would be empty
+        raise CliError(f"{result.reason}; give a larger --plackett-luce-samples (now {result.n_samples})")
+    return report.plot_rank_distribution()
 
 
 def _draw_page(draws, paged, name: str, page: int, out_dir: Path):
@@ -911,6 +923,8 @@ def _compare(args, stdout) -> int:
         settings["ci_method"] = args.ci_method
     if args.rng is not None:
         settings["rng"] = args.rng
+    if args.plackett_luce_samples is not None:
+        settings["plackett_luce_samples"] = args.plackett_luce_samples
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         if args.example:

@@ -99,6 +99,7 @@ _DEFAULTS = {
     "validation": None,
     "strict": True,
     "n_resamples": 9999,
+    "plackett_luce_samples": 2000,
     "rng": None,  # None: an integer is drawn once and stored
 }
 SETTINGS = tuple(_DEFAULTS)
@@ -136,6 +137,12 @@ def _check_setting(name: str, value, cube: xr.DataArray | None = None):
         if n > _MAX_RESAMPLES:
             raise McdaArgumentError(f"a Report's `n_resamples` must be at most {_MAX_RESAMPLES:,} (each view draws that "
                                     f"many resamples per cell or per comparison); got {n:,}", argument="n_resamples")
+        return n
+    if name == "plackett_luce_samples":
+        n = check_positive_int("plackett_luce_samples", value)
+        if n > _MAX_RESAMPLES:
+            raise McdaArgumentError(f"a Report's `plackett_luce_samples` must be at most {_MAX_RESAMPLES:,} (draws kept "
+                                    f"per chain); got {n:,}", argument="plackett_luce_samples")
         return n
     if name == "strict":
         if not isinstance(value, bool):
@@ -344,6 +351,9 @@ class Report:
         epoch there.
     n_resamples : int, default 9999
         Bootstrap resamples of the intervals and of :meth:`rank_stability`.
+    plackett_luce_samples : int, default 2000
+        Draws kept per chain of :meth:`plackett_luce` (its text and figure), after
+        ``max(500, n // 4)`` discarded; more when its chains have not converged.
     rng : int, optional
         The seed of every random view; None draws one integer now and stores it.
 
@@ -759,17 +769,21 @@ class Report:
             self._selected(s), rope=s["rope"], runs=runs, rho=rho, threshold=threshold,
             confidence_level=s["confidence_level"], n_samples=n_samples, rng=self._rng(s["rng"])))
 
-    def plackett_luce(self, *, ties: str = "latent", n_samples: int = 2000, **overrides):
+    def plackett_luce(self, *, ties: str = "latent", n_samples: int | None = None, **overrides):
         """The Bayesian Plackett–Luce model of the per-dataset rankings (:func:`mcda.plackett_luce`).
 
         Seeds are reduced first (the report's ``seed_reduction``); sampled from its ``rng``.
+        ``n_samples`` draws kept per chain (default: the report's ``plackett_luce_samples``),
+        after ``max(500, n_samples // 4)`` discarded.
         """
         from .bayesian import plackett_luce
 
-        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "confidence_level", "rng"))
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "confidence_level", "rng",
+                                                       "plackett_luce_samples"))
+        n_samples = s["plackett_luce_samples"] if n_samples is None else check_positive_int("n_samples", n_samples)
         return self._cached(("plackett_luce", s, ties, n_samples), lambda: plackett_luce(
             self._across(s), ties=ties, confidence_level=s["confidence_level"], n_samples=n_samples,
-            rng=self._rng(s["rng"])))
+            n_warmup=max(500, n_samples // 4), rng=self._rng(s["rng"])))
 
     def _plackett_luce_text(self) -> str:
         try:

@@ -16,9 +16,16 @@ d_k the number of stages at which k is chosen. Each sweep ends with Caron & Douc
 move (Σw redrawn from its Gamma(kα, 1) conditional), which leaves θ unchanged but frees the
 chain from the scale. Draws come from numba's generator seeded per chain by the caller.
 
-Ties: a tie is an unobserved order of the tied items. Each sweep first proposes, per tie
-group, a uniformly shuffled order and accepts it with the ratio of the Plackett–Luce
-likelihoods (Metropolis within Gibbs), so the chain targets the posterior given the tied
+Tail moves: when the data order some methods below others in every ranking (complete
+separation, common at the bottom of 50 methods), the posterior of their log-worth gaps is wide and
+the Gibbs step moves through it in steps of about 1/√(rankings): R-hat 1.17 on 20 datasets of 50
+methods. So each sweep also makes n_items // 2 Metropolis moves on the scale of the items c … n − 1
+(in the data's order, best first) against the others: log w_j += ε for j ≥ c, c uniform and ε normal
+with a standard deviation drawn from (0.1, 0.3, 1, 3) (a symmetric proposal in log w).
+
+Ties: a tie is an unobserved order of the tied items. Each sweep first updates, per tie group,
+that order by Metropolis steps (a uniform shuffle, a Plackett–Luce draw of the group alone, and
+swaps of neighbours; ``_update_tied_orders``), so the chain targets the posterior given the tied
 (coarsened) rankings: their likelihood is the sum over the orders the tie allows.
 
 MM (Hunter 2004): the mode of the posterior of θ under Dirichlet(α) (α = 1: the maximum
@@ -54,44 +61,114 @@ def _chosen_counts(order, offsets, n_items):
 
 
 @jit()
-def _group_loglik(order, lo, hi, g_lo, g_hi, w):
-    """The terms of a ranking's log-likelihood at positions g_lo..g_hi-1 (the others do not change
-    when the items inside that block are reordered)."""
-    below = 0.0
-    for p in range(g_hi, hi):
-        below += w[order[p]]
+def _group_terms(order, a, b, below, w, with_proposal):
+    """−Σ log(S_p) over the group's places p = a … b − 1 (S_p = ``below`` + the group's worth from p on):
+    the part of the log-likelihood that the order inside the group changes. With ``with_proposal``,
+    + Σ log(S_p − below): minus the log-probability of that order under a Plackett–Luce draw of the
+    group alone (the same Π w cancels)."""
     total = 0.0
-    acc = below
-    for p in range(g_hi - 1, g_lo - 1, -1):
+    acc = 0.0
+    for p in range(b - 1, a - 1, -1):
         acc += w[order[p]]
-        if p < hi - 1:
-            total += math.log(w[order[p]]) - math.log(acc)
+        total -= math.log(below + acc)
+        if with_proposal:
+            total += math.log(acc)
     return total
 
 
 @jit()
-def _update_tied_orders(order, offsets, tie_start, tie_stop, tie_ranking, w, scratch):
-    """Metropolis step per tie group: a uniformly shuffled order of the group, accepted with the
-    likelihood ratio (the order inside a tie is a latent variable with p(σ | w) ∝ PL(σ | w))."""
+def _update_tied_orders(order, offsets, tie_start, tie_stop, tie_ranking, w, suffix, scratch, keys):
+    """Metropolis steps on the order inside every tie group (a latent variable with p(σ | w) ∝ PL(σ | w)).
+
+    Per group of g items: a uniformly shuffled order (accepted often when much worth is ranked below
+    the group: the order inside it then hardly matters), a Plackett–Luce draw of the group alone
+    (an independence proposal, accepted often when little is ranked below), then 8·g swaps of two
+    neighbours (swapping a at p and b at p + 1 changes the log-likelihood by log(S + w_b) −
+    log(S + w_a), S the worth ranked below p + 1). The whole-group shuffle alone is almost never
+    accepted in the middle of a long ranking (found on 20 datasets of 50 methods: R-hat 1.4).
+    """
     for g in range(tie_start.shape[0]):
         r = tie_ranking[g]
-        lo, hi = offsets[r], offsets[r + 1]
+        hi = offsets[r + 1]
         a, b = tie_start[g], tie_stop[g]
-        old = _group_loglik(order, lo, hi, a, b, w)
-        for p in range(a, b):
-            scratch[p - a] = order[p]
-        for p in range(b - 1, a, -1):  # Fisher-Yates
-            q = a + int(np.random.random() * (p - a + 1))
-            tmp = order[p]
-            order[p] = order[q]
-            order[q] = tmp
-        new = _group_loglik(order, lo, hi, a, b, w)
-        if math.log(1.0 - np.random.random()) > new - old:
+        below = 0.0
+        for p in range(b, hi):
+            below += w[order[p]]
+        for move in range(2):
+            old = _group_terms(order, a, b, below, w, move == 1)
             for p in range(a, b):
-                order[p] = scratch[p - a]
+                scratch[p - a] = order[p]
+            if move == 0:
+                for p in range(b - 1, a, -1):  # Fisher-Yates
+                    q = a + int(np.random.random() * (p - a + 1))
+                    tmp = order[p]
+                    order[p] = order[q]
+                    order[q] = tmp
+            else:  # Plackett-Luce by sorting log w + Gumbel noise, largest first
+                for p in range(a, b):
+                    keys[p - a] = math.log(w[order[p]]) - math.log(-math.log(1.0 - np.random.random()))
+                for p in range(a + 1, b):
+                    key = keys[p - a]
+                    item = order[p]
+                    q = p
+                    while q > a and keys[q - 1 - a] < key:
+                        keys[q - a] = keys[q - 1 - a]
+                        order[q] = order[q - 1]
+                        q -= 1
+                    keys[q - a] = key
+                    order[q] = item
+            new = _group_terms(order, a, b, below, w, move == 1)
+            if math.log(1.0 - np.random.random()) > new - old:
+                for p in range(a, b):
+                    order[p] = scratch[p - a]
+        acc = below
+        for p in range(b - 1, a - 1, -1):
+            acc += w[order[p]]
+            suffix[p] = acc
+        for _ in range(8 * (b - a)):
+            p = a + int(np.random.random() * (b - a - 1))
+            under = suffix[p + 2] if p + 2 < b else below
+            first = order[p]
+            second = order[p + 1]
+            if math.log(1.0 - np.random.random()) < math.log(under + w[second]) - math.log(under + w[first]):
+                order[p] = second
+                order[p + 1] = first
+                suffix[p + 1] = under + w[first]
+
+
+_STEP_SD = (0.1, 0.3, 1.0, 3.0)
 
 
 @jit()
+def _tail_scale_move(w, order, offsets, chosen, alpha):
+    """Metropolis move on the scale of the items c … n−1 (the data's order, best first) against the
+    others: log w_j += ε for j ≥ c, ε ~ N(0, s²), c and s drawn at random (symmetric in log w, so the
+    acceptance ratio is the posterior ratio times the Jacobian e^{ε·|tail|})."""
+    n_items = w.shape[0]
+    c = 1 + int(np.random.random() * (n_items - 1))
+    eps = np.random.normal() * _STEP_SD[int(np.random.random() * 4)]
+    grow = math.exp(eps)
+    delta = 0.0
+    for j in range(c, n_items):
+        delta += (alpha + chosen[j]) * eps - w[j] * (grow - 1.0)
+    for r in range(offsets.shape[0] - 1):
+        lo = offsets[r]
+        hi = offsets[r + 1]
+        a = 0.0
+        b = 0.0
+        for p in range(hi - 1, lo - 1, -1):
+            if order[p] >= c:
+                b += w[order[p]]
+            else:
+                a += w[order[p]]
+            if p < hi - 1:
+                delta -= math.log(a + grow * b) - math.log(a + b)
+    if math.log(1.0 - np.random.random()) < delta:
+        for j in range(c, n_items):
+            w[j] *= grow
+
+
+@jit(nogil=True)
 def sample_chain(seed, n_warmup, n_draws, order, offsets, n_items, alpha, start, tie_start, tie_stop, tie_ranking,
                  out):
     """One chain of normalised worths: fills ``out`` (n_draws, n_items) with θ = w / Σw.
@@ -106,10 +183,12 @@ def sample_chain(seed, n_warmup, n_draws, order, offsets, n_items, alpha, start,
     rate = np.empty(n_items)
     suffix = np.empty(order.shape[0])
     scratch = np.empty(order.shape[0], dtype=np.int64)
+    keys = np.empty(order.shape[0])
     chosen = _chosen_counts(order, offsets, n_items)
+    n_tail_moves = n_items // 2 if n_items > 2 else 0
     for it in range(n_warmup + n_draws):
         if tie_start.shape[0]:
-            _update_tied_orders(order, offsets, tie_start, tie_stop, tie_ranking, w, scratch)
+            _update_tied_orders(order, offsets, tie_start, tie_stop, tie_ranking, w, suffix, scratch, keys)
             chosen = _chosen_counts(order, offsets, n_items)
         for k in range(n_items):
             rate[k] = 1.0
@@ -128,6 +207,11 @@ def sample_chain(seed, n_warmup, n_draws, order, offsets, n_items, alpha, start,
         for k in range(n_items):
             w[k] = np.random.gamma(alpha + chosen[k], 1.0 / rate[k])
             total += w[k]
+        for _ in range(n_tail_moves):
+            _tail_scale_move(w, order, offsets, chosen, alpha)
+            total = 0.0
+            for k in range(n_items):
+                total += w[k]
         # the scale move: Σw | θ ~ Gamma(n_items · α, 1)
         new_total = np.random.gamma(n_items * alpha, 1.0)
         for k in range(n_items):

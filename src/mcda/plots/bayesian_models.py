@@ -230,6 +230,11 @@ def plot_rank_distribution(result, *, annotate: bool | None = None, width="colum
     fig : matplotlib Figure
     axes : list of two Axes
 
+    Raises
+    ------
+    ValueError
+        The result reports no rank probabilities (its ``reason``: chains not converged).
+
     Notes
     -----
     Methods run top to bottom by posterior mean worth. Left: the posterior probability that
@@ -251,6 +256,8 @@ def plot_rank_distribution(result, *, annotate: bool | None = None, width="colum
     from matplotlib.colors import Normalize
 
     _common.require(result, _PL_FIELDS, what="PlackettLuceResult", maker="mcda.plackett_luce")
+    if getattr(result, "reason", ""):  # the probabilities are NaN: an empty figure would say nothing
+        raise McdaArgumentError(f"`result` has no rank probabilities to draw: {result.reason}", argument="result")
     order, prob_best, matrix = rank_strip(result)
     k = len(order)
     annotate = k <= 10 if annotate is None else bool(annotate)
