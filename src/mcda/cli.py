@@ -759,6 +759,7 @@ def _figures_parallel(report, out_dir, stdout, wanted, draws, paged, top_pair, j
     order = sorted(tasks, key=lambda t: -(10 if t[1][1] is None else weight.get(t[0], 1)))
     # matplotlib already uses Agg here (_figures chose it before any figure): the workers inherit it,
     # and the first drawing's one-off costs (the PDF backend's import, fonts loaded) paid once here
+    _stop_compiling_ahead()  # every analysis is done: a compiling process left would only take a core
     _warm_matplotlib()
     _FORKED.update(draws=draws, paged=paged, out_dir=out_dir)
     try:
@@ -1010,6 +1011,29 @@ def _compare(args, stdout) -> int:
     return 0
 
 
+#: The kernel modules ``mcda compare`` uses, in the order it first needs them (the figures' analyses last).
+KERNELS_AHEAD = ("mcda._kernels.counts", "mcda._kernels.signed_rank", "mcda._kernels.bootstrap")
+KERNELS_AHEAD_FIGURES = ("mcda._kernels.dirichlet", "mcda._kernels.rank_positions")
+
+
+def _compile_ahead(args) -> None:
+    """On an empty numba cache, compile the kernels the analysis needs later in a forked process while
+    this one reads and imports (:mod:`mcda._kernels._precompile`); nothing happens on a warm cache."""
+    from ._kernels import _precompile
+
+    figures = not args.no_figures and tuple(args.figures) != ("none",)
+    try:
+        _precompile.start(KERNELS_AHEAD + (KERNELS_AHEAD_FIGURES if figures else ()))
+    except OSError:  # no fork or no pipe here: the kernels compile in this process, as they always could
+        pass
+
+
+def _stop_compiling_ahead() -> None:
+    module = sys.modules.get("mcda._kernels._precompile")
+    if module is not None:
+        module.stop()
+
+
 def main(argv=None, *, stdout=None, stderr=None) -> int:
     """Run ``mcda`` with ``argv`` (default: the command line); returns the exit status.
 
@@ -1032,6 +1056,8 @@ def main(argv=None, *, stdout=None, stderr=None) -> int:
     try:
         if args.command == "cards":
             return _cards(args, stdout)
+        if argv is None:  # the process's own command: kernels not yet cached compile ahead in a forked process
+            _compile_ahead(args)
         return _compare(args, stdout)
     except BrokenPipeError:  # e.g. `mcda cards list | head`: the reader left, nothing to report
         return 0
@@ -1046,6 +1072,7 @@ def main(argv=None, *, stdout=None, stderr=None) -> int:
         stderr.write(f"mcda {args.command}: error: {' '.join(message.split())}\n")
         return 1
     finally:
+        _stop_compiling_ahead()
         if freezing and argv is None:  # the process's own command: it exits now, no need to collect first
             gc.freeze()
         elif freezing:  # called from Python: everything back in the collector's care

@@ -28,11 +28,23 @@ from pathlib import Path
 import numba
 from numba.core import config as _numba_config
 
-__all__ = ["jit", "cache_directory", "run_in_runs"]
+__all__ = ["jit", "cache_directory", "run_in_runs", "set_import_hook"]
 
 _LOCK = threading.Lock()
 _UNSET = object()
 _chosen: object = _UNSET
+_import_hook = None  # called with a kernel module's name at its first decoration (see set_import_hook)
+_hooked: set = set()
+
+
+def set_import_hook(hook) -> None:
+    """Call ``hook(module name)`` when a kernel module decorates its first kernel from now on (None: stop).
+
+    :mod:`mcda._kernels._precompile` waits there for a process compiling that module ahead.
+    """
+    global _import_hook
+    _import_hook = hook
+    _hooked.clear()
 
 
 def _writable(directory: Path) -> bool:
@@ -84,6 +96,10 @@ def jit(**options):
     """``numba.njit(cache=True, **options)`` with the cache directory chosen as the module says."""
 
     def decorate(function):
+        hook = _import_hook
+        if hook is not None and function.__module__ not in _hooked:
+            _hooked.add(function.__module__)
+            hook(function.__module__)
         directory = cache_directory()
         if directory is None:
             return numba.njit(cache=False, **options)(function)
