@@ -123,7 +123,7 @@ def test_sampler_matches_the_exact_posterior_with_ties_of_three_above_below_and_
     np.testing.assert_allclose(frame["prob_best"], exact_best, atol=0.03)
 
 
-@pytest.mark.parametrize("move", ["shuffle", "plackett_luce_draw", "neighbour_swaps"])
+@pytest.mark.parametrize("move", ["plackett_luce_draw", "neighbour_swaps"])
 @pytest.mark.parametrize("below", [0.05, 0.0, 3.0])
 def test_each_tie_order_move_leaves_the_conditional_order_distribution_invariant(move, below):
     """Each Metropolis step on a tie's order, run alone at fixed worths, visits each order of a tie of
@@ -142,7 +142,7 @@ def test_each_tie_order_move_leaves_the_conditional_order_distribution_invariant
         exact[perm] = p
     total = sum(exact.values())
     n = 400_000
-    visited = _run_tie_move(order, a, b, below, w, n, ("shuffle", "plackett_luce_draw", "neighbour_swaps").index(move))
+    visited = _run_tie_move(order, a, b, below, w, n, move == "neighbour_swaps")
     seen = dict.fromkeys(exact, 0)
     for perm, count in zip(*np.unique(visited, axis=0, return_counts=True)):
         seen[tuple(int(j) for j in perm)] = int(count)
@@ -154,27 +154,27 @@ def test_each_tie_order_move_leaves_the_conditional_order_distribution_invariant
 def _tie_move_driver():
     import numba
 
-    from mcda._kernels.plackett_luce import _neighbour_swaps, _whole_group_move
+    from mcda._kernels.plackett_luce import _update_tied_orders
 
     @numba.njit
-    def run(order, a, b, below, w, n, move):
+    def run(order, a, b, below, w, n, swaps):
         np.random.seed(7)
+        offsets = np.array([0, order.size], dtype=np.int64)
+        start, stop, owner = np.array([a], dtype=np.int64), np.array([b], dtype=np.int64), np.zeros(1, dtype=np.int64)
         suffix, scratch, keys = np.empty(order.size), np.empty(order.size, dtype=np.int64), np.empty(order.size)
         out = np.empty((n, b - a), dtype=np.int64)
-        for i in range(n):
-            if move == 2:
-                _neighbour_swaps(order, a, b, below, w, suffix, 1)
-            else:
-                _whole_group_move(order, a, b, below, w, scratch, keys, move == 1)
+        for i in range(n):  # one move alone: the Plackett-Luce draw (no swap), or g swaps (no draw)
+            _update_tied_orders(order, offsets, start, stop, owner, w, suffix, scratch, keys, not swaps,
+                                1 if swaps else 0)
             out[i] = order[a:b]
         return out
 
     return run
 
 
-def _run_tie_move(order, a, b, below, w, n, move):
+def _run_tie_move(order, a, b, below, w, n, swaps):
     """The orders of the tie at places a … b − 1 after each of n steps of one move, run in one compiled loop."""
-    return _tie_move_driver()(order, a, b, float(below), w, n, move)
+    return _tie_move_driver()(order, a, b, float(below), w, n, bool(swaps))
 
 
 def test_recovers_known_worths():

@@ -322,3 +322,22 @@ def test_overview_when_the_across_dataset_procedure_does_not_apply():
     text = report.overview()
     assert "does not apply" in text and "== Pairwise superiority" in text and "b: lacks d2" in text
     assert Report(mcda.datasets.load("demsar2006"), rng=0).compare_not_applicable() == ""
+
+
+def test_plackett_luce_draws_per_chain_grow_beyond_20_methods():
+    """The default draws per chain of Report.plackett_luce: 2000 up to 20 methods, then 100 per method
+    (plackett_luce_draws' documented rule); a setting or the call's n_samples overrides it."""
+    import warnings
+
+    from mcda.report import plackett_luce_draws
+
+    assert [plackett_luce_draws(k) for k in (3, 20, 21, 50)] == [2000, 2000, 2100, 5000]
+    raw = mcda.datasets.synthetic(n_datasets=4, n_methods=21, n_seeds=2, rng=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        report = mcda.Report(raw, metric="accuracy", rng=0)
+        assert report.plackett_luce().n_samples == 2100
+        assert report.plackett_luce().n_warmup == 525
+        assert report.plackett_luce(n_samples=50).n_samples == 50
+        report.plackett_luce_samples = 60
+        assert report.plackett_luce().n_samples == 60 and report.plackett_luce().n_warmup == 500

@@ -383,8 +383,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help="the seeds are the folds of N runs of k-fold cross-validation (the same folds for "
                               "every method): adds the hierarchical model of Corani et al. (2017)")
     compare.add_argument("--plackett-luce-samples", type=int, metavar="N",
-                         help="draws kept per chain of the Bayesian Plackett-Luce ranking (default 2000; more when "
-                              "the report says its chains have not converged)")
+                         help="draws kept per chain of the Bayesian Plackett-Luce ranking (default 2000, or 100 "
+                              "per method beyond 20 methods; more when the report says its chains have not converged)")
     compare.add_argument("--rng", type=int, help="seed of the random views (default: drawn and stored in the bundle)")
     for role in ("dataset", "method", "score", "seed"):
         compare.add_argument(f"--{role}-column", metavar="NAME", help=f"the {role} column of a tidy file "

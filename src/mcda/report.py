@@ -99,12 +99,20 @@ _DEFAULTS = {
     "validation": None,
     "strict": True,
     "n_resamples": 9999,
-    "plackett_luce_samples": 2000,
+    "plackett_luce_samples": None,  # None: 2000, or 100 per method beyond 20 methods
     "rng": None,  # None: an integer is drawn once and stored
 }
 SETTINGS = tuple(_DEFAULTS)
 # settings that change the cube every view starts from
 _CUBE_SETTINGS = ("epoch_selection", "split", "validation", "strict")
+
+
+def plackett_luce_draws(n_methods: int) -> int:
+    """The draws per chain of a Report's Plackett–Luce model by default: 2000, or 100 per method
+    beyond 20 methods. Its convergence rule (every worth's R-hat ≤ 1.01) is met by chance less
+    often as methods are added: at 50 methods with ties 2000 draws per chain gave R-hat 1.0105
+    on one synthetic benchmark of three, 5000 gave at most 1.0038 on all three."""
+    return max(2000, 100 * int(n_methods))
 
 
 def _check_setting(name: str, value, cube: xr.DataArray | None = None):
@@ -139,6 +147,8 @@ def _check_setting(name: str, value, cube: xr.DataArray | None = None):
                                     f"many resamples per cell or per comparison); got {n:,}", argument="n_resamples")
         return n
     if name == "plackett_luce_samples":
+        if value is None:
+            return None
         n = check_positive_int("plackett_luce_samples", value)
         if n > _MAX_RESAMPLES:
             raise McdaArgumentError(f"a Report's `plackett_luce_samples` must be at most {_MAX_RESAMPLES:,} (draws kept "
@@ -351,9 +361,10 @@ class Report:
         epoch there.
     n_resamples : int, default 9999
         Bootstrap resamples of the intervals and of :meth:`rank_stability`.
-    plackett_luce_samples : int, default 2000
+    plackett_luce_samples : int, optional
         Draws kept per chain of :meth:`plackett_luce` (its text and figure), after
-        ``max(500, n // 4)`` discarded; more when its chains have not converged.
+        ``max(500, n // 4)`` discarded; more when its chains have not converged. None
+        (default): 2000, or 100 per method beyond 20 methods.
     rng : int, optional
         The seed of every random view; None draws one integer now and stores it.
 
@@ -781,9 +792,14 @@ class Report:
         s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "confidence_level", "rng",
                                                        "plackett_luce_samples"))
         n_samples = s["plackett_luce_samples"] if n_samples is None else check_positive_int("n_samples", n_samples)
-        return self._cached(("plackett_luce", s, ties, n_samples), lambda: plackett_luce(
-            self._across(s), ties=ties, confidence_level=s["confidence_level"], n_samples=n_samples,
-            n_warmup=max(500, n_samples // 4), rng=self._rng(s["rng"])))
+
+        def fit():
+            cube = self._across(s)
+            n = plackett_luce_draws(cube.sizes["method"]) if n_samples is None else n_samples
+            return plackett_luce(cube, ties=ties, confidence_level=s["confidence_level"], n_samples=n,
+                                 n_warmup=max(500, n // 4), rng=self._rng(s["rng"]))
+
+        return self._cached(("plackett_luce", s, ties, n_samples), fit)
 
     def _plackett_luce_text(self) -> str:
         try:
