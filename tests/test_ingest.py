@@ -124,6 +124,64 @@ def test_labels_sharing_a_hash_stay_apart_and_are_ordered_by_text(tmp_path, monk
     assert labels == sorted(labels)  # all hashes tie: the order is the labels' (code point) order
 
 
+def _buffered(path):
+    import os
+
+    return os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600), False
+
+
+@pytest.mark.parametrize("io", ["as the system allows", "through the page cache"])
+@pytest.mark.parametrize("slots", ["default", "tiny"])
+@pytest.mark.parametrize("rows_in_memory", [200, 2_000_000])
+def test_the_spill_file_gives_the_same_store_however_it_is_written_and_read(tmp_path, monkeypatch, io, slots,
+                                                                              rows_in_memory):
+    # the reference: the pandas frame itself (every cell looked up); the variants: direct I/O (page-aligned
+    # reads, padding segments) or the page cache, slots that gather many batches or batches too large for a
+    # slot (written on their own, their chunks not on page boundaries)
+    frame = _tidy(n=400)
+    path = tmp_path / "s.parquet"
+    frame.sample(frac=1.0, random_state=5).to_parquet(path, row_group_size=150)
+    if io != "as the system allows":
+        monkeypatch.setattr(ingest, "_open_spill", _buffered)
+    if slots == "tiny":
+        monkeypatch.setattr(ingest, "_SPILL_BUFFER", 0)
+        monkeypatch.setattr(ingest, "_MIN_SLOT", 2 * 4096)
+    cube = store.parquet_to_zarr(path, tmp_path / "s.zarr", metric="accuracy", chunk_datasets=64,
+                                 rows_in_memory=rows_in_memory)
+    _check_matches(cube.compute(), frame)
+
+
+def test_a_chunk_read_back_directly_is_padded_to_whole_pages(tmp_path):
+    # batches too large for a slot: each is written on its own, its partitions' segments one after the
+    # other, so most chunks start inside a page; read back (directly where the system allows: from the
+    # page before, a padding segment of no rows over the bytes of other partitions) they give the rows
+    # laid out, partition by partition (kernels.gather_segments)
+    spill = ingest._Spill(str(tmp_path), 2, rows=10)
+    try:
+        assert spill.slot_bytes - 4096 < 8000 * 13 // 4  # a batch's segment does not fit in a slot
+        labels = pa.array([f"label-{i:05d}" for i in range(8000)])
+        offsets, data = ingest._string_buffers(labels)
+        codes = (np.arange(8000) % 3).astype(np.int32)
+        scores = np.arange(8000.0)
+        hashes = kernels.label_hashes(offsets, data)
+        for number in range(3):
+            spill.add(number, offsets, data, codes, scores + 8000 * number, np.uint64(0xFFFFFFFFFFFFFFFF), 3)
+        spill.finish()
+        starts = [int(w) % 4096 for p in range(4) for w in spill.segments(p)[0]]
+        assert any(starts)  # chunks not on page boundaries
+        for p in range(4):
+            back_scores, back_codes, back_offsets, back_data = kernels.gather_segments(spill.read(p))
+            mine = np.flatnonzero((hashes >> np.uint64(62)) == p)
+            assert sorted(back_scores.tolist()) == sorted(np.concatenate([scores[mine] + 8000 * b
+                                                                          for b in range(3)]).tolist())
+            order = np.argsort(back_scores, kind="stable")
+            text = ingest._arrow_labels(back_offsets, back_data).take(order).to_pylist()
+            assert text == [labels[int(i) % 8000].as_py() for i in np.sort(back_scores).astype(int)]
+            assert back_codes[order].tolist() == [int(i) % 8000 % 3 for i in np.sort(back_scores).astype(int)]
+    finally:
+        spill.close()
+
+
 def test_statistics_from_an_ingested_store_equal_the_in_memory_ones(tmp_path):
     frame = _tidy()
     frame.sample(frac=1.0, random_state=4).to_parquet(tmp_path / "s.parquet", row_group_size=120)

@@ -8,11 +8,13 @@ of datasets:
    Parquet file as a dictionary). Each batch's dataset labels are hashed straight from Arrow's
    string buffers (64 bits; no label ever becomes a Python string) and the rows are laid out
    partition by partition, the partition chosen by the hash's top bits, so all the rows of a
-   dataset land in the same partition wherever they are in the file. The batch goes to one
-   spill file on disk in one write: per partition a *segment* holding the scores (float64),
-   the prefix all the batch's labels share (once) and, row by row, the method code, the
-   length of the rest of the label (each in as few bytes as the batch needs; no length at all
-   when the batch's labels have one length) and the rest of its bytes. The method labels
+   dataset land in the same partition wherever they are in the file: per partition a
+   *segment* holding the scores (float64), the prefix all the batch's labels share (once)
+   and, row by row, the method code, the length of the rest of the label (each in as few
+   bytes as the batch needs; no length at all when the batch's labels have one length) and
+   the rest of its bytes. The segments gather in a buffer of one *slot* per partition, and
+   the buffer goes to one spill file on disk in one write when a slot is full (while a second
+   buffer fills), so that a partition is a few large *chunks* of the file. The method labels
    become integer codes (the methods are few), and the scores are checked here: non-numeric
    or infinite scores are refused with their rows named, before anything is written to the
    store.
@@ -32,13 +34,17 @@ label, label), methods by label. The same rows in any order give an identical st
 Parquet and a CSV file with the same rows too.
 
 The loops are numba kernels (:mod:`mcda._kernels.ingest`) that release the GIL: a thread
-reads the next batch while two others partition and write the previous ones, and in pass 2
-two partitions are assembled while the store is written. Memory (bounds in
-:func:`parquet_to_zarr`'s Notes) does not grow with the number of datasets or of rows; the disk
-holds the spill file (at most about ``L + 10`` bytes a row for labels of ``L`` bytes) in
-``work_dir`` until the end, and the pages of the partitions already assembled are given back
-as pass 2 goes (where the system can punch holes in a file: Linux), so that the store's writes
-reuse them rather than fresh memory.
+reads the next batch while two others partition the previous ones, and in pass 2 a thread
+reads the next partitions while two others assemble and the store is written. Memory (bounds
+in :func:`parquet_to_zarr`'s Notes) does not grow with the number of datasets or of rows; the
+disk holds the spill file (at most about ``L + 10`` bytes a row for labels of ``L`` bytes) in
+``work_dir`` until the end. The spill file bypasses the page cache where the system allows
+(``O_DIRECT``: Linux, most file systems; its reads and writes are whole pages, and large):
+through the page cache it would take as many fresh pages of memory as it has bytes, the
+largest cost of the conversion where fresh memory is dear (a virtual machine). Elsewhere it
+goes through the page cache, and the pages of the partitions already assembled are given back
+as pass 2 goes (where the system can punch holes in a file), so that the store's writes reuse
+them.
 """
 
 from __future__ import annotations
@@ -64,6 +70,9 @@ _MAX_BITS = 12  # at most 4,096 partitions in one pass (larger ones are split ag
 _CACHE_BITS = 9  # up to 512 partitions only to keep them small (more would mean more, smaller reads)
 _SPLIT_BITS = 4  # an oversized partition is split 16 ways
 _SMALL_PARTITION = 1 << 17
+_SPILL_BUFFER = 32 << 20  # bytes of slots (one per partition) the rows of pass 1 gather in before a write; two such
+_READ_AHEAD = 3  # partitions read ahead in pass 2
+_MIN_SLOT = 16 << 10  # the smallest slot (more partitions than _SPILL_BUFFER / _MIN_SLOT: a larger buffer)
 _HASH_MASK = np.uint64(0xFFFFFFFFFFFFFFFF)  # a test sets it to 0: every label on one hash
 # pyarrow.csv's default null markers (the same list as pandas.read_csv): a missing score
 _NULL_TEXT = ["", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "N/A", "NA",
@@ -329,40 +338,90 @@ def _read_all(fd: int, view: memoryview, offset: int) -> None:
         view, offset = view[done:], offset + done
 
 
+def _aligned_words(n_bytes: int) -> np.ndarray:
+    """An int64 array of at least ``n_bytes`` bytes starting on a page boundary (what direct I/O
+    asks of a buffer)."""
+    n_bytes = max(_PAGE, -(-n_bytes // _PAGE) * _PAGE)
+    raw = np.empty(n_bytes + _PAGE, dtype=np.uint8)
+    skip = (-raw.ctypes.data) % _PAGE
+    return raw[skip:skip + n_bytes].view(np.int64)
+
+
+def _open_spill(path: str) -> tuple[int, bool]:
+    """The spill file's descriptor, and whether it bypasses the page cache (``O_DIRECT``: Linux,
+    on a file system that supports it; a page-aligned write is tried first). Through the page
+    cache the spill file would be as many fresh pages of memory as it has bytes: a cost of its
+    own (the kernel's time to find and clear them), and memory other programs lose meanwhile."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_TRUNC
+    direct = getattr(os, "O_DIRECT", 0)
+    if direct:
+        try:
+            fd = os.open(path, flags | direct, 0o600)
+        except OSError:
+            fd = -1
+        if fd >= 0:
+            try:
+                probe = _aligned_words(_PAGE)
+                probe[:] = 0
+                if os.pwrite(fd, memoryview(probe.view(np.uint8)), 0) == _PAGE:
+                    os.ftruncate(fd, 0)
+                    return fd, True
+            except OSError:
+                pass
+            os.close(fd)
+    return os.open(path, flags, 0o600), False
+
+
 class _Spill:
     """The rows of pass 1 on disk: one file, ``2**bits`` partitions chosen by hash bits
-    ``used_bits .. used_bits + bits`` (from the top). Each batch of rows is laid out partition
-    by partition (a *segment* per partition, :func:`mcda._kernels.ingest.segment_bytes`) and
-    written in one write; the index keeps where each batch's segments start."""
+    ``used_bits .. used_bits + bits`` (from the top).
 
-    def __init__(self, folder: str, bits: int, used_bits: int = 0, name: str = "spill"):
-        import threading
+    Each batch of rows is laid out partition by partition, a *segment* per partition
+    (:func:`mcda._kernels.ingest.segment_bytes`), into a buffer of one *slot* per partition
+    (``slot_bytes`` each): the segments of several batches accumulate in their partition's
+    slot, and the buffer is written in one write when a slot is full (while a second buffer
+    fills). A partition is then a few *chunks* of the file (one per buffer written), each its
+    segments one after the other, read back in large reads. A batch whose segment would not
+    fit in a slot is written on its own, its segments one after the other. The file bypasses
+    the page cache where it can (:func:`_open_spill`)."""
 
+    def __init__(self, folder: str, bits: int, used_bits: int = 0, name: str = "spill", rows: int = 0):
         self.path = os.path.join(folder, f"{name}.bin")
-        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+        self.fd, self.direct = _open_spill(self.path)
         self.bits, self.used_bits = bits, used_bits
         self.n_parts = 1 << bits
         self.shift = max(0, 64 - used_bits - bits)
         self.counts = np.zeros(self.n_parts, dtype=np.int64)  # rows per partition
         self.sizes = np.zeros(self.n_parts, dtype=np.int64)  # label bytes per partition
         self.size = 0  # bytes in the file
-        self._index: list = []  # (batch number, file offset of the batch, its segments' starts)
-        self.lock = threading.Lock()
-        self._buffers = threading.local()
+        # slots: about _SPILL_BUFFER bytes in all, at most what the expected rows need, whole pages
+        expected = 32 * max(rows, 1) // self.n_parts + 2 * _PAGE
+        self.slot_bytes = _PAGE * max(_MIN_SLOT // _PAGE, min(_SPILL_BUFFER // self.n_parts, expected) // _PAGE)
+        self._fill = np.zeros(self.n_parts, dtype=np.int64)  # bytes used in each slot of the buffer being filled
+        self._buffers_free: list = []  # buffers written (or never used)
+        self._buffer = None  # the buffer being filled
+        self._filling = 0  # batches being laid out into it
+        self._allocated = 0  # buffers allocated (at most two)
+        self._writing = 0  # buffers being written
+        self._chunks: list = []  # (partition, file offset, bytes), in the order written
+        self.lock = threading.Condition()
+        self._local = threading.local()
 
     def _scratch(self, n: int, words: int):
         """This thread's reusable arrays (no fresh pages for every batch)."""
-        part = getattr(self._buffers, "part", None)
+        part = getattr(self._local, "part", None)
         if part is None or part.size < n:
-            part = self._buffers.part = np.empty(max(n, 1), dtype=np.int64)
-        out = getattr(self._buffers, "out", None)
-        if out is None or out.size < words:
-            out = self._buffers.out = np.empty(max(words, 1), dtype=np.int64)
+            part = self._local.part = np.empty(max(n, 1), dtype=np.int64)
+        out = getattr(self._local, "out", None)
+        if words and (out is None or out.size < words):
+            out = self._local.out = _aligned_words(8 * words)
         return part[:n], out
 
     def add(self, number: int, offsets, data, codes, scores, mask, n_codes: int) -> tuple[int, int, int]:
-        """Lay the rows out and append them (``codes`` below ``n_codes``); returns (widest label
-        in code points, longest in bytes, number of empty labels). Two threads may add at once."""
+        """Lay the rows out and add them (``codes`` below ``n_codes``); returns (widest label in
+        code points, longest in bytes, number of empty labels). Two threads may add at once.
+        (``number``, the batch's number, is not needed: the order of a partition's rows does
+        not matter.)"""
         from ._kernels import ingest as kernels
 
         n = offsets.size - 1
@@ -373,71 +432,150 @@ class _Spill:
             return int(width), int(longest), int(empty)
         code_width = kernels.width_for(max(0, n_codes - 1))
         length_width = 0 if shortest == longest else kernels.width_for(int(longest) - int(prefix))
-        n_segments = int(np.count_nonzero(counts))
-        stored = int(sizes.sum()) - n * int(prefix)
-        words = (n_segments * (48 + int(prefix)) + (8 + code_width + length_width) * n + stored) // 8 + 1
-        part, out = self._scratch(n, words)
-        starts = kernels.batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width,
-                                        int(prefix), out)
-        total = int(starts[-1])
+        starts = kernels.segment_starts(counts, sizes, code_width, length_width, int(prefix))
+        bytes_ = np.diff(starts)
+        room = self.slot_bytes - _PAGE  # a page kept free: a chunk read back may need padding
+        if int(bytes_.max()) > room:  # a large batch: its segments one after the other, written on their own
+            total = int(starts[-1])
+            part, out = self._scratch(n, -(-total // _PAGE) * _PAGE // 8)
+            kernels.lay_out_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width,
+                                     int(prefix), starts[:-1], out)
+            padded = -(-total // _PAGE) * _PAGE
+            with self.lock:
+                at = self.size
+                self.size += padded
+                self.counts += counts
+                self.sizes += sizes
+                for p in np.flatnonzero(counts).tolist():
+                    self._chunks.append((p, at + int(starts[p]), int(bytes_[p])))
+            _write_all(self.fd, memoryview(out.view(np.uint8))[:padded], at)
+            return int(width), int(longest), 0
         with self.lock:
-            at = self.size
-            self.size += total
+            while (self._fill + bytes_ > room).any():
+                self._flush_locked()
+            while self._buffer is None and not self._buffers_free and self._allocated >= 2:
+                self.lock.wait()  # two buffers, both being written
+            buffer = self._buffer
+            if buffer is None:
+                if self._buffers_free:
+                    buffer = self._buffer = self._buffers_free.pop()
+                else:
+                    buffer = self._buffer = _aligned_words(self.n_parts * self.slot_bytes)
+                    self._allocated += 1
+            while (self._fill + bytes_ > room).any():  # (another thread may have filled it meanwhile)
+                self._flush_locked()
+            at = self._fill + np.arange(self.n_parts, dtype=np.int64) * self.slot_bytes
+            self._fill += bytes_
             self.counts += counts
             self.sizes += sizes
-            self._index.append((number, at, starts))
-        _write_all(self.fd, memoryview(out.view(np.uint8))[:total], at)
+            self._filling += 1
+        try:
+            kernels.lay_out_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width,
+                                     int(prefix), at, buffer)
+        finally:
+            with self.lock:
+                self._filling -= 1
+                self.lock.notify_all()
         return int(width), int(longest), 0
 
-    def index(self) -> np.ndarray:
-        """(batches, partitions + 1) file offsets of the segments, batches in file-row order."""
+    def _flush_locked(self) -> None:
+        """Write the buffer being filled (the lock held; released while writing)."""
+        while self._filling:  # batches still being laid out into it
+            self.lock.wait()
+        buffer, fill = self._buffer, self._fill
+        if buffer is None or not fill.any():
+            return
+        used = np.flatnonzero(fill)
+        length = int(used[-1]) * self.slot_bytes + int(fill[used[-1]])
+        length = -(-length // _PAGE) * _PAGE
+        at = self.size
+        self.size += length
+        for p in used.tolist():
+            self._chunks.append((p, at + p * self.slot_bytes, int(fill[p])))
+        self._buffer, self._fill = None, np.zeros(self.n_parts, dtype=np.int64)
+        self._writing += 1
+        self.lock.release()
+        try:
+            _write_all(self.fd, memoryview(buffer.view(np.uint8))[:length], at)
+        finally:
+            self.lock.acquire()
+            self._writing -= 1
+            self._buffers_free.append(buffer)
+            self.lock.notify_all()
+
+    def finish(self) -> None:
+        """The last buffer written: every row is in the file."""
+        with self.lock:
+            self._flush_locked()
+            while self._writing:
+                self.lock.wait()
+            self._buffers_free = []  # the buffers' memory back
+
+    def index(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(partition, file offset, bytes) of the chunks, by partition (in the order written)."""
         if not hasattr(self, "_table"):
-            ordered = sorted(self._index, key=lambda item: item[0])
-            self._table = (np.stack([at + starts for _, at, starts in ordered]) if ordered
-                           else np.zeros((0, self.n_parts + 1), dtype=np.int64))
-            self._index = []
+            chunks = np.array(self._chunks, dtype=np.int64).reshape(-1, 3)
+            chunks = chunks[np.argsort(chunks[:, 0], kind="stable")]
+            self._table = chunks[:, 0], chunks[:, 1], chunks[:, 2]
+            self._chunks = []
         return self._table
 
     def segments(self, p: int):
-        """(file offset, bytes) of partition ``p``'s segments, in file-row order."""
-        table = self.index()
-        start, stop = table[:, p], table[:, p + 1]
-        keep = stop > start
-        return start[keep], (stop - start)[keep]
+        """(file offset, bytes) of partition ``p``'s chunks."""
+        parts, where, size = self.index()
+        lo, hi = np.searchsorted(parts, [p, p + 1])
+        return where[lo:hi], size[lo:hi]
 
-    def read(self, p: int, batch: int | None = None) -> np.ndarray:
-        """Partition ``p``'s segments (all of them, or only its ``batch``-th) one after the other,
-        as int64 words in this thread's reusable buffer (valid until its next read)."""
+    def read_bound(self, p: int) -> int:
+        """Bytes a buffer needs to read partition ``p``."""
+        size = self.segments(p)[1]
+        return int(size.sum()) + (4 * _PAGE) * len(size) + 8
+
+    def read(self, p: int, batch: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
+        """Partition ``p``'s chunks (all of them, or only its ``batch``-th) one after the other,
+        as int64 words in ``out`` (page-aligned, :meth:`read_bound` bytes) or in this thread's
+        reusable buffer (valid until its next read). With direct
+        I/O a read starts and ends on page boundaries: a chunk's leading bytes that belong to
+        another partition are covered by a padding segment (:func:`write_padding`)."""
+        from ._kernels import ingest as kernels
+
         where, size = self.segments(p)
         if batch is not None:
             where, size = where[batch:batch + 1], size[batch:batch + 1]
-        words = int(size.sum()) // 8
-        buffer = getattr(self._buffers, "read", None)
-        if buffer is None or buffer.size < words:
-            buffer = self._buffers.read = np.empty(max(words, 1 << 16), dtype=np.int64)
+        bound = int(size.sum()) + (4 * _PAGE) * len(size) + 8
+        buffer = out if out is not None else getattr(self._local, "read", None)
+        if buffer is None or buffer.size * 8 < bound:
+            buffer = self._local.read = _aligned_words(max(bound, 1 << 20))
         view = memoryview(buffer.view(np.uint8))
         at = 0
         for offset, n in zip(where.tolist(), size.tolist()):
-            _read_all(self.fd, view[at:at + n], offset)
-            at += n
-        return buffer[:words]
+            if not self.direct:
+                _read_all(self.fd, view[at:at + n], offset)
+                at += n
+                continue
+            start = offset // _PAGE * _PAGE
+            stop = -(-(offset + n) // _PAGE) * _PAGE
+            lead = offset - start
+            target = -(-at // _PAGE) * _PAGE
+            if target + lead > at and target - at < 32:
+                target += _PAGE  # room for the padding segment's header
+            _read_all(self.fd, view[target:target + stop - start], start)
+            if target + lead > at:
+                kernels.write_padding(buffer, at, target + lead - at)
+            at = target + lead + n
+        return buffer[:at // 8]
 
     def release(self, p: int) -> None:
-        """Partitions ``0 .. p`` were read: give their pages back (the whole pages of the file
-        below the end of partition ``p`` in every batch), so the writes of the store and the
-        buffers of pass 2 reuse them instead of fresh memory. Only where the system can punch
-        holes in a file (Linux); elsewhere the file is removed at the end as it is."""
-        if getattr(self, "_no_holes", False) or not self.size:
+        """Partition ``p`` was read: give its pages of the page cache back (the whole pages of its
+        chunks), so that the writes of the store reuse them instead of fresh memory. Only where
+        the system can punch holes in a file (Linux) and the file went through the page cache."""
+        if self.direct or getattr(self, "_no_holes", False):
             return
-        table = self.index()
-        if not hasattr(self, "_released"):
-            self._released = -(-table[:, 0] // _PAGE) * _PAGE  # the first whole page of each batch
-        upto = table[:, p + 1] // _PAGE * _PAGE
-        for b in np.flatnonzero(upto > self._released).tolist():
-            if not _punch_hole(self.fd, int(self._released[b]), int(upto[b] - self._released[b])):
+        for offset, n in zip(*(a.tolist() for a in self.segments(p))):
+            start, stop = -(-offset // _PAGE) * _PAGE, (offset + n) // _PAGE * _PAGE
+            if stop > start and not _punch_hole(self.fd, start, stop - start):
                 self._no_holes = True
                 return
-            self._released[b] = upto[b]
 
     def close(self) -> None:
         if self.fd >= 0:
@@ -504,7 +642,7 @@ def _partition(source: _Source, folder: str, bits: int, text_scores: bool, line)
     """Pass 1: every row into its partition; returns (spill, method lookup, label width, rows)."""
     import pyarrow as pa
 
-    spill = _Spill(folder, bits)
+    spill = _Spill(folder, bits, rows=source.n_rows if source.n_rows is not None else source.n_rows_estimate)
     lookup: dict = {}
     width, row = 1, 0
     names = {r: source.cols[r] for r in _ROLES}
@@ -538,6 +676,7 @@ def _partition(source: _Source, folder: str, bits: int, text_scores: bool, line)
             line.update(row)
         for future in pending:
             width = max(width, future.result())
+        spill.finish()
     except BaseException:
         spill.close()
         raise
@@ -583,19 +722,23 @@ class _Duplicates(Exception):
         self.pairs = pairs
 
 
-def _assemble(spill: _Spill, p: int, budget: int, recode: np.ndarray, k: int, width: int, folder: str):
-    """Pass 2 for one partition: yields (datasets x methods block, ``<U`` labels) in store order."""
+def _assemble(spill: _Spill, p: int, budget: int, recode: np.ndarray, k: int, width: int, folder: str,
+              segments=None):
+    """Pass 2 for one partition: yields (datasets x methods block, ``<U`` labels) in store order.
+    ``segments``: the partition already read (:meth:`_Spill.read`)."""
     from ._kernels import ingest as kernels
 
     used = spill.used_bits + spill.bits
     if spill.counts[p] > budget and used + _SPLIT_BITS <= 64:
         # too large for the budget: split it on the next hash bits (same order, smaller pieces),
         # one segment (at most a batch of pass 1) at a time
-        sub = _Spill(folder, _SPLIT_BITS, used, name=f"{os.path.basename(spill.path)[:-4]}-{p}")
+        sub = _Spill(folder, _SPLIT_BITS, used, name=f"{os.path.basename(spill.path)[:-4]}-{p}",
+                     rows=int(spill.counts[p]))
         try:
             for b in range(len(spill.segments(p)[0])):
                 scores, codes, offsets, data = kernels.gather_segments(spill.read(p, batch=b))
                 sub.add(b, offsets, data, codes, scores, _HASH_MASK, len(recode))
+            sub.finish()
             for q in np.flatnonzero(sub.counts):
                 yield from _assemble(sub, int(q), budget, recode, k, width, folder)
         finally:
@@ -604,7 +747,9 @@ def _assemble(spill: _Spill, p: int, budget: int, recode: np.ndarray, k: int, wi
     scratch = getattr(_SCRATCH, "arrays", None)
     if scratch is None or scratch.n_columns != k:
         scratch = _SCRATCH.arrays = kernels.Scratch(k, _MAX_SHOWN)
-    cells, hashes, offsets, text, repeated, n_repeated = kernels.assemble_segments(spill.read(p), _HASH_MASK, recode, k,
+    if segments is None:
+        segments = spill.read(p)
+    cells, hashes, offsets, text, repeated, n_repeated = kernels.assemble_segments(segments, _HASH_MASK, recode, k,
                                                                                  _MAX_SHOWN, scratch)
     if n_repeated:
         labels = _arrow_labels(offsets, text)
@@ -737,20 +882,41 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
             from concurrent.futures import ThreadPoolExecutor
 
             todo = [int(p) for p in np.flatnonzero(parts.counts)]
-            every = max(1, len(todo) // 64)  # pages given back in 64 steps (a step is a call per batch)
             budget = max(1, rows_in_memory // 2)
+            # a third thread reads partitions ahead (direct reads wait on the disk, not the processor)
+            reads: dict = {}
+            free: list = []
 
-            def assemble(p):
-                return list(_assemble(parts, p, budget, recode, k, width, folder))
+            def read(p):
+                size = parts.read_bound(p)
+                at = next((j for j, b in enumerate(free) if b.size * 8 >= size), None)
+                buffer = _aligned_words(max(size + size // 4, 1 << 20)) if at is None else free.pop(at)
+                return parts.read(p, out=buffer), buffer
 
-            with ThreadPoolExecutor(max_workers=2) as pool:
-                pending = [pool.submit(assemble, p) for p in todo[:2]]
+            def read_ahead(i):
+                if i < len(todo) and parts.counts[todo[i]] <= budget:
+                    reads[i] = reader.submit(read, todo[i])
+
+            def assemble(i):
+                future = reads.pop(i, None)
+                if future is None:  # a partition to split again reads its own
+                    return list(_assemble(parts, todo[i], budget, recode, k, width, folder))
+                segments, buffer = future.result()
+                try:
+                    return list(_assemble(parts, todo[i], budget, recode, k, width, folder, segments))
+                finally:
+                    free.append(buffer)
+
+            with ThreadPoolExecutor(max_workers=2) as pool, ThreadPoolExecutor(max_workers=1) as reader:
+                for i in range(_READ_AHEAD):
+                    read_ahead(i)
+                pending = [pool.submit(assemble, i) for i in range(min(2, len(todo)))]
                 for i, p in enumerate(todo):
                     blocks = pending.pop(0).result()
+                    read_ahead(i + _READ_AHEAD)
                     if i + 2 < len(todo):
-                        pending.append(pool.submit(assemble, todo[i + 2]))
-                    if i + 1 < len(todo) and i % every == every - 1:
-                        parts.release(p)  # every partition up to p was read: its pages serve the next writes
+                        pending.append(pool.submit(assemble, i + 2))
+                    parts.release(p)  # (through the page cache) its pages serve the next writes
                     for block, text in blocks:
                         writer.add(block, text)
                     del blocks
@@ -836,25 +1002,31 @@ _COMMON_DOC = """
     ``k`` methods and ``r`` rows per dataset (``k`` for a complete cube):
 
     - pass 1 holds at most four batches of ``R / 4`` rows (one being read, one being checked,
-      two being partitioned and written), about ``2 L + 34`` bytes a row each: the Arrow
-      columns and the batch laid out for the spill file; ``R × (2 L + 34)`` in all;
-    - pass 2 assembles two partitions at once, each of at most ``R / 2`` rows (and at most
-      about 2**17 rows when the file is large: small hash tables), about
-      ``L + 10 + (16 k + L + 4 w + 80) / r`` bytes a row (the segments read back, then per
-      dataset its cells, its label, its slots in the hash table and its row of the block and
-      of labels handed to the store): ``R × (L + 10 + (16 k + L + 4 w + 80) / r)``;
+      two being partitioned), about ``2 L + 34`` bytes a row each at most (the Arrow columns,
+      the rows' partitions and, for a batch too large for the slots, the batch laid out):
+      ``R × (2 L + 34)`` in all; and the spill file's two buffers of slots, 32 MiB each (16 KiB
+      a partition when there are more than 2,048 partitions);
+    - pass 2 assembles two partitions at once and reads three ahead, each of at most ``R / 2``
+      rows (and at most about 2**17 rows when the file is large: small hash tables); about
+      ``L + 10`` bytes a row for the segments read back (five partitions), and for the two being
+      assembled ``(16 k + L + 4 w + 80) / r`` bytes a row more (per dataset its cells, its
+      label, its slots in the hash table and its row of the block and of labels handed to the
+      store): ``R × (5 (L + 10) + 2 (16 k + L + 4 w + 80) / r) / 2``;
     - the store's chunk being written, about ``2 × chunk_datasets × (8 k + 4 w)`` bytes;
-    - the spill file's index, 8 bytes per partition per batch of pass 1.
+    - the spill file's index, 24 bytes per chunk (a partition's share of a buffer written).
 
     None of it grows with the number of datasets. Defaults (``R = 2,000,000``, 12-byte
-    labels, 20 methods, ``chunk_datasets=100,000``): about 130 + 90 + 35 MiB beside the
+    labels, 20 methods, ``chunk_datasets=100,000``): at most about 130 + 64 MiB in pass 1,
+    110 + 45 MiB in pass 2 (about 20 MiB in all on a large file, whose partitions are small) and 35 MiB for
+    the store's chunk, beside the
     interpreter and its libraries. The returned cube holds its dataset labels in memory (as
     every opened store does; about 70 bytes a dataset as Python strings). A dataset with many
     more than ``k`` rows (only possible with duplicates, which are refused) makes its
     partition larger than ``R / 2``. Disk: the spill file, about ``8 + 2 + L - p`` bytes a row
     for labels whose batch shares a prefix of ``p`` bytes (the widths of the method code and of
     the label length grow with what the file needs; no length byte when a batch's labels have
-    one length) in ``work_dir``, removed at the end. Measured (``benchmarks/bench_ingest.py``, figures in
+    one length), plus the unfilled ends of the slots written (a few per cent), in ``work_dir``,
+    removed at the end. Measured (``benchmarks/bench_ingest.py``, figures in
     the large-cubes guide): 100,000,000 rows, 5,000,000 datasets × 20 methods.
 """
 

@@ -42,6 +42,7 @@ import numpy as np
 from ._jit import jit
 
 __all__ = ["label_hashes", "max_code_points", "batch_partitions", "width_for", "segment_bytes", "batch_segments",
+           "segment_starts", "lay_out_segments", "write_padding",
            "gather_segments", "assemble_rows", "assemble_rows_short", "assemble_segments", "Scratch",
            "rows_in_segments", "take_rows",
            "utf8_to_ucs4"]
@@ -51,7 +52,7 @@ _FNV_PRIME = np.uint64(0x100000001B3)
 ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
-@jit(nogil=True)
+@jit(nogil=True, inline="always")
 def _mix(h):
     # splitmix64's finaliser (Steele, Lea & Flood 2014)
     h = (h ^ (h >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -59,7 +60,7 @@ def _mix(h):
     return h ^ (h >> np.uint64(31))
 
 
-@jit(nogil=True)
+@jit(nogil=True, inline="always")
 def _fnv4(data, start, stop):
     """FNV-1a over the label's little-endian 32-bit words, then over its last bytes one by one;
     and the OR of its bytes (a byte >= 0x80: not ASCII)."""
@@ -80,7 +81,7 @@ def _fnv4(data, start, stop):
     return h, high
 
 
-@jit(nogil=True)
+@jit(nogil=True, inline="always")
 def _hash(data, start, stop, mask):
     h, _ = _fnv4(data, start, stop)
     return _mix(h) & mask
@@ -171,12 +172,12 @@ def width_for(largest: int) -> int:
     return 1 if largest < 1 << 8 else 2 if largest < 1 << 16 else 4
 
 
-@jit(nogil=True)
+@jit(nogil=True, inline="always")
 def _pad8(n):
     return ((n + 7) // 8) * 8
 
 
-@jit(nogil=True)
+@jit(nogil=True, inline="always")
 def segment_bytes(rows, stored_bytes, code_width, length_width, prefix_length):
     """Bytes of one segment: a header of four int64 (rows; label bytes stored; the two widths and
     the prefix's length, ``code_width | length_width << 8 | prefix_length << 16``; the length of
@@ -189,11 +190,9 @@ def segment_bytes(rows, stored_bytes, code_width, length_width, prefix_length):
 
 
 @jit(nogil=True)
-def batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width, prefix_length, out):
-    """The batch's rows into ``out`` (int64 words), partition by partition, one segment each
-    (the rows of a segment keep their batch order), every label's first ``prefix_length``
-    bytes (shared by all the batch's labels) written once per segment; ``length_width`` 0:
-    every label has the first one's length. Returns each segment's start (bytes)."""
+def segment_starts(counts, sizes, code_width, length_width, prefix_length):
+    """Each partition's segment one after the other: the byte where partition p's starts
+    (``starts[p + 1] - starts[p]`` its bytes, 0 for a partition without rows)."""
     n_parts = counts.size
     starts = np.zeros(n_parts + 1, dtype=np.int64)
     for p in range(n_parts):
@@ -202,25 +201,39 @@ def batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width
             size = segment_bytes(counts[p], sizes[p] - counts[p] * prefix_length, code_width, length_width,
                                  prefix_length)
         starts[p + 1] = starts[p] + size
+    return starts
+
+
+@jit(nogil=True)
+def lay_out_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width, prefix_length,
+                     starts, out):
+    """The batch's rows into ``out`` (int64 words), partition by partition, partition p's segment
+    at byte ``starts[p]`` (8-byte aligned; anywhere, e.g. in a slot of the spill's buffer). The
+    rows of a segment keep their batch order; every label's first ``prefix_length`` bytes
+    (shared by all the batch's labels) are written once per segment; ``length_width`` 0: every
+    label has the first one's length."""
+    n_parts = counts.size
     raw = out.view(np.uint8)
     as_float = out.view(np.float64)
     row_at = np.empty(n_parts, dtype=np.int64)  # next score (float64 index) of each segment
     byte_at = np.empty(n_parts, dtype=np.int64)  # next byte of each segment's row stream
     first = offsets[0] if offsets.size > 1 else 0
+    longest = 0
+    for i in range(offsets.size - 1):
+        longest = max(longest, offsets[i + 1] - offsets[i])
     for p in range(n_parts):
         if counts[p]:
             s = starts[p]
             out[s // 8] = counts[p]
             out[s // 8 + 1] = sizes[p] - counts[p] * prefix_length
             out[s // 8 + 2] = code_width | (length_width << 8) | (prefix_length << 16)
+            out[s // 8 + 3] = longest
             for q in range(_pad8(prefix_length)):
                 raw[s + 32 + q] = data[first + q] if q < prefix_length else 0
             row_at[p] = (s + 32 + _pad8(prefix_length)) // 8
             byte_at[p] = s + 32 + _pad8(prefix_length) + 8 * counts[p]
-    longest = 0
     for i in range(offsets.size - 1):
         p = part[i]
-        longest = max(longest, offsets[i + 1] - offsets[i])
         as_float[row_at[p]] = scores[i]
         row_at[p] += 1
         b = byte_at[p]
@@ -238,16 +251,38 @@ def batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width
         byte_at[p] = b + length
     for p in range(n_parts):  # zero the padding (the file's bytes do not depend on memory left over)
         if counts[p]:
-            out[starts[p] // 8 + 3] = longest
-            for b in range(byte_at[p], starts[p + 1]):
+            end = starts[p] + segment_bytes(counts[p], sizes[p] - counts[p] * prefix_length, code_width,
+                                            length_width, prefix_length)
+            for b in range(byte_at[p], end):
                 raw[b] = 0
+
+
+@jit(nogil=True)
+def batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width, prefix_length, out):
+    """The batch's rows into ``out`` (int64 words), partition by partition, one segment each,
+    one after the other (:func:`segment_starts`, :func:`lay_out_segments`). Returns each
+    segment's start (bytes)."""
+    starts = segment_starts(counts, sizes, code_width, length_width, prefix_length)
+    lay_out_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width, prefix_length,
+                     starts, out)
     return starts
+
+
+@jit(nogil=True)
+def write_padding(buffer, at, length):
+    """A segment of no rows covering bytes ``at .. at + length`` of ``buffer`` (int64 words;
+    ``length`` a multiple of 8, at least 32): its header says so, its bytes are skipped."""
+    w = at // 8
+    buffer[w] = 0
+    buffer[w + 1] = length - 32
+    buffer[w + 2] = 0
+    buffer[w + 3] = 0
 
 
 # --------------------------------------------------------------------------- pass 2
 
 
-@jit(nogil=True)
+@jit(nogil=True, inline="always")
 def _segment_header(buffer, pos):
     """(rows, stored label bytes, code width, length width, prefix length, longest label) of the
     segment at byte ``pos`` (the longest is every label's length when the length width is 0)."""
@@ -268,7 +303,8 @@ def gather_segments(buffer):
     while pos < end:
         c, stored, cw, lw, plen, uniform = _segment_header(buffer, pos)
         n_rows += c
-        n_bytes += stored + c * plen
+        if c:  # (a segment of no rows is padding)
+            n_bytes += stored + c * plen
         pos += segment_bytes(c, stored, cw, lw, plen)
     scores = np.empty(n_rows, dtype=np.float64)
     codes = np.empty(n_rows, dtype=np.int32)
@@ -328,7 +364,7 @@ NOT_GIVEN = np.int64(0x7FF8DEADBEEF0001)  # a NaN no score is stored as (a NaN s
 _NAN_BITS = np.float64(np.nan).view(np.int64)
 
 
-@jit(nogil=True)
+@jit(nogil=True, inline="always")
 def _row_head(raw, b, code_width, length_width, rest):
     """A segment row's method code and label length beyond the shared prefix (``rest`` when the
     segment stores no lengths), read at byte ``b``; returns them and where the label's bytes start."""
@@ -344,7 +380,7 @@ def _row_head(raw, b, code_width, length_width, rest):
     return code, rest, b
 
 
-@jit(nogil=True)
+@jit(nogil=True, inline="always")
 def _put_cell(cells, g, column, bits, shown, n_repeated):
     """Store one row's score bits in its cell, or count the row as a repeat of a given cell (the
     first ``shown.shape[0]`` repeats are kept to be named); returns the new repeat count."""
@@ -426,7 +462,7 @@ def assemble_rows(buffer, mask, recode, label, state, table, group_hash, offsets
     return 0
 
 
-@jit(nogil=True)
+@jit(nogil=True, inline="always")
 def _hash_words(w0, w1, length, mask):
     """The label hash (:func:`_hash`) of a label of at most 16 bytes held in two little-endian
     words (zero beyond its length)."""
