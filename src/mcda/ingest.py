@@ -784,12 +784,35 @@ def _duplicate_rows(source: _Source, pairs, methods: list) -> str:
 # =========================================================================== the store
 
 
+def _leave_page_cache(paths) -> None:
+    """Ask the system to drop these files' pages from the page cache (``posix_fadvise``
+    ``DONTNEED``; pages not yet written back are only sent to disk, dropped on a later call):
+    the store's chunks are not read again by the conversion, and the freed pages serve the
+    next chunks' writes rather than fresh memory."""
+    advise = getattr(os, "posix_fadvise", None)
+    if advise is None:
+        return
+    for path in paths:
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:  # a chunk zarr did not write (all of it the fill value)
+            continue
+        try:
+            advise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+
 class _Writer:
     """Appends blocks of datasets to the store's ``score`` and ``dataset`` arrays, a chunk at a
     time, through one chunk-sized buffer of each (filled, written, filled again)."""
 
-    def __init__(self, root, k: int, width: int, chunk: int):
+    def __init__(self, root, k: int, width: int, chunk: int, folder: str | None = None):
         self.chunk, self.k = chunk, k
+        self.folder = folder  # the store's folder: its chunk files leave the page cache once written
+        self._written_files: list = []
         self.scores = root.create_array("score", shape=(0, k), chunks=(chunk, k), dtype="f8", fill_value=np.nan)
         self.labels = root.create_array("dataset", shape=(0,), chunks=(chunk,), dtype=f"<U{width}")
         self.block: np.ndarray | None = None
@@ -823,6 +846,13 @@ class _Writer:
         self.scores[start:stop, :] = self.block[:self.filled]
         self.labels[start:stop] = self.text[:self.filled]
         self.written, self.filled = stop, 0
+        if self.folder is not None:
+            j = start // self.chunk
+            files = [os.path.join(self.folder, "score", f"{j}.0"), os.path.join(self.folder, "dataset", f"{j}")]
+            self._written_files.append(files)
+            _leave_page_cache(files)  # starts their writeback
+            if len(self._written_files) > 2:  # written back by now: their pages serve the next chunks' writes
+                _leave_page_cache(self._written_files.pop(0))
 
     def close(self) -> None:
         self._write()
@@ -874,7 +904,7 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
         k = len(methods)
         root = zarr.open_group(store_path, mode="w", zarr_format=2)
         created = True
-        writer = _Writer(root, k, width, chunk_datasets)
+        writer = _Writer(root, k, width, chunk_datasets, store_path)
         line = _progress.Line("mcda: writing the store (pass 2 of 2)", n_read, "rows")
         assembled = 0
         try:

@@ -396,7 +396,7 @@ def _put_cell(cells, g, column, bits, shown, n_repeated):
 
 
 @jit(nogil=True)
-def assemble_rows(buffer, mask, recode, label, state, table, group_hash, offsets, text, cells, shown):
+def assemble_rows(buffer, mask, recode, label, state, table, group_hash, slot_hash, offsets, text, cells, shown):
     """The rows of :func:`assemble_segments` from ``state`` = (segment byte, row of the segment,
     byte of its row stream, groups, repeated cells) on, until the end (returns 0) or until a
     new group finds the group arrays full (1) or ``text`` full (2); ``state`` then points at
@@ -452,6 +452,7 @@ def assemble_rows(buffer, mask, recode, label, state, table, group_hash, offsets
                     text[used + q] = label[q]
                 g = n_groups
                 group_hash[g] = h
+                slot_hash[g] = h
                 offsets[g + 1] = used + length
                 table[slot] = tag | (g + 1)
                 n_groups += 1
@@ -479,10 +480,32 @@ def _hash_words(w0, w1, length, mask):
     return _mix(h) & mask
 
 
+@jit(nogil=True, inline="always")
+def _bytes_at(raw, b, n):
+    """``n`` (at most 8) bytes from byte ``b`` of ``raw`` as a little-endian word, zero above
+    them (none when ``n`` <= 0)."""
+    v = np.uint64(0)
+    for q in range(n):
+        v |= np.uint64(raw[b + q]) << np.uint64(8 * q)
+    return v
+
+
+@jit(nogil=True, inline="always")
+def _slot_hash(w0, w1, length):
+    """The hash that places a short label (two words and its length) in the table of pass 2:
+    cheaper than the label hash (which is computed once per dataset, for the store's order)."""
+    x = (w0 * np.uint64(0x9E3779B97F4A7C15)) ^ (w1 * np.uint64(0xC2B2AE3D27D4EB4F)) ^ np.uint64(length)
+    x = (x ^ (x >> np.uint64(32))) * np.uint64(0xD6E8FEB86659FD93)
+    return x ^ (x >> np.uint64(29))
+
+
 @jit(nogil=True)
-def assemble_rows_short(buffer, mask, recode, state, table, group_hash, keys, offsets, text, cells, shown):
+def assemble_rows_short(buffer, mask, recode, state, table, group_hash, slot_hash, keys, offsets, text, cells,
+                        shown):
     """:func:`assemble_rows` for labels of at most 16 bytes: a label is two words and its length,
-    compared with a group's (``keys[g]``) in three comparisons rather than byte by byte."""
+    put together in two words, placed by a cheap hash (:func:`_slot_hash`; the label hash only
+    for a new group) and compared with a group's (``keys[g]``) in three comparisons rather
+    than byte by byte."""
     raw = buffer.view(np.uint8)
     scores = buffer.view(np.int64)
     end = buffer.size * 8
@@ -492,33 +515,32 @@ def assemble_rows_short(buffer, mask, recode, state, table, group_hash, keys, of
     while pos < end:
         c, stored, cw, lw, plen, uniform = _segment_header(buffer, pos)
         prefix_at = pos + 32
-        p0 = np.uint64(0)
-        p1 = np.uint64(0)
-        for q in range(plen):
-            if q < 8:
-                p0 |= np.uint64(raw[prefix_at + q]) << np.uint64(8 * q)
-            else:
-                p1 |= np.uint64(raw[prefix_at + q]) << np.uint64(8 * (q - 8))
+        p0 = _bytes_at(raw, prefix_at, min(plen, 8))
+        p1 = _bytes_at(raw, prefix_at + 8, plen - 8)
+        shift = np.uint64(8 * (plen % 8))
+        back = np.uint64(64 - 8 * (plen % 8))
         score_at = (prefix_at + _pad8(plen)) // 8
         b = prefix_at + _pad8(plen) + 8 * c if first_row == 0 else resume
         for r in range(first_row, c):
             row_at = b
             code, rest, b = _row_head(raw, b, cw, lw, uniform - plen)
-            w0 = p0
-            w1 = p1
-            for q in range(plen, plen + rest):
-                v = np.uint64(raw[b + q - plen])
-                if q < 8:
-                    w0 |= v << np.uint64(8 * q)
-                else:
-                    w1 |= v << np.uint64(8 * (q - 8))
+            r0 = _bytes_at(raw, b, min(rest, 8))
+            if plen == 0:
+                w0 = r0
+                w1 = _bytes_at(raw, b + 8, rest - 8)
+            elif plen < 8:
+                w0 = p0 | (r0 << shift)
+                w1 = p1 | (r0 >> back) | (_bytes_at(raw, b + 8, rest - 8) << shift)
+            else:  # the rest is at most 8 bytes
+                w0 = p0
+                w1 = p1 | (r0 << shift)
             b += rest
             length = plen + rest
-            h = _hash_words(w0, w1, length, mask)
-            tag = np.int64(h >> np.uint64(32)) << 32
-            slot = h & mask_t
+            x = _slot_hash(w0, w1, length)
+            tag = np.int64(x >> np.uint64(32)) << 32
+            slot = x & mask_t
             while True:
-                entry = table[slot]  # (32 bits of the hash) << 32 | (group + 1); 0: empty
+                entry = table[slot]  # (32 bits of the slot hash) << 32 | (group + 1); 0: empty
                 if entry == 0:
                     g = -1
                     break
@@ -536,7 +558,8 @@ def assemble_rows_short(buffer, mask, recode, state, table, group_hash, keys, of
                     w = w0 if q < 8 else w1
                     text[used + q] = np.uint8((w >> np.uint64(8 * (q % 8))) & np.uint64(0xFF))
                 g = n_groups
-                group_hash[g] = h
+                group_hash[g] = _hash_words(w0, w1, length, mask)
+                slot_hash[g] = x
                 keys[g, 0] = w0
                 keys[g, 1] = w1
                 keys[g, 2] = np.uint64(length)
@@ -585,10 +608,12 @@ def assemble_segments(buffer, mask, recode, n_columns, max_shown, scratch=None):
     short = longest <= 16  # two words a label
     while True:
         if short:
-            status = assemble_rows_short(buffer, mask, recode, state, scratch.table, scratch.group_hash, scratch.keys,
+            status = assemble_rows_short(buffer, mask, recode, state, scratch.table, scratch.group_hash,
+                                         scratch.slot_hash, scratch.keys,
                                          scratch.offsets, scratch.text, scratch.cells, scratch.shown)
         else:
             status = assemble_rows(buffer, mask, recode, scratch.label, state, scratch.table, scratch.group_hash,
+                                   scratch.slot_hash,
                                    scratch.offsets, scratch.text, scratch.cells, scratch.shown)
         if status == 0:
             break
@@ -609,6 +634,7 @@ class Scratch:
         self.capacity = 0
         self.table = np.zeros(0, dtype=np.int64)
         self.group_hash = np.empty(0, dtype=np.uint64)
+        self.slot_hash = np.empty(0, dtype=np.uint64)  # what places each group in the table
         self.offsets = np.zeros(1, dtype=np.int64)
         self.text = np.empty(1 << 12, dtype=np.uint8)
         self.cells = np.full((0, n_columns), NOT_GIVEN, dtype=np.int64)
@@ -627,6 +653,7 @@ class Scratch:
     def grow_groups(self, n_groups: int, at_least: int = 0) -> None:
         capacity = max(16, at_least, 2 * self.capacity)
         self.group_hash = _grown(self.group_hash, capacity)
+        self.slot_hash = _grown(self.slot_hash, capacity)
         self.offsets = _grown(self.offsets, capacity + 1)
         self.cells = _grown_rows(self.cells, capacity, NOT_GIVEN)
         self.keys = _grown_rows(self.keys, capacity, np.uint64(0))
@@ -635,7 +662,7 @@ class Scratch:
         size = 1 << 10
         while size < 2 * capacity:
             size *= 2
-        self.table = _table_for(self.group_hash, n_groups, size)
+        self.table = _table_for(self.slot_hash, n_groups, size)
         self.capacity = capacity
 
 
