@@ -139,6 +139,8 @@ def part_a(folder: str, n_datasets: int) -> None:
     n_rows = n_datasets * N_METHODS
     print(f"Part A: {n_rows:,} rows ({n_datasets:,} datasets x {N_METHODS} methods, interleaved), "
           f"{os.path.getsize(path) / 2**30:.2f} GiB of Parquet; each in a fresh process")
+    print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f} (2 cores: above 2, other work competes)".format(
+        *os.getloadavg()))
     print(f"{'stage':<38} {'wall s':>8} {'CPU s':>8} {'sys s':>7} {'rows/s':>12} {'peak RSS MiB':>13}")
     reads, cpus = {}, {}
     for how in ("iter_batches", "iter_batches pre_buffer=False", "read_table"):
@@ -154,6 +156,7 @@ def part_a(folder: str, n_datasets: int) -> None:
         print(f"ratio mcda / fastest pyarrow read ({fastest}): wall {out['seconds'] / reads[fastest]:.2f} "
               f"(target <= 3), CPU {out['cpu'] / cpus[fastest]:.2f}; peak {out['peak_mib'] / 1024:.2f} GiB "
               "(budget 1.5 GiB)")
+        print("load average at the end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     finally:
         shutil.rmtree(store_path, ignore_errors=True)
 

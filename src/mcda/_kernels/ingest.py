@@ -14,9 +14,12 @@ Pass 1 (one batch of rows):
 - :func:`batch_partitions`: each row's partition, the rows and label bytes per partition, the
   widest label (code points), the longest and shortest (bytes), the number of empty labels and
   the prefix all the batch's labels share, in one pass over the bytes;
-- :func:`batch_segments`: the batch's rows laid out partition by partition, one *segment* per
+- :func:`lay_out_segments`: the batch's rows laid out partition by partition, one *segment* per
   partition, each self-describing (see :func:`segment_bytes`: the shared prefix once, no
-  lengths when all labels have one), ready to be written to the spill file in one write.
+  lengths when all labels have one), each where the caller says (its partition's slot in the
+  spill file's buffer); :func:`batch_segments` lays them out one after the other
+  (:func:`segment_starts`). A segment of no rows is padding (:func:`write_padding`): the
+  reads of the spill file start on page boundaries.
 
 Pass 2 (one partition):
 
@@ -25,7 +28,8 @@ Pass 2 (one partition):
   so two labels sharing a hash stay apart), their hashes and bytes, the datasets x methods
   block and the cells a second row gave (duplicates), in one pass over the rows;
   (:func:`assemble_rows`, or :func:`assemble_rows_short` when no label is longer than 16
-  bytes: a label is then two words, compared at once);
+  bytes: a label is then two words, compared at once, placed in the table by a cheaper hash
+  and given the label hash once, when its dataset is first met);
 - :func:`gather_segments`: the segments back into flat columns (only to split a partition that
   outgrew the memory budget);
 - :func:`utf8_to_ucs4`: chosen labels decoded from UTF-8 into the code points of a ``<U``
