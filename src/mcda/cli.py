@@ -1028,6 +1028,51 @@ def _compile_ahead(args) -> None:
         pass
 
 
+class _DaskArrayType:
+    """xarray's record of dask (``xarray.namedarray.pycompat``) without importing ``dask.array`` first.
+
+    xarray asks for dask's array type (``isinstance(data, array_type("dask"))``) whenever it
+    wraps data, and its record imports ``dask.array`` to answer: half a second of start-up for a
+    command that reads a CSV. Nothing is a dask array before ``dask.array`` is imported, so this
+    record answers with no type until then and with dask's own ``Array`` once it is imported (by
+    a lazy cube, say): the same answer for every object, read afresh at every call.
+    """
+
+    available = True
+
+    @property
+    def module(self):
+        import dask
+
+        return dask
+
+    @property
+    def version(self):
+        from packaging.version import Version
+
+        return Version(self.module.__version__)
+
+    @property
+    def type(self):
+        array = sys.modules.get("dask.array")
+        return (array.Array,) if array is not None and hasattr(array, "Array") else ()
+
+
+def _defer_dask_array() -> None:
+    """Install :class:`_DaskArrayType` as xarray's record of dask, where xarray keeps one and dask is installed."""
+    import importlib.util
+
+    if "dask.array" in sys.modules or importlib.util.find_spec("dask") is None:
+        return
+    try:
+        from xarray.namedarray import pycompat
+    except ImportError:  # pragma: no cover - an xarray without that module: it imports dask.array as it does
+        return
+    cache = getattr(pycompat, "_cached_duck_array_modules", None)
+    if isinstance(cache, dict) and "dask" not in cache and callable(getattr(pycompat, "array_type", None)):
+        cache["dask"] = _DaskArrayType()
+
+
 def _stop_compiling_ahead() -> None:
     module = sys.modules.get("mcda._kernels._precompile")
     if module is not None:
@@ -1058,6 +1103,7 @@ def main(argv=None, *, stdout=None, stderr=None) -> int:
             return _cards(args, stdout)
         if argv is None:  # the process's own command: kernels not yet cached compile ahead in a forked process
             _compile_ahead(args)
+            _defer_dask_array()
         return _compare(args, stdout)
     except BrokenPipeError:  # e.g. `mcda cards list | head`: the reader left, nothing to report
         return 0
