@@ -39,7 +39,7 @@ from . import _jit
 
 __all__ = ["start", "stop", "wait_for", "WARM_UPS", "is_marked"]
 
-_WAIT_SECONDS = 120.0  # a child this late on the module the parent needs: the parent compiles it itself
+_WAIT_SECONDS = 60.0  # a child this late on the module the parent needs: the parent compiles it itself
 
 
 def _warm_counts():
