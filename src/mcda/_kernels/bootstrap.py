@@ -28,8 +28,6 @@ Modeling and Computer Simulation 29(1). https://doi.org/10.1145/3230636
 
 from __future__ import annotations
 
-import sys
-
 import numba
 
 import numpy as np
@@ -203,7 +201,6 @@ def group_size(n):
 
 
 _WORDS = 2048  # 64-bit outputs drawn per block: a vectorisable loop, then a plain read
-_BIG_ENDIAN = sys.byteorder == "big"
 
 
 @jit()
@@ -248,7 +245,7 @@ def _sum_block(halves, p, table, cell, size64, n64, means, start, stop, n, group
 
 
 @jit()
-def _resampled_means(cell, key, n_resamples, means, table, words, big_endian):
+def _resampled_means(cell, key, n_resamples, means, table, halves):
     """Fill ``means`` with the means of ``n_resamples`` resamples (with replacement) of ``cell``.
 
     The stream: output k = 1, 2, … is ``mix(key + k · GOLDEN)`` (SplitMix64), and uniform j
@@ -258,11 +255,13 @@ def _resampled_means(cell, key, n_resamples, means, table, words, big_endian):
     i_1·n^(g−1) + … + i_g, summed left to right); a uniform index into n**g tuples is g
     independent uniform indices. A resample takes the next n // g such draws and then n % g
     single values ``(u * n) >> 32``; the sum is accumulated in draw order and divided by n.
-    ``table`` needs n**g entries (``TABLE_MAX`` is enough) and ``words`` ``_WORDS + 2``.
+    ``table`` needs n**g entries (``TABLE_MAX`` is enough) and ``halves`` (uint32)
+    ``2 * _WORDS + 4``.
 
-    The outputs are computed a block at a time into ``words`` (a loop the compiler can
-    vectorise) and read back as 32-bit halves in order (on a big-endian machine the halves
-    are swapped when stored, so the stream is the same everywhere).
+    The outputs are computed a block at a time, each stored as its two halves (low first) in
+    ``halves`` by shifts and masks (a loop the compiler can vectorise), and read back in
+    order: the same stream on a machine of either byte order, without reinterpreting the
+    memory of a uint64 array (numba takes most of a second to compile such a view).
     """
     n = cell.shape[0]
     g = group_size(n)
@@ -284,20 +283,16 @@ def _resampled_means(cell, key, n_resamples, means, table, words, big_endian):
     groups = n // g
     singles = n - groups * g
     per_resample = groups + singles  # uniforms used by one resample
-    block = max(1, (2 * _WORDS - 2) // per_resample)  # resamples whose uniforms fit in ``words``
-    halves = words.view(np.uint32)
+    block = max(1, (2 * _WORDS - 2) // per_resample)  # resamples whose uniforms fit in ``halves``
     j = 0  # index of the next uniform
     for start in range(0, n_resamples, block):
         stop = min(n_resamples, start + block)
         first = j >> 1  # 0-based index of the output holding uniform j
         last = (j + (stop - start) * per_resample - 1) >> 1
-        if big_endian:
-            for k in range(last - first + 1):
-                w = _mix(key + np.uint64(first + k + 1) * GOLDEN)
-                words[k] = (w << _S32) | (w >> _S32)
-        else:
-            for k in range(last - first + 1):
-                words[k] = _mix(key + np.uint64(first + k + 1) * GOLDEN)
+        for k in range(last - first + 1):
+            w = _mix(key + np.uint64(first + k + 1) * GOLDEN)
+            halves[2 * k] = np.uint32(w & _LOW32)
+            halves[2 * k + 1] = np.uint32(w >> _S32)
         _sum_block(halves, j - 2 * first, table, cell, size64, n64, means, start, stop, n, groups, singles)
         j += (stop - start) * per_resample
 
@@ -313,8 +308,8 @@ def _quantiles(values, offsets, keys, n_resamples, probs, out, first, last):
             continue
         means = np.empty(n_resamples)
         table = np.empty(max(TABLE_MAX, n))
-        words = np.empty(_WORDS + 2, dtype=np.uint64)
-        _resampled_means(values[start:start + n], keys[c], n_resamples, means, table, words, _BIG_ENDIAN)
+        halves = np.empty(2 * _WORDS + 4, dtype=np.uint32)
+        _resampled_means(values[start:start + n], keys[c], n_resamples, means, table, halves)
         sample = np.empty(min(_SAMPLE, n_resamples))
         buf = np.empty(n_resamples)
         for p in range(n_probs):
@@ -372,6 +367,6 @@ def resampled_means(values, key, n_resamples):
     n = values.shape[0]
     means = np.empty(n_resamples)
     table = np.empty(max(TABLE_MAX, n))
-    words = np.empty(_WORDS + 2, dtype=np.uint64)
-    _resampled_means(values, key, n_resamples, means, table, words, _BIG_ENDIAN)
+    halves = np.empty(2 * _WORDS + 4, dtype=np.uint32)
+    _resampled_means(values, key, n_resamples, means, table, halves)
     return means
