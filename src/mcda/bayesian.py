@@ -1972,9 +1972,11 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
     order, offsets, tie_start, tie_stop, tie_owner = _flatten(rankings, gen if (tied and ties == "random") else None)
     if ties == "random":
         tie_start = tie_stop = tie_owner = np.zeros(0, dtype=np.int64)
-    worth_mode, _, converged = mode(order, offsets, k, prior_strength, 100_000, 1e-12)
-    if not converged or (tied and ties == "latent"):
-        worth_mode = np.full(k, np.nan)
+    worth_mode = np.full(k, np.nan)  # no mode of the tied rankings' likelihood (a sum over orders) is sought
+    if not (tied and ties == "latent"):
+        found, _, converged = mode(order, offsets, k, prior_strength, 100_000, 1e-12)
+        if converged:
+            worth_mode = found
     draws = np.empty((n_chains, n_samples, k))
     work = n_samples + n_warmup
     bar = _Progress(n_chains * work * max(int(offsets[-1]), 1), f"Plackett-Luce model ({k} methods)", progress)

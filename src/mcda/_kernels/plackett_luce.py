@@ -52,6 +52,27 @@ def _suffix_sums(w, order, lo, hi, suffix):
         suffix[p] = acc
 
 @jit()
+def _gamma(shape, scale):
+    """A Gamma(shape, scale) draw by Marsaglia & Tsang (2000), with Box-Muller normals (numba's
+    np.random.gamma adds a second of compilation to every kernel that calls it); shape < 1 by
+    Gamma(shape + 1) · U^(1/shape)."""
+    boost = 1.0
+    if shape < 1.0:
+        boost = (1.0 - np.random.random()) ** (1.0 / shape)
+        shape += 1.0
+    d = shape - 1.0 / 3.0
+    c = 1.0 / math.sqrt(9.0 * d)
+    while True:
+        x = math.sqrt(-2.0 * math.log(1.0 - np.random.random())) * math.cos(2.0 * math.pi * np.random.random())
+        v = 1.0 + c * x
+        if v <= 0.0:
+            continue
+        v = v * v * v
+        if math.log(1.0 - np.random.random()) < 0.5 * x * x + d - d * v + d * math.log(v):
+            return d * v * scale * boost
+
+
+@jit()
 def _chosen_counts(order, offsets, n_items):
     counts = np.zeros(n_items)
     for r in range(offsets.shape[0] - 1):
@@ -137,7 +158,9 @@ def _tail_scale_move(w, order, offsets, chosen, alpha):
     in log w, so the acceptance ratio is the posterior ratio times the Jacobian e^{ε·|tail|})."""
     n_items = w.shape[0]
     c = 1 + int(np.random.random() * (n_items - 1))
-    eps = np.random.normal() * 0.1 * math.exp(3.4 * np.random.random())  # sd log-uniform on [0.1, 3]
+    # ε ~ N(0, s²) by Box-Muller (numba's np.random.normal adds a second of compilation), s log-uniform on [0.1, 3]
+    eps = (math.sqrt(-2.0 * math.log(1.0 - np.random.random())) * math.cos(2.0 * math.pi * np.random.random())
+           * 0.1 * math.exp(3.4 * np.random.random()))
     grow = math.exp(eps)
     delta = 0.0
     for j in range(c, n_items):
@@ -192,11 +215,11 @@ def sample_chain(seed, n_warmup, n_draws, order, offsets, n_items, alpha, start,
             prefix = 0.0
             for p in range(lo, hi):
                 if p < hi - 1:
-                    prefix += np.random.exponential(1.0 / suffix[p])
+                    prefix -= math.log(1.0 - np.random.random()) / suffix[p]  # Exp(rate suffix[p])
                 rate[order[p]] += prefix
         total = 0.0
         for k in range(n_items):
-            w[k] = np.random.gamma(alpha + chosen[k], 1.0 / rate[k])
+            w[k] = _gamma(alpha + chosen[k], 1.0 / rate[k])
             total += w[k]
         for _ in range(n_tail_moves):
             _tail_scale_move(w, order, offsets, chosen, alpha)
@@ -204,7 +227,7 @@ def sample_chain(seed, n_warmup, n_draws, order, offsets, n_items, alpha, start,
             for k in range(n_items):
                 total += w[k]
         # the scale move: Σw | θ ~ Gamma(n_items · α, 1)
-        new_total = np.random.gamma(n_items * alpha, 1.0)
+        new_total = _gamma(n_items * alpha, 1.0)
         for k in range(n_items):
             w[k] *= new_total / total
         if it >= n_warmup:
