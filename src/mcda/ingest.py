@@ -70,7 +70,7 @@ _MAX_BITS = 12  # at most 4,096 partitions in one pass (larger ones are split ag
 _CACHE_BITS = 9  # up to 512 partitions only to keep them small (more would mean more, smaller reads)
 _SPLIT_BITS = 4  # an oversized partition is split 16 ways
 _SMALL_PARTITION = 1 << 17
-_SPILL_BUFFER = 32 << 20  # bytes of slots (one per partition) the rows of pass 1 gather in before a write; two such
+_SPILL_BUFFER = 64 << 20  # bytes of slots (one per partition) the rows of pass 1 gather in before a write; two such
 _READ_AHEAD = 3  # partitions read ahead in pass 2
 _MIN_SLOT = 16 << 10  # the smallest slot (more partitions than _SPILL_BUFFER / _MIN_SLOT: a larger buffer)
 _HASH_MASK = np.uint64(0xFFFFFFFFFFFFFFFF)  # a test sets it to 0: every label on one hash
@@ -1034,8 +1034,7 @@ _COMMON_DOC = """
     - pass 1 holds at most four batches of ``R / 4`` rows (one being read, one being checked,
       two being partitioned), about ``2 L + 34`` bytes a row each at most (the Arrow columns,
       the rows' partitions and, for a batch too large for the slots, the batch laid out):
-      ``R × (2 L + 34)`` in all; and the spill file's two buffers of slots, 32 MiB each (16 KiB
-      a partition when there are more than 2,048 partitions);
+      ``R × (2 L + 34)`` in all; and the spill file's two buffers of slots, 64 MiB each;
     - pass 2 assembles two partitions at once and reads three ahead, each of at most ``R / 2``
       rows (and at most about 2**17 rows when the file is large: small hash tables); about
       ``L + 10`` bytes a row for the segments read back (five partitions), and for the two being
@@ -1046,7 +1045,7 @@ _COMMON_DOC = """
     - the spill file's index, 24 bytes per chunk (a partition's share of a buffer written).
 
     None of it grows with the number of datasets. Defaults (``R = 2,000,000``, 12-byte
-    labels, 20 methods, ``chunk_datasets=100,000``): at most about 130 + 64 MiB in pass 1,
+    labels, 20 methods, ``chunk_datasets=100,000``): at most about 130 + 128 MiB in pass 1,
     110 + 45 MiB in pass 2 (about 20 MiB in all on a large file, whose partitions are small) and 35 MiB for
     the store's chunk, beside the
     interpreter and its libraries. The returned cube holds its dataset labels in memory (as
