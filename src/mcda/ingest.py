@@ -377,8 +377,8 @@ class _Spill:
     ``used_bits .. used_bits + bits`` (from the top).
 
     Each batch of rows is laid out partition by partition, a *segment* per partition
-    (:func:`mcda._kernels.ingest.segment_bytes`), into a buffer of one *slot* per partition
-    (``slot_bytes`` each): the segments of several batches accumulate in their partition's
+    (:func:`mcda._kernels.ingest.segment_bytes`), and the segments are copied into a buffer of
+    one *slot* per partition (``slot_bytes`` each): the segments of several batches accumulate in their partition's
     slot, and the buffer is written in one write when a slot is full (while a second buffer
     fills). A partition is then a few *chunks* of the file (one per buffer written), each its
     segments one after the other, read back in large reads. A batch whose segment would not
@@ -470,8 +470,13 @@ class _Spill:
             self.sizes += sizes
             self._filling += 1
         try:
+            # laid out in this thread's small buffer (which stays in the processor's cache), then copied to the
+            # slots in sequential runs: laid out straight into the slots, each row would touch two lines of the
+            # large buffer that are no longer cached (the buffers were written to disk since)
+            part, out = self._scratch(n, int(starts[-1]) // 8 + 1)
             kernels.lay_out_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width,
-                                     int(prefix), at, buffer)
+                                     int(prefix), starts[:-1], out)
+            kernels.copy_segments(out, starts, buffer, at)
         finally:
             with self.lock:
                 self._filling -= 1
@@ -1033,7 +1038,7 @@ _COMMON_DOC = """
 
     - pass 1 holds at most four batches of ``R / 4`` rows (one being read, one being checked,
       two being partitioned), about ``2 L + 34`` bytes a row each at most (the Arrow columns,
-      the rows' partitions and, for a batch too large for the slots, the batch laid out):
+      the rows' partitions and the batch laid out, before its segments are copied to their slots):
       ``R × (2 L + 34)`` in all; and the spill file's two buffers of slots, 64 MiB each;
     - pass 2 assembles two partitions at once and reads three ahead, each of at most ``R / 2``
       rows (and at most about 2**17 rows when the file is large: small hash tables); about

@@ -46,7 +46,7 @@ import numpy as np
 from ._jit import jit
 
 __all__ = ["label_hashes", "max_code_points", "batch_partitions", "width_for", "segment_bytes", "batch_segments",
-           "segment_starts", "lay_out_segments", "write_padding",
+           "segment_starts", "lay_out_segments", "copy_segments", "write_padding",
            "gather_segments", "assemble_rows", "assemble_rows_short", "assemble_segments", "Scratch",
            "rows_in_segments", "take_rows",
            "utf8_to_ucs4"]
@@ -270,6 +270,20 @@ def batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width
     lay_out_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width, prefix_length,
                      starts, out)
     return starts
+
+
+@jit(nogil=True)
+def copy_segments(source, starts, target, at):
+    """Segment p of ``source`` (int64 words; bytes ``starts[p] .. starts[p + 1]``) to byte
+    ``at[p]`` of ``target``, for every partition with a segment: a batch laid out in a small
+    buffer (it stays in the processor's cache) goes to its slots in sequential copies."""
+    for p in range(starts.size - 1):
+        n = (starts[p + 1] - starts[p]) // 8
+        if n:
+            a = starts[p] // 8
+            b = at[p] // 8
+            for w in range(n):
+                target[b + w] = source[a + w]
 
 
 @jit(nogil=True)
