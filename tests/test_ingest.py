@@ -182,6 +182,39 @@ def test_a_chunk_read_back_directly_is_padded_to_whole_pages(tmp_path):
         spill.close()
 
 
+def test_two_threads_filling_small_slots_lose_no_row(tmp_path, monkeypatch):
+    # slots of two pages: the buffers fill and are written every few batches while the other thread lays
+    # out its own; every row must come back once, in its partition (the reference: the rows put in)
+    import threading
+
+    monkeypatch.setattr(ingest, "_SPILL_BUFFER", 0)
+    monkeypatch.setattr(ingest, "_MIN_SLOT", 2 * 4096)
+    spill = ingest._Spill(str(tmp_path), 2, rows=10)
+    labels = pa.array([f"x{i:04d}" for i in range(40)])
+    offsets, data = ingest._string_buffers(labels)
+    hashes = kernels.label_hashes(offsets, data)
+    codes = np.zeros(40, dtype=np.int32)
+
+    def fill(first):
+        for batch in range(first, 400, 2):
+            spill.add(batch, offsets, data, codes, np.arange(40.0) + 40 * batch, np.uint64(0xFFFFFFFFFFFFFFFF), 1)
+
+    try:
+        threads = [threading.Thread(target=fill, args=(t,)) for t in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        spill.finish()
+        assert spill.counts.sum() == 16000 and len(spill.index()[0]) > 8  # many buffers written
+        for p in range(4):
+            back = np.sort(kernels.gather_segments(spill.read(p))[0])
+            expected = np.sort([40.0 * b + i for b in range(400) for i in range(40) if hashes[i] >> np.uint64(62) == p])
+            np.testing.assert_array_equal(back, expected)
+    finally:
+        spill.close()
+
+
 def test_statistics_from_an_ingested_store_equal_the_in_memory_ones(tmp_path):
     frame = _tidy()
     frame.sample(frac=1.0, random_state=4).to_parquet(tmp_path / "s.parquet", row_group_size=120)

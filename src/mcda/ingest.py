@@ -451,19 +451,19 @@ class _Spill:
             _write_all(self.fd, memoryview(out.view(np.uint8))[:padded], at)
             return int(width), int(longest), 0
         with self.lock:
-            while (self._fill + bytes_ > room).any():
-                self._flush_locked()
-            while self._buffer is None and not self._buffers_free and self._allocated >= 2:
-                self.lock.wait()  # two buffers, both being written
-            buffer = self._buffer
-            if buffer is None:
-                if self._buffers_free:
-                    buffer = self._buffer = self._buffers_free.pop()
-                else:
-                    buffer = self._buffer = _aligned_words(self.n_parts * self.slot_bytes)
+            while True:  # (each wait lets the other thread fill or flush: everything is checked again)
+                if (self._fill + bytes_ > room).any():
+                    self._flush_locked()
+                elif self._buffer is None and self._buffers_free:
+                    self._buffer = self._buffers_free.pop()
+                elif self._buffer is None and self._allocated < 2:
+                    self._buffer = _aligned_words(self.n_parts * self.slot_bytes)
                     self._allocated += 1
-            while (self._fill + bytes_ > room).any():  # (another thread may have filled it meanwhile)
-                self._flush_locked()
+                elif self._buffer is None:
+                    self.lock.wait()  # both buffers being written
+                else:
+                    break
+            buffer = self._buffer
             at = self._fill + np.arange(self.n_parts, dtype=np.int64) * self.slot_bytes
             self._fill += bytes_
             self.counts += counts
