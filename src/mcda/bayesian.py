@@ -1988,18 +1988,12 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
         sample_chain(seeds[c], n_warmup, n_samples, order.copy(), offsets, k, prior_strength, start, tie_start,
                      tie_stop, tie_owner, draws[c])
 
-    threads = max(1, min(n_chains, numba.get_num_threads()))
-    if threads == 1:
-        for c in range(n_chains):
-            chain(c)
-            bar.update((c + 1) * work * max(int(offsets[-1]), 1))
-    else:
-        from concurrent.futures import ThreadPoolExecutor, as_completed
+    from concurrent.futures import ThreadPoolExecutor, as_completed
 
-        with ThreadPoolExecutor(threads) as pool:
-            for finished, done in enumerate(as_completed([pool.submit(chain, c) for c in range(n_chains)])):
-                done.result()
-                bar.update((finished + 1) * work * max(int(offsets[-1]), 1))
+    with ThreadPoolExecutor(max(1, min(n_chains, numba.get_num_threads()))) as pool:
+        for finished, done in enumerate(as_completed([pool.submit(chain, c) for c in range(n_chains)])):
+            done.result()
+            bar.update((finished + 1) * work * max(int(offsets[-1]), 1))
     bar.close()
     draws = draws[:, :, back]            # back to the input's method order
     worth_mode = worth_mode[back]

@@ -51,6 +51,13 @@ def _suffix_sums(w, order, lo, hi, suffix):
         acc += w[order[p]]
         suffix[p] = acc
 
+
+@jit(inline="always")
+def _standard_normal():
+    """A N(0, 1) draw by Box-Muller (numba's np.random.normal adds a second of compilation)."""
+    return math.sqrt(-2.0 * math.log(1.0 - np.random.random())) * math.cos(2.0 * math.pi * np.random.random())
+
+
 @jit()
 def _gamma(shape, scale):
     """A Gamma(shape, scale) draw by Marsaglia & Tsang (2000), with Box-Muller normals (numba's
@@ -63,7 +70,7 @@ def _gamma(shape, scale):
     d = shape - 1.0 / 3.0
     c = 1.0 / math.sqrt(9.0 * d)
     while True:
-        x = math.sqrt(-2.0 * math.log(1.0 - np.random.random())) * math.cos(2.0 * math.pi * np.random.random())
+        x = _standard_normal()
         v = 1.0 + c * x
         if v <= 0.0:
             continue
@@ -158,9 +165,7 @@ def _tail_scale_move(w, order, offsets, chosen, alpha):
     in log w, so the acceptance ratio is the posterior ratio times the Jacobian e^{ε·|tail|})."""
     n_items = w.shape[0]
     c = 1 + int(np.random.random() * (n_items - 1))
-    # ε ~ N(0, s²) by Box-Muller (numba's np.random.normal adds a second of compilation), s log-uniform on [0.1, 3]
-    eps = (math.sqrt(-2.0 * math.log(1.0 - np.random.random())) * math.cos(2.0 * math.pi * np.random.random())
-           * 0.1 * math.exp(3.4 * np.random.random()))
+    eps = _standard_normal() * 0.1 * math.exp(3.4 * np.random.random())  # s log-uniform on [0.1, 3]
     grow = math.exp(eps)
     delta = 0.0
     for j in range(c, n_items):
@@ -217,15 +222,13 @@ def sample_chain(seed, n_warmup, n_draws, order, offsets, n_items, alpha, start,
                 if p < hi - 1:
                     prefix -= math.log(1.0 - np.random.random()) / suffix[p]  # Exp(rate suffix[p])
                 rate[order[p]] += prefix
-        total = 0.0
         for k in range(n_items):
             w[k] = _gamma(alpha + chosen[k], 1.0 / rate[k])
-            total += w[k]
         for _ in range(n_tail_moves):
             _tail_scale_move(w, order, offsets, chosen, alpha)
-            total = 0.0
-            for k in range(n_items):
-                total += w[k]
+        total = 0.0
+        for k in range(n_items):
+            total += w[k]
         # the scale move: Σw | θ ~ Gamma(n_items · α, 1)
         new_total = _gamma(n_items * alpha, 1.0)
         for k in range(n_items):
