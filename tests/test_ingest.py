@@ -165,7 +165,7 @@ def test_a_chunk_read_back_directly_is_padded_to_whole_pages(tmp_path):
         scores = np.arange(8000.0)
         hashes = kernels.label_hashes(offsets, data)
         for number in range(3):
-            spill.add(number, offsets, data, codes, scores + 8000 * number, np.uint64(0xFFFFFFFFFFFFFFFF), 3)
+            spill.add(offsets, data, codes, scores + 8000 * number, np.uint64(0xFFFFFFFFFFFFFFFF), 3)
         spill.finish()
         starts = [int(w) % 4096 for p in range(4) for w in spill.segments(p)[0]]
         assert any(starts)  # chunks not on page boundaries
@@ -197,7 +197,7 @@ def test_two_threads_filling_small_slots_lose_no_row(tmp_path, monkeypatch):
 
     def fill(first):
         for batch in range(first, 400, 2):
-            spill.add(batch, offsets, data, codes, np.arange(40.0) + 40 * batch, np.uint64(0xFFFFFFFFFFFFFFFF), 1)
+            spill.add(offsets, data, codes, np.arange(40.0) + 40 * batch, np.uint64(0xFFFFFFFFFFFFFFFF), 1)
 
     try:
         threads = [threading.Thread(target=fill, args=(t,)) for t in range(2)]

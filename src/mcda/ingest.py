@@ -372,6 +372,12 @@ def _open_spill(path: str) -> tuple[int, bool]:
     return os.open(path, flags, 0o600), False
 
 
+def _read_bound(size: np.ndarray) -> int:
+    """Bytes a buffer needs to read chunks of these sizes: with direct I/O each may take up to
+    four pages more (page-aligned reads, room for a padding segment's header)."""
+    return int(size.sum()) + (4 * _PAGE) * len(size) + 8
+
+
 class _Spill:
     """The rows of pass 1 on disk: one file, ``2**bits`` partitions chosen by hash bits
     ``used_bits .. used_bits + bits`` (from the top).
@@ -417,11 +423,10 @@ class _Spill:
             out = self._local.out = _aligned_words(8 * words)
         return part[:n], out
 
-    def add(self, number: int, offsets, data, codes, scores, mask, n_codes: int) -> tuple[int, int, int]:
+    def add(self, offsets, data, codes, scores, mask, n_codes: int) -> tuple[int, int, int]:
         """Lay the rows out and add them (``codes`` below ``n_codes``); returns (widest label in
-        code points, longest in bytes, number of empty labels). Two threads may add at once.
-        (``number``, the batch's number, is not needed: the order of a partition's rows does
-        not matter.)"""
+        code points, longest in bytes, number of empty labels). Two threads may add at once
+        (the order of a partition's rows does not matter)."""
         from ._kernels import ingest as kernels
 
         n = offsets.size - 1
@@ -533,8 +538,7 @@ class _Spill:
 
     def read_bound(self, p: int) -> int:
         """Bytes a buffer needs to read partition ``p``."""
-        size = self.segments(p)[1]
-        return int(size.sum()) + (4 * _PAGE) * len(size) + 8
+        return _read_bound(self.segments(p)[1])
 
     def read(self, p: int, batch: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
         """Partition ``p``'s chunks (all of them, or only its ``batch``-th) one after the other,
@@ -547,7 +551,7 @@ class _Spill:
         where, size = self.segments(p)
         if batch is not None:
             where, size = where[batch:batch + 1], size[batch:batch + 1]
-        bound = int(size.sum()) + (4 * _PAGE) * len(size) + 8
+        bound = _read_bound(size)
         buffer = out if out is not None else getattr(self._local, "read", None)
         if buffer is None or buffer.size * 8 < bound:
             buffer = self._local.read = _aligned_words(max(bound, 1 << 20))
@@ -653,9 +657,9 @@ def _partition(source: _Source, folder: str, bits: int, text_scores: bool, line)
     names = {r: source.cols[r] for r in _ROLES}
     from concurrent.futures import ThreadPoolExecutor
 
-    def work(number, first_row, datasets, codes, values, n_codes):
+    def work(first_row, datasets, codes, values, n_codes):
         offsets, data = _string_buffers(datasets)
-        widest, longest, empty = spill.add(number, offsets, data, codes, values, _HASH_MASK, n_codes)
+        widest, longest, empty = spill.add(offsets, data, codes, values, _HASH_MASK, n_codes)
         if empty:
             _refuse_empty(datasets, "dataset", names["dataset"], first_row)
         if longest >= 2**31:
@@ -666,7 +670,7 @@ def _partition(source: _Source, folder: str, bits: int, text_scores: bool, line)
     pool = ThreadPoolExecutor(max_workers=2)  # the kernels and the writes release the GIL
     pending: list = []
     try:
-        for number, (datasets, methods, scores) in enumerate(_prefetched(source.batches(text_scores))):
+        for datasets, methods, scores in _prefetched(source.batches(text_scores)):
             n = len(datasets)
             datasets = _as_labels(datasets, "dataset", names["dataset"], row, check_blank=False)
             if pa.types.is_dictionary(datasets.type):
@@ -676,7 +680,7 @@ def _partition(source: _Source, folder: str, bits: int, text_scores: bool, line)
             codes = _method_codes(methods, lookup)
             while len(pending) >= 2:  # at most two batches in the workers
                 width = max(width, pending.pop(0).result())
-            pending.append(pool.submit(work, number, row, datasets, codes, values, len(lookup)))
+            pending.append(pool.submit(work, row, datasets, codes, values, len(lookup)))
             row += n
             line.update(row)
         for future in pending:
@@ -742,7 +746,7 @@ def _assemble(spill: _Spill, p: int, budget: int, recode: np.ndarray, k: int, wi
         try:
             for b in range(len(spill.segments(p)[0])):
                 scores, codes, offsets, data = kernels.gather_segments(spill.read(p, batch=b))
-                sub.add(b, offsets, data, codes, scores, _HASH_MASK, len(recode))
+                sub.add(offsets, data, codes, scores, _HASH_MASK, len(recode))
             sub.finish()
             for q in np.flatnonzero(sub.counts):
                 yield from _assemble(sub, int(q), budget, recode, k, width, folder)
