@@ -448,7 +448,7 @@ def test_code_points_and_utf8_decoding_match_python():
 
 
 def _segments_by_python(labels, codes, scores, partition_of, code_width, length_width):
-    """The segment layout of kernels.batch_segments written with struct, partition by partition:
+    """The segment layout of kernels.lay_out_segments (at segment_starts) written with struct, partition by partition:
     the prefix all the batch's labels share once per segment, then the rest of each label."""
     import os
     import struct
@@ -479,8 +479,9 @@ def _segments(labels, codes, scores, bits, code_width, length_width):
     counts, sizes, _, _, _, _, prefix = kernels.batch_partitions(offsets, data, kernels.ALL_BITS, 64 - bits, 1 << bits,
                                                                  part)
     out = np.full(1000, -1, dtype=np.int64)  # padding is zeroed, whatever was there
-    starts = kernels.batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width, prefix,
-                                    out)
+    starts = kernels.segment_starts(counts, sizes, code_width, length_width, prefix)  # one after the other
+    kernels.lay_out_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width, prefix,
+                             starts[:-1], out)
     return out[:starts[-1] // 8], starts
 
 

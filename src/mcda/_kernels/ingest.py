@@ -17,8 +17,8 @@ Pass 1 (one batch of rows):
 - :func:`lay_out_segments`: the batch's rows laid out partition by partition, one *segment* per
   partition, each self-describing (see :func:`segment_bytes`: the shared prefix once, no
   lengths when all labels have one), each where the caller says (its partition's slot in the
-  spill file's buffer); :func:`batch_segments` lays them out one after the other
-  (:func:`segment_starts`). A segment of no rows is padding (:func:`write_padding`): the
+  spill file's buffer; :func:`segment_starts` gives the places of segments one after the
+  other). A segment of no rows is padding (:func:`write_padding`): the
   reads of the spill file start on page boundaries.
 
 Pass 2 (one partition):
@@ -45,7 +45,7 @@ import numpy as np
 
 from ._jit import jit
 
-__all__ = ["label_hashes", "max_code_points", "batch_partitions", "width_for", "segment_bytes", "batch_segments",
+__all__ = ["label_hashes", "max_code_points", "batch_partitions", "width_for", "segment_bytes",
            "segment_starts", "lay_out_segments", "copy_segments", "write_padding",
            "gather_segments", "assemble_rows", "assemble_rows_short", "assemble_segments", "Scratch",
            "rows_in_segments", "take_rows",
@@ -259,17 +259,6 @@ def lay_out_segments(offsets, data, codes, scores, part, counts, sizes, code_wid
                                             length_width, prefix_length)
             for b in range(byte_at[p], end):
                 raw[b] = 0
-
-
-@jit(nogil=True)
-def batch_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width, prefix_length, out):
-    """The batch's rows into ``out`` (int64 words), partition by partition, one segment each,
-    one after the other (:func:`segment_starts`, :func:`lay_out_segments`). Returns each
-    segment's start (bytes)."""
-    starts = segment_starts(counts, sizes, code_width, length_width, prefix_length)
-    lay_out_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width, prefix_length,
-                     starts, out)
-    return starts
 
 
 @jit(nogil=True)
