@@ -366,6 +366,11 @@ def test_posterior_simplex_corner_labels_never_collide(k, width):
     res = mcda.bayesian_sign_comparison(flat(k, 10), rope=0.01, method="sampling", n_samples=500, rng=0)
     fig, ax = plot_posterior(res, (res.methods[-1], res.methods[0]), width=width)
     assert_legible(fig, width=width)
+    # as the report and the CLI draw it: the exact probabilities quoted, a caption line under the labels
+    exact = mcda.bayesian_sign_comparison(flat(k, 10), rope=0.01)
+    fig, ax = plot_posterior(res, (res.methods[-1], res.methods[0]), probabilities=exact, width=width)
+    assert any(t.get_gid() == "probability_source" for t in ax.texts)
+    assert_legible(fig, width=width)
 
 
 @pytest.mark.parametrize("width", ["column", "page"])

@@ -239,10 +239,6 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None,
         title = f"{a} vs {b}: {_verdict(row)} (threshold {labelled.threshold:g})"
         ax.set_title(_layout.wrap_label(title, int(0.95 * w * 72.0 / _layout.char_width(_style.FONT_SIZE))),
                      fontsize=_style.FONT_SIZE, pad=12)
-        if probabilities is not None:
-            ax.text(0.5, bottom + 0.01, f"shading: {len(draws):,} draws; P: "
-                    f"{getattr(probabilities, 'method', '')}, as in the text",
-                    ha="center", va="top", fontsize=small - 1, color=_style.NEUTRAL, gid="probability_source")
         # measured, not estimated: while the two bottom labels meet, wrap them shorter
         left, right = [t for t in ax.texts if t.get_gid() == "corner_label"][:2]
         for _ in range(4):
@@ -256,6 +252,14 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None,
             label_b = _layout.wrap_label(f"{b} better", chars)
             left.set_text(f"{label_a}\nP = {row.prob_a_better:.3f}")
             right.set_text(f"{label_b}\nP = {row.prob_b_better:.3f}")
+        if probabilities is not None:
+            # under the lower corner label, wherever its wrapping ended (a place fixed in data units
+            # met the labels when long names wrapped to six lines: found at 50 methods)
+            lower = max((left, right), key=lambda t: t.get_text().count("\n"))
+            ax.annotate(f"shading: {len(draws):,} draws; P: {getattr(probabilities, 'method', '')}, as in the text",
+                        xy=(0.5, 0.0), xycoords=("axes fraction", lower), xytext=(0.0, -3.0),
+                        textcoords="offset points", ha="center", va="top", fontsize=small - 1,
+                        color=_style.NEUTRAL, gid="probability_source")
     return fig, ax
 
 
