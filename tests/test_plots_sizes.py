@@ -371,6 +371,25 @@ def test_posterior_simplex_corner_labels_never_collide(k, width):
     fig, ax = plot_posterior(res, (res.methods[-1], res.methods[0]), probabilities=exact, width=width)
     assert any(t.get_gid() == "probability_source" for t in ax.texts)
     assert_legible(fig, width=width)
+    first, second = res.methods[-1], res.methods[0]
+    for text, name in zip([t.get_text() for t in ax.texts if t.get_gid() == "corner_label"][:2], (first, second)):
+        lines = text.split("\n")[:-1]                     # the last line is "P = ..."
+        if lines == [f"{'ab'[name == second]} better"]:  # lettered: the title names the method
+            assert f"{'ab'[name == second]} = {name}" in ax.get_title(loc="left").replace("\n", " ")
+        else:                                           # the name whole, broken only where a word ends
+            assert len(lines) <= 3 and " ".join(lines).replace("_ ", "_") == f"{name} better"
+            assert all(line[-1] in "_- " or line[-1].islower() and nxt[0].isupper()
+                       or line[-1].isalpha() != nxt[0].isalpha() for line, nxt in zip(lines, lines[1:]))
+
+
+def test_wrapped_labels_break_long_words_where_case_or_kind_changes_before_cutting():
+    # a camel-case name breaks between its words, then at a digit; only a run longer than a line is cut
+    assert _layout.wrap_label("LongMethodName_variant_41_with_tuning better", 10) == \
+        "LongMethod\nName_\nvariant_\n41_with_\ntuning\nbetter"
+    assert _layout.wrap_label("ResNet50v2", 6) == "ResNet\n50v2"
+    assert _layout.wrap_label("abcdefghijklmnop", 5) == "abcde\nfghij\nklmno\np"
+    assert _layout.wrap_label("LongMethodName", 20) == "LongMethodName"     # a word that fits stays whole
+    assert _layout.wraps_whole("LongMethodName_variant", 10) and not _layout.wraps_whole("abcdefghijk", 10)
 
 
 @pytest.mark.parametrize("width", ["column", "page"])

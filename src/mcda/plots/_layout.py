@@ -89,35 +89,66 @@ def label_width(labels, size: float) -> float:
     return max((len(str(s)) for s in labels), default=0) * char_width(size)
 
 
-def wrap_label(text: str, max_chars: int) -> str:
-    """``text`` broken into lines of at most ``max_chars`` characters (at ``_``, ``-``, space when possible).
+def _word_parts(word: str) -> list[str]:
+    """``word`` split where its case or its kind of character changes: ``LongMethodName`` →
+    ``Long``, ``Method``, ``Name``; ``variant42`` → ``variant``, ``42``."""
+    parts, start = [], 0
+    for i in range(1, len(word)):
+        before, ch = word[i - 1], word[i]
+        if (before.islower() and ch.isupper()) or (before.isalpha() != ch.isalpha() and before.isalnum()
+                                                     and ch.isalnum()):
+            parts.append(word[start:i])
+            start = i
+    parts.append(word[start:])
+    return parts
 
-    Examples
-    --------
-    >>> wrap_label("gradient_boosting_with_early_stopping", 16)
-    'gradient_\\nboosting_with_\\nearly_stopping'
-    >>> wrap_label("svm", 16)
-    'svm'
-    """
-    max_chars = max(int(max_chars), 4)
-    text = str(text)
-    lines, line = [], ""
-    token = ""
-    tokens = []
-    for ch in text:
+
+def label_tokens(text: str, max_chars: int) -> list[str]:
+    """The pieces :func:`wrap_label` may put on separate lines: words ending at ``_``, ``-`` or
+    space, a word longer than ``max_chars`` split where its case or kind of character changes,
+    and only a piece still longer than that cut."""
+    tokens, token = [], ""
+    for ch in str(text):
         token += ch
         if ch in "_- ":
             tokens.append(token)
             token = ""
     if token:
         tokens.append(token)
+    pieces = []
     for tok in tokens:
-        while len(tok) > max_chars:            # a word longer than a line: cut it
-            if line:
-                lines.append(line)
-                line = ""
-            lines.append(tok[:max_chars])
-            tok = tok[max_chars:]
+        for part in (_word_parts(tok) if len(tok) > max_chars else [tok]):
+            while len(part) > max_chars:             # still longer than a line: cut it
+                pieces.append(part[:max_chars])
+                part = part[max_chars:]
+            pieces.append(part)
+    return pieces
+
+
+def wraps_whole(text: str, max_chars: int) -> bool:
+    """Whether :func:`wrap_label` breaks ``text`` only between words or parts of words (never cuts one)."""
+    return all(len(part) <= max_chars for tok in label_tokens(text, 10 ** 9) for part in _word_parts(tok))
+
+
+def wrap_label(text: str, max_chars: int) -> str:
+    """``text`` broken into lines of at most ``max_chars`` characters.
+
+    Lines break after ``_``, ``-`` or a space; a word longer than a line breaks where its case
+    or kind of character changes (``LongMethod`` / ``Name``); only a part still longer than a
+    line is cut.
+
+    Examples
+    --------
+    >>> wrap_label("gradient_boosting_with_early_stopping", 16)
+    'gradient_\\nboosting_with_\\nearly_stopping'
+    >>> wrap_label("LongMethodName_variant_41", 10)
+    'LongMethod\\nName_\\nvariant_41'
+    >>> wrap_label("svm", 16)
+    'svm'
+    """
+    max_chars = max(int(max_chars), 4)
+    lines, line = [], ""
+    for tok in label_tokens(text, max_chars):
         if len(line) + len(tok) > max_chars and line:
             lines.append(line.rstrip(" "))
             line = ""

@@ -153,6 +153,10 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None,
     figure greys that top part, labels the top corner as the tie share and gives no
     P(equivalent).
 
+    The corners name the methods, wrapped to just under half the triangle's width. A name that
+    would need more than three lines there, or a cut inside a word, gives way to "a better" and
+    "b better", and the title reads "a = <first> vs b = <second>".
+
     References
     ----------
     Benavoli, A., Corani, G., Demšar, J. and Zaffalon, M. (2017). Time for a change: a tutorial
@@ -218,9 +222,31 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None,
         ax.apply_aspect()
         axes_w = ax.get_position().width * fig.get_figwidth()
         chars = int(0.44 * axes_w * 72.0 / _layout.char_width(small))
-        label_a, label_b = f"{a} better", f"{b} better"
-        if (len(label_a) + len(label_b) + 2) * _layout.char_width(small) > 0.95 * axes_w * 72.0:
-            label_a, label_b = _layout.wrap_label(label_a, chars), _layout.wrap_label(label_b, chars)
+        # a name that cannot wrap into three whole lines at a corner gives way to "a" / "b", named in the title
+
+        def fit(chars):
+            return all(_layout.wraps_whole(f"{n} better", chars)
+                       and _layout.wrap_label(f"{n} better", chars).count("\n") < 3 for n in (a, b))
+
+        lettered = not fit(chars)
+
+        def corner_texts(chars):
+            if lettered:
+                return "a better", "b better"
+            label_a, label_b = f"{a} better", f"{b} better"
+            if (len(label_a) + len(label_b) + 2) * _layout.char_width(small) > 0.95 * axes_w * 72.0:
+                label_a, label_b = _layout.wrap_label(label_a, chars), _layout.wrap_label(label_b, chars)
+            return label_a, label_b
+
+        def title_text():
+            line = int(0.95 * w * 72.0 / _layout.char_width(_style.FONT_SIZE))
+            verdict = f"{_verdict(row)} (threshold {labelled.threshold:g})"
+            if not lettered:
+                return _layout.wrap_label(f"{a} vs {b}: {verdict}", line)
+            return "\n".join([_layout.wrap_label(f"a = {a} vs", line), _layout.wrap_label(f"b = {b}:", line),
+                              _layout.wrap_label(verdict, line)])
+
+        label_a, label_b = corner_texts(chars)
         ax.text(-0.03, -0.05, f"{label_a}\nP = {row.prob_a_better:.3f}", ha="left", va="top", fontsize=small,
                 gid="corner_label", linespacing=1.0)
         ax.text(1.03, -0.05, f"{label_b}\nP = {row.prob_b_better:.3f}", ha="right", va="top", fontsize=small,
@@ -236,10 +262,8 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None,
         source_room = 0.07 if probabilities is not None else 0.0
         bottom = -0.1 - 0.065 * max(lines, 5 if lines > 2 else lines)
         ax.set_ylim(bottom - source_room, _HEIGHT + 0.22)
-        title = f"{a} vs {b}: {_verdict(row)} (threshold {labelled.threshold:g})"
-        ax.set_title(_layout.wrap_label(title, int(0.95 * w * 72.0 / _layout.char_width(_style.FONT_SIZE))),
-                     fontsize=_style.FONT_SIZE, pad=12)
-        # measured, not estimated: while the two bottom labels meet, wrap them shorter
+        ax.set_title(title_text(), fontsize=_style.FONT_SIZE, pad=12)
+        # measured, not estimated: while the two bottom labels meet, wrap them shorter (or letter them)
         left, right = [t for t in ax.texts if t.get_gid() == "corner_label"][:2]
         for _ in range(4):
             fig.draw_without_rendering()  # lays out and measures; nothing is rasterised
@@ -248,10 +272,11 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None,
             if box_a.x1 + 2 < box_b.x0:
                 break
             chars = max(int(chars * 0.8), 4)
-            label_a = _layout.wrap_label(f"{a} better", chars)
-            label_b = _layout.wrap_label(f"{b} better", chars)
+            lettered = lettered or not fit(chars)
+            label_a, label_b = corner_texts(chars)
             left.set_text(f"{label_a}\nP = {row.prob_a_better:.3f}")
             right.set_text(f"{label_b}\nP = {row.prob_b_better:.3f}")
+            ax.set_title(title_text(), fontsize=_style.FONT_SIZE, pad=12)
         if probabilities is not None:
             # under the lower corner label, wherever its wrapping ended (a place fixed in data units
             # met the labels when long names wrapped to six lines: found at 50 methods)
