@@ -584,7 +584,7 @@ def _checked_text_labels(index, labels: np.ndarray, d: str):
 def _remember_labels(index, d: str, checked) -> None:
     key = id(index)
     try:
-        ref = weakref.ref(index, lambda _, key=key: _CHECKED_LABELS.pop(key, None))
+        ref = weakref.ref(index, lambda _, key=key, table=_CHECKED_LABELS: table.pop(key, None))  # (at exit too)
     except TypeError:  # not weakly referenceable: checked again next time
         return
     _CHECKED_LABELS[key] = (ref, d, checked)
@@ -608,6 +608,11 @@ def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
     lazy = hasattr(da.data, "dask")
     for d in order:
         if d in da.coords:
+            if lazy and d == "dataset":  # checked before (the same Index): not again
+                hit = _CHECKED_LABELS.get(id(da.indexes.get(d)))
+                if hit is not None and hit[0]() is da.indexes.get(d) and hit[1] == d:
+                    coords[d] = hit[2]
+                    continue
             labels = da.coords[d].values
             if lazy and d == "dataset" and _kept_lazy_labels(labels):
                 # millions of items: integer labels stay integers, text becomes objects without a Python
@@ -1800,23 +1805,37 @@ def open_cube(path, *, chunks: int | None = None) -> xr.DataArray:
     if not path.exists():
         raise FileNotFoundError(f"`path` {str(path)!r} does not exist")
     spec = {"dataset": chunks} if chunks is not None else None
-    if path.is_dir():
-        # the labels are loaded once, below, as text objects chunk by chunk: xarray's default index
-        # would first hold them as fixed-width text too (twice the memory at millions of datasets)
-        lazy_labels = {"create_default_indexes": False} if _open_zarr_makes_indexes_optional() else {}
-        ds = xr.open_zarr(str(path), chunks=spec if spec else {}, consolidated=False, **lazy_labels)
-        if "score" not in ds:
-            raise McdaArgumentError(f"`path` {str(path)!r} is a Zarr store without a 'score' array; it has {list(ds)}")
-        da = ds["score"]
-    else:  # netCDF: read (and decoded) as from_netcdf reads it, lazily
+    if not path.is_dir():  # netCDF: read (and decoded) as from_netcdf reads it, lazily
         da = from_netcdf(path, chunks=spec or {"dataset": 100_000})
         return da.chunk({d: -1 for d in da.dims if d != "dataset"})
+    return _open_zarr_cube(path, spec=spec)
+
+
+def _open_zarr_cube(path, *, spec=None, dataset_labels=None) -> xr.DataArray:
+    """:func:`open_cube` for a Zarr store; ``dataset_labels``: the store's dataset labels (an
+    object array of ``str``) when the caller has them (:mod:`mcda.ingest` just wrote them), so
+    that they are not read back."""
+    path = str(path)
+    # the labels are loaded once, below, as text objects chunk by chunk: xarray's default index
+    # would first hold them as fixed-width text too (twice the memory at millions of datasets)
+    lazy_labels = {"create_default_indexes": False} if _open_zarr_makes_indexes_optional() else {}
+    ds = xr.open_zarr(path, chunks=spec if spec else {}, consolidated=False, **lazy_labels)
+    if "score" not in ds:
+        raise McdaArgumentError(f"`path` {path!r} is a Zarr store without a 'score' array; it has {list(ds)}")
+    da = ds["score"]
     axes = [i for i, d in enumerate(da.dims) if d != "dataset" and da.data.numblocks[i] > 1]
     if axes:  # one chunk along every dim but dataset (on the dask array: no hashing of the labels)
         da = da.copy(data=da.data.rechunk({i: -1 for i in axes}))
     for name in list(da.coords):
         coord = da.coords[name]
         if coord.dtype.kind in "UST" or str(coord.dtype).startswith("StringDType") or name in da.dims:
+            if name == "dataset" and dataset_labels is not None:
+                # distinct text (the ingestion grouped the rows by label): the Index is known checked
+                index = pd.Index(dataset_labels, dtype=object, copy=False, name=name)
+                da = da.assign_coords({name: index})
+                if len(index) >= _MANY_LABELS:
+                    _remember_labels(da.indexes[name], name, da.indexes[name])
+                continue
             labels = _labels_as_objects(coord)
             if name in da.dims and labels.dtype == object:
                 # as a pandas Index, which xarray keeps as it is (an array would be copied, string by string)
