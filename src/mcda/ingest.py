@@ -586,14 +586,24 @@ class _Spill:
                 self._no_holes = True
                 return
 
-    def close(self) -> None:
-        if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1
+    def close(self, wait: bool = True) -> None:
+        """Remove the file. ``wait=False``: its name at once, its blocks freed in a thread (freeing
+        a large file's blocks takes the system a while: 1.6 s for 1.6 GB here, with ``discard``)."""
+        fd, self.fd = self.fd, -1
         try:
-            os.remove(self.path)
+            os.remove(self.path)  # (the blocks are freed when the descriptor closes)
         except FileNotFoundError:
             pass
+        except OSError:  # a system that does not remove an open file
+            if fd >= 0:
+                os.close(fd)
+                fd = -1
+            os.remove(self.path)
+        if fd >= 0:
+            if wait:
+                os.close(fd)
+            else:
+                threading.Thread(target=os.close, args=(fd,), name="mcda-spill-close", daemon=True).start()
 
 
 def _bits_for(n_rows: int, budget: int) -> int:
@@ -1055,7 +1065,7 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
         if writer is not None and not done:
             writer.abandon()
         if parts is not None:
-            parts.close()
+            parts.close(wait=not done)
         shutil.rmtree(folder, ignore_errors=True)
         if not done and created and os.path.isdir(store_path):
             shutil.rmtree(store_path, ignore_errors=True)  # no half-written store left behind
