@@ -588,3 +588,22 @@ def test_assembling_a_partition_matches_plain_python(mask):
                                                                  pa.py_buffer(data.copy())]).to_pylist()
     assert got == long and n_repeated == 0 and scratch.capacity >= 60
     np.testing.assert_array_equal(kernels.take_rows(cells, np.arange(60)), [[np.nan, np.nan, i] for i in range(60)])
+
+
+def test_the_work_folder_is_removed(tmp_path):
+    import threading
+
+    frame = _tidy(n=60)
+    frame.to_parquet(tmp_path / "f.parquet", row_group_size=50)
+    work = tmp_path / "work"
+    work.mkdir()
+    store.parquet_to_zarr(tmp_path / "f.parquet", tmp_path / "f.zarr", metric="accuracy", rows_in_memory=100,
+                          work_dir=work)
+    for thread in threading.enumerate():  # (removed in a thread once the store is written)
+        if thread.name == "mcda-ingest-cleanup":
+            thread.join()
+    assert list(work.iterdir()) == []
+    with pytest.raises(ValueError, match="duplicate rows"):  # a refused file: removed before the error
+        pd.concat([frame, frame.iloc[:1]]).to_parquet(tmp_path / "d.parquet")
+        store.parquet_to_zarr(tmp_path / "d.parquet", tmp_path / "d.zarr", metric="accuracy", work_dir=work)
+    assert list(work.iterdir()) == []

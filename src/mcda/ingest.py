@@ -72,6 +72,7 @@ _SPLIT_BITS = 4  # an oversized partition is split 16 ways
 _SMALL_PARTITION = 1 << 17
 _SPILL_BUFFER = 64 << 20  # bytes of slots (one per partition) the rows of pass 1 gather in before a write; two such
 _READ_AHEAD = 3  # partitions read ahead in pass 2
+_READERS = 2  # threads reading them (the disk serves two reads at once faster than one after the other)
 _MIN_SLOT = 16 << 10  # the smallest slot (more partitions than _SPILL_BUFFER / _MIN_SLOT: a larger buffer)
 _HASH_MASK = np.uint64(0xFFFFFFFFFFFFFFFF)  # a test sets it to 0: every label on one hash
 # pyarrow.csv's default null markers (the same list as pandas.read_csv): a missing score
@@ -586,24 +587,14 @@ class _Spill:
                 self._no_holes = True
                 return
 
-    def close(self, wait: bool = True) -> None:
-        """Remove the file. ``wait=False``: its name at once, its blocks freed in a thread (freeing
-        a large file's blocks takes the system a while: 1.6 s for 1.6 GB here, with ``discard``)."""
-        fd, self.fd = self.fd, -1
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
         try:
-            os.remove(self.path)  # (the blocks are freed when the descriptor closes)
+            os.remove(self.path)
         except FileNotFoundError:
             pass
-        except OSError:  # a system that does not remove an open file
-            if fd >= 0:
-                os.close(fd)
-                fd = -1
-            os.remove(self.path)
-        if fd >= 0:
-            if wait:
-                os.close(fd)
-            else:
-                threading.Thread(target=os.close, args=(fd,), name="mcda-spill-close", daemon=True).start()
 
 
 def _bits_for(n_rows: int, budget: int) -> int:
@@ -951,6 +942,15 @@ class _Writer:
         return np.concatenate(self._objects) if len(self._objects) > 1 else self._objects[0]
 
 
+def _remove_work(spill, folder: str) -> None:
+    """Close and remove the spill file and the work folder."""
+    try:
+        if spill is not None:
+            spill.close()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in_memory, work_dir, overwrite):
     """Both passes from ``source`` into the store at ``path``; returns the lazily opened cube."""
     import xarray as xr
@@ -1010,10 +1010,16 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
             reads: dict = {}
             free: list = []
 
+            free_lock = threading.Lock()
+            parts.index()  # (built once, here, before the readers look partitions up in it)
+
             def read(p):
                 size = parts.read_bound(p)
-                at = next((j for j, b in enumerate(free) if b.size * 8 >= size), None)
-                buffer = _aligned_words(max(size + size // 4, 1 << 20)) if at is None else free.pop(at)
+                with free_lock:
+                    at = next((j for j, b in enumerate(free) if b.size * 8 >= size), None)
+                    buffer = None if at is None else free.pop(at)
+                if buffer is None:
+                    buffer = _aligned_words(max(size + size // 4, 1 << 20))
                 return parts.read(p, out=buffer), buffer
 
             def read_ahead(i):
@@ -1028,9 +1034,10 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
                 try:
                     return list(_assemble(parts, todo[i], budget, recode, k, width, folder, segments))
                 finally:
-                    free.append(buffer)
+                    with free_lock:
+                        free.append(buffer)
 
-            with ThreadPoolExecutor(max_workers=2) as pool, ThreadPoolExecutor(max_workers=1) as reader:
+            with ThreadPoolExecutor(max_workers=2) as pool, ThreadPoolExecutor(max_workers=_READERS) as reader:
                 for i in range(_READ_AHEAD):
                     read_ahead(i)
                 pending = [pool.submit(assemble, i) for i in range(min(2, len(todo)))]
@@ -1064,9 +1071,11 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
             gc.enable()
         if writer is not None and not done:
             writer.abandon()
-        if parts is not None:
-            parts.close(wait=not done)
-        shutil.rmtree(folder, ignore_errors=True)
+        if done:  # the work folder removed in a thread: freeing the spill file's blocks takes the system a while
+            # (1.4 s for 1.6 GB on the benchmark's disk, mounted with discard); the interpreter waits for it at exit
+            threading.Thread(target=_remove_work, args=(parts, folder), name="mcda-ingest-cleanup").start()
+        else:
+            _remove_work(parts, folder)
         if not done and created and os.path.isdir(store_path):
             shutil.rmtree(store_path, ignore_errors=True)  # no half-written store left behind
     # the labels just written, not read back from the store
