@@ -73,6 +73,7 @@ _SMALL_PARTITION = 1 << 17
 _SPILL_BUFFER = 64 << 20  # bytes of slots (one per partition) the rows of pass 1 gather in before a write; two such
 _READ_AHEAD = 3  # partitions read ahead in pass 2
 _READERS = 2  # threads reading them (the disk serves two reads at once faster than one after the other)
+_ARROW_THREADS = False  # the Parquet file decoded in the reading thread alone (see _ParquetSource.batches)
 _MIN_SLOT = 16 << 10  # the smallest slot (more partitions than _SPILL_BUFFER / _MIN_SLOT: a larger buffer)
 _HASH_MASK = np.uint64(0xFFFFFFFFFFFFFFFF)  # a test sets it to 0: every label on one hash
 # pyarrow.csv's default null markers (the same list as pandas.read_csv): a missing score
@@ -118,7 +119,7 @@ class _ParquetSource(_Source):
 
     def batches(self, text_scores: bool):
         columns = [self.cols[r] for r in _ROLES]
-        for batch in self.file.iter_batches(batch_size=self.batch_rows, columns=columns):
+        for batch in self.file.iter_batches(batch_size=self.batch_rows, columns=columns, use_threads=_ARROW_THREADS):
             yield [batch.column(batch.schema.get_field_index(c)) for c in columns]
 
 
@@ -413,6 +414,7 @@ class _Spill:
         self._chunks: list = []  # (partition, file offset, bytes), in the order written
         self.lock = threading.Condition()
         self._local = threading.local()
+        self._error: BaseException | None = None  # a buffer's write failed
 
     def _scratch(self, n: int, words: int):
         """This thread's reusable arrays (no fresh pages for every batch)."""
@@ -456,6 +458,7 @@ class _Spill:
                     self._chunks.append((p, at + int(starts[p]), int(bytes_[p])))
             _write_all(self.fd, memoryview(out.view(np.uint8))[:padded], at)
             return int(width), int(longest), 0
+        self._raise_write_error()
         with self.lock:
             while True:  # (each wait lets the other thread fill or flush: everything is checked again)
                 if (self._fill + bytes_ > room).any():
@@ -490,7 +493,7 @@ class _Spill:
         return int(width), int(longest), 0
 
     def _flush_locked(self) -> None:
-        """Write the buffer being filled (the lock held; released while writing)."""
+        """Hand the buffer being filled to a thread that writes it (the lock held)."""
         while self._filling:  # batches still being laid out into it
             self.lock.wait()
         buffer, fill = self._buffer, self._fill
@@ -505,14 +508,24 @@ class _Spill:
             self._chunks.append((p, at + p * self.slot_bytes, int(fill[p])))
         self._buffer, self._fill = None, np.zeros(self.n_parts, dtype=np.int64)
         self._writing += 1
-        self.lock.release()
+        # written in a thread of its own: the batch's thread goes on laying out into the other buffer
+        threading.Thread(target=self._write_buffer, args=(buffer, length, at), name="mcda-spill-write",
+                         daemon=True).start()
+
+    def _write_buffer(self, buffer, length: int, at: int) -> None:
         try:
             _write_all(self.fd, memoryview(buffer.view(np.uint8))[:length], at)
+        except BaseException as exc:  # raised again by the next add or finish
+            self._error = exc
         finally:
-            self.lock.acquire()
-            self._writing -= 1
-            self._buffers_free.append(buffer)
-            self.lock.notify_all()
+            with self.lock:
+                self._writing -= 1
+                self._buffers_free.append(buffer)
+                self.lock.notify_all()
+
+    def _raise_write_error(self) -> None:
+        if self._error is not None:
+            raise self._error
 
     def finish(self) -> None:
         """The last buffer written: every row is in the file."""
@@ -521,6 +534,7 @@ class _Spill:
             while self._writing:
                 self.lock.wait()
             self._buffers_free = []  # the buffers' memory back
+        self._raise_write_error()
 
     def index(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(partition, file offset, bytes) of the chunks, by partition (in the order written)."""
@@ -588,6 +602,9 @@ class _Spill:
                 return
 
     def close(self) -> None:
+        with self.lock:
+            while self._writing:  # (a conversion stopped by an error: its writes end first)
+                self.lock.wait()
         if self.fd >= 0:
             os.close(self.fd)
             self.fd = -1
