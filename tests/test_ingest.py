@@ -9,6 +9,7 @@ from), pandas' own parsing of the same CSV text, plain Python references for the
 from __future__ import annotations
 
 import io
+import os
 import shutil
 from pathlib import Path
 
@@ -607,3 +608,20 @@ def test_the_work_folder_is_removed(tmp_path):
         pd.concat([frame, frame.iloc[:1]]).to_parquet(tmp_path / "d.parquet")
         store.parquet_to_zarr(tmp_path / "d.parquet", tmp_path / "d.zarr", metric="accuracy", work_dir=work)
     assert list(work.iterdir()) == []
+
+
+def test_the_shared_prefix_is_the_labels_common_prefix():
+    # the reference: os.path.commonprefix of the UTF-8 bytes; prefixes ending inside and beyond the first 8 bytes,
+    # labels shorter than 8 bytes, one label, a label that is the others' prefix
+    rng = np.random.default_rng(7)
+    cases = [["item0001", "item0002", "item0101"], ["https://example.org/a/1", "https://example.org/a/22",
+                                                   "https://example.org/b"], ["abcdefghij", "abcdefghij"],
+             ["abc", "abcd", "ab"], ["x"], ["a", "b"], ["café-1", "café-2", "cafë"], ["longer-label-1", "longer"]]
+    for _ in range(200):
+        stem = "".join(rng.choice(list("ab/é"), size=rng.integers(0, 14)))
+        cases.append([stem + "".join(rng.choice(list("ab"), size=rng.integers(0, 4))) for _ in range(rng.integers(1, 6))])
+    for labels in cases:
+        offsets, data = _buffers(labels)
+        part = np.empty(len(labels), dtype=np.int64)
+        *_, prefix = kernels.batch_partitions(offsets, data, kernels.ALL_BITS, 62, 4, part)
+        assert prefix == len(os.path.commonprefix([s.encode() for s in labels])), labels

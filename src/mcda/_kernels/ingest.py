@@ -86,6 +86,32 @@ def _fnv4(data, start, stop):
 
 
 @jit(nogil=True, inline="always")
+def _fnv4_head(data, start, stop):
+    """:func:`_fnv4`, and the label's first (up to) 8 bytes as a little-endian word (zero above
+    them), put together from the words the hash reads anyway."""
+    h = _FNV_OFFSET
+    high = np.uint64(0)
+    head = np.uint64(0)
+    p = start
+    while p + 4 <= stop:
+        w = (np.uint64(data[p]) | (np.uint64(data[p + 1]) << np.uint64(8)) | (np.uint64(data[p + 2]) << np.uint64(16))
+             | (np.uint64(data[p + 3]) << np.uint64(24)))
+        if p - start < 8:
+            head |= w << np.uint64(8 * (p - start))
+        high |= w
+        h = (h ^ w) * _FNV_PRIME
+        p += 4
+    while p < stop:
+        b = np.uint64(data[p])
+        if p - start < 8:
+            head |= b << np.uint64(8 * (p - start))
+        high |= b
+        h = (h ^ b) * _FNV_PRIME
+        p += 1
+    return h, high, head
+
+
+@jit(nogil=True, inline="always")
 def _hash(data, start, stop, mask):
     h, _ = _fnv4(data, start, stop)
     return _mix(h) & mask
@@ -137,10 +163,13 @@ def batch_partitions(offsets, data, mask, shift, n_parts, part):
     empty = 0
     first = offsets[0] if n else 0
     prefix = shortest  # the bytes every label shares with the first one
+    first_head = np.uint64(0)  # the first label's first 8 bytes
+    for q in range(min(prefix, 8)):
+        first_head |= np.uint64(data[first + q]) << np.uint64(8 * q)
     for i in range(n):
         start = offsets[i]
         stop = offsets[i + 1]
-        h, high = _fnv4(data, start, stop)
+        h, high, head = _fnv4_head(data, start, stop)
         length = stop - start
         points = length
         if high & np.uint64(0x80808080):  # not ASCII: count the bytes that start a code point
@@ -158,10 +187,21 @@ def batch_partitions(offsets, data, mask, shift, n_parts, part):
             shortest = length
         if prefix > length:
             prefix = length
-        for q in range(prefix):
-            if data[start + q] != data[first + q]:
+        if prefix:  # the first (up to) 8 bytes in one comparison, any beyond them one by one
+            if prefix < 8:
+                differ = (head ^ first_head) & ((np.uint64(1) << np.uint64(8 * prefix)) - np.uint64(1))
+            else:
+                differ = head ^ first_head
+            if differ:
+                q = 0
+                while (differ >> np.uint64(8 * q)) & np.uint64(0xFF) == 0:
+                    q += 1
                 prefix = q
-                break
+            else:
+                for q in range(8, prefix):
+                    if data[start + q] != data[first + q]:
+                        prefix = q
+                        break
         p = 0
         if n_parts > 1:
             p = np.int64(((_mix(h) & mask) >> ushift) & pmask)
