@@ -625,3 +625,18 @@ def test_the_shared_prefix_is_the_labels_common_prefix():
         part = np.empty(len(labels), dtype=np.int64)
         *_, prefix = kernels.batch_partitions(offsets, data, kernels.ALL_BITS, 62, 4, part)
         assert prefix == len(os.path.commonprefix([s.encode() for s in labels])), labels
+
+
+def test_chunks_compressed_into_a_reused_buffer_equal_numcodecs_encode():
+    numcodecs = pytest.importorskip("numcodecs")
+    compress = ingest._blosc_into()
+    assert compress is not None  # numcodecs' Blosc library reached
+    rng = np.random.default_rng(3)
+    arrays = [np.round(rng.normal(0.75, 0.1, (5000, 20)), 3), np.full((300, 7), np.nan),
+              np.array([f"item{i:08d}" for i in range(2000)] + ["café", ""], dtype="<U12")]
+    for compressor in (numcodecs.Blosc(cname="lz4", clevel=5, shuffle=numcodecs.Blosc.SHUFFLE),
+                       numcodecs.Blosc(cname="zstd", clevel=3, shuffle=numcodecs.Blosc.BITSHUFFLE)):
+        for array in arrays:
+            out = np.empty(array.nbytes + 16, dtype=np.uint8)
+            n = compress(compressor, array, out)
+            assert out[:n].tobytes() == bytes(compressor.encode(array))  # the reference: numcodecs itself
