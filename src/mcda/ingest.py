@@ -1113,6 +1113,9 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
                 for i in range(_READ_AHEAD):
                     read_ahead(i)
                 pending = [pool.submit(assemble, i) for i in range(min(2, len(todo)))]
+                # the card's attributes, while the first partitions assemble (reading the cards takes a while)
+                cube = xr.DataArray(np.zeros((0, k)), dims=("dataset", "method"))
+                cube = attach_metric(cube.assign_coords(method=np.array(methods, dtype=object)), metric, direction)
                 for i, p in enumerate(todo):
                     blocks = pending.pop(0).result()
                     read_ahead(i + _READ_AHEAD)
@@ -1130,8 +1133,6 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
                              "drop the repeated rows.") from None
         writer.close()
         line.close(assembled)
-        cube = xr.DataArray(np.zeros((0, k)), dims=("dataset", "method"))  # only to resolve the card's attrs
-        cube = attach_metric(cube.assign_coords(method=np.array(methods, dtype=object)), metric, direction)
         root.create_array("method", data=np.array(methods, dtype=str))
         writer.scores.attrs.update({"_ARRAY_DIMENSIONS": ["dataset", "method"],
                                     **{key: ("" if v is None else v) for key, v in cube.attrs.items()}})
