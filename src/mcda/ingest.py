@@ -25,7 +25,10 @@ of datasets:
    next); a second row for a (dataset, method) cell
    is a duplicate and is refused, with the file rows named (a third, filtered read of the
    file finds them). The blocks are appended to the store's ``score`` array and their labels
-   to its ``dataset`` array, chunk by chunk. A partition larger than the budget (an unlucky
+   to its ``dataset`` array, chunk by chunk: a chunk is compressed (the array's own compressor,
+   into a reused buffer) and its file written by a thread while the next one fills, and its
+   labels are kept as Python strings for the cube returned at the end (the store is not read
+   back). A partition larger than the budget (an unlucky
    hash, or a file with far more rows than the partitions were chosen for) is split again on
    the next hash bits, a segment at a time, before it is assembled.
 
@@ -1219,21 +1222,25 @@ _COMMON_DOC = """
       assembled ``(16 k + L + 4 w + 80) / r`` bytes a row more (per dataset its cells, its
       label, its slots in the hash table and its row of the block and of labels handed to the
       store): ``R × (5 (L + 10) + 2 (16 k + L + 4 w + 80) / r) / 2``;
-    - the store's chunk being written, about ``2 × chunk_datasets × (8 k + 4 w)`` bytes;
+    - the store's chunks: one filling, one being compressed and written and its compressed
+      copy, about ``3 × chunk_datasets × (8 k + 4 w)`` bytes;
     - the spill file's index, 24 bytes per chunk (a partition's share of a buffer written).
 
     None of it grows with the number of datasets. Defaults (``R = 2,000,000``, 12-byte
     labels, 20 methods, ``chunk_datasets=100,000``): at most about 130 + 128 MiB in pass 1,
-    110 + 45 MiB in pass 2 (about 20 MiB in all on a large file, whose partitions are small) and 35 MiB for
-    the store's chunk, beside the
+    110 + 45 MiB in pass 2 (about 20 MiB in all on a large file, whose partitions are small) and 55 MiB for
+    the store's chunks, beside the
     interpreter and its libraries. The returned cube holds its dataset labels in memory (as
-    every opened store does; about 70 bytes a dataset as Python strings). A dataset with many
+    every opened store does; about 70 bytes a dataset as Python strings): they are gathered
+    as pass 2 writes them, so that they are in memory by its end rather than read back from
+    the store after it. A dataset with many
     more than ``k`` rows (only possible with duplicates, which are refused) makes its
     partition larger than ``R / 2``. Disk: the spill file, about ``8 + 2 + L - p`` bytes a row
     for labels whose batch shares a prefix of ``p`` bytes (the widths of the method code and of
     the label length grow with what the file needs; no length byte when a batch's labels have
     one length), plus the unfilled ends of the slots written (a few per cent), in ``work_dir``,
-    removed at the end. Measured (``benchmarks/bench_ingest.py``, figures in
+    removed at the end (by a thread once the store is written: freeing a large file takes the
+    system a while; the interpreter waits for it at exit). Measured (``benchmarks/bench_ingest.py``, figures in
     the large-cubes guide): 100,000,000 rows, 5,000,000 datasets × 20 methods.
 """
 
