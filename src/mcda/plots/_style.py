@@ -379,6 +379,18 @@ def savefig(fig, path, **kwargs) -> None:
         fig.savefig(path, **kwargs)
 
 
+#: zlib level of the PNG files save_formats writes: 3 instead of PIL's 6 encodes a 300 dpi figure in
+#: about 60% of the time for files about 1% larger (the same pixels; measured on the pairwise panels)
+PNG_COMPRESS_LEVEL = 3
+
+
+def _png_kwargs(path, kwargs: dict) -> dict:
+    """``kwargs`` for saving to ``path``: a PNG gets :data:`PNG_COMPRESS_LEVEL` unless the caller chose one."""
+    if not str(path).lower().endswith(".png") or "compress_level" in (kwargs.get("pil_kwargs") or {}):
+        return kwargs
+    return dict(kwargs, pil_kwargs={**(kwargs.get("pil_kwargs") or {}), "compress_level": PNG_COMPRESS_LEVEL})
+
+
 def save_formats(fig, paths, **kwargs) -> None:
     """Save ``fig`` to each of ``paths`` (e.g. a PNG and a PDF) with :func:`savefig`'s settings, laid out once.
 
@@ -394,7 +406,7 @@ def save_formats(fig, paths, **kwargs) -> None:
         rc = matplotlib.rcParams
         if "bbox_inches" in kwargs or len(paths) < 2:
             for path in paths:
-                fig.savefig(path, **kwargs)
+                fig.savefig(path, **_png_kwargs(path, kwargs))
             return
         engine = fig.get_layout_engine()
         dpi = fig.dpi
@@ -417,7 +429,7 @@ def save_formats(fig, paths, **kwargs) -> None:
             fig.set_layout_engine(None)
         try:
             for path in paths:
-                fig.savefig(path, bbox_inches=bbox, **kwargs)
+                fig.savefig(path, bbox_inches=bbox, **_png_kwargs(path, kwargs))
         finally:
             if engine is not None:
                 fig.set_layout_engine(engine)
