@@ -628,7 +628,7 @@ def test_the_shared_prefix_is_the_labels_common_prefix():
 
 
 def test_chunks_compressed_into_a_reused_buffer_equal_numcodecs_encode():
-    numcodecs = pytest.importorskip("numcodecs")
+    import numcodecs  # with zarr, in the test extra: never missing where the suite runs
     compress = ingest._blosc_into()
     assert compress is not None  # numcodecs' Blosc library reached
     rng = np.random.default_rng(3)
