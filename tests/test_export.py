@@ -135,6 +135,22 @@ def test_names_are_escaped_and_wide_tables_set_smaller_then_split():
     assert latex_escape("a_b^c~d\\e") == r"a\_b\textasciicircum{}c\textasciitilde{}d\textbackslash{}e"
 
 
+def test_long_names_break_where_a_word_changes_case_or_kind():
+    # the line-break points LaTeX may use in a long name: after _ - . /, and inside a letter/digit run
+    # over 12 characters where its case or kind changes (as the figures wrap), cut every 12 only beyond
+    from mcda.export import _breakable
+
+    brk = r"\allowbreak{}"
+    assert _breakable("GradientBoostedEnsemble_v3_tuned") == (
+        f"Gradient{brk}Boosted{brk}Ensemble\\_{brk}v3\\_{brk}tuned")
+    assert _breakable("ResNet50v2LargeBackbone") == f"Res{brk}Net{brk}50{brk}v{brk}2{brk}Large{brk}Backbone"
+    assert _breakable("short_CamelCase") == f"short\\_{brk}CamelCase"  # runs of 12 or fewer: whole
+    run = "abcdefghijklmnopqrstuvwxyzab"  # 28 letters, no change of case or kind: cut at 12 and 24
+    assert _breakable(run) == f"abcdefghijkl{brk}mnopqrstuvwx{brk}yzab"
+    for name in ("GradientBoostedEnsemble_v3_tuned", run, "a&b_Long%Name"):  # only break points added
+        assert _breakable(name).replace(brk, "") == latex_escape(name)
+
+
 def test_scores_table_errors():
     cube = mcda.datasets.synthetic(n_datasets=2, n_methods=2, n_seeds=3, rng=0)
     with pytest.raises(ValueError, match="has a `seed` dim"):

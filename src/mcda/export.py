@@ -175,14 +175,22 @@ def _fitting_size(widths: list[float]) -> tuple[int, str] | None:
 
 
 def _breakable(text: str) -> str:
-    """``text`` escaped, with line-break points after ``_ - . /`` and inside letter/digit runs over 12."""
+    """``text`` escaped, with line-break points after ``_ - . /`` and inside letter/digit runs over 12
+    characters: where the case or the kind of character changes (``Gradient|Boosted|Ensemble``,
+    ``ResNet|50``: the figures' rule, :func:`mcda.plots._layout.word_parts`), and every 12 characters
+    only in a part still longer than that."""
+    from .plots._layout import word_parts  # pure text rules: no matplotlib
+
     out = []
     for run in re.split(r"([_\-./])", _one_line(text)):
         if run in ("_", "-", ".", "/"):
             out.append(latex_escape(run) + r"\allowbreak{}")
         else:
-            for token in re.split(r"([A-Za-z0-9]+)", run):  # a letter/digit run: a break point every 12
-                pieces = [token[i:i + 12] for i in range(0, len(token), 12)] if token.isalnum() else [token]
+            for token in re.split(r"([A-Za-z0-9]+)", run):
+                if not (token.isalnum() and len(token) > 12):
+                    out.append(latex_escape(token))
+                    continue
+                pieces = [part[i:i + 12] for part in word_parts(token) for i in range(0, len(part), 12)]
                 out.append(r"\allowbreak{}".join(latex_escape(p) for p in pieces))
     return "".join(out)
 

@@ -89,7 +89,7 @@ def label_width(labels, size: float) -> float:
     return max((len(str(s)) for s in labels), default=0) * char_width(size)
 
 
-def _word_parts(word: str) -> list[str]:
+def word_parts(word: str) -> list[str]:
     """``word`` split where its case or its kind of character changes: ``LongMethodName`` →
     ``Long``, ``Method``, ``Name``; ``variant42`` → ``variant``, ``42``."""
     parts, start = [], 0
@@ -117,7 +117,7 @@ def label_tokens(text: str, max_chars: int) -> list[str]:
         tokens.append(token)
     pieces = []
     for tok in tokens:
-        for part in (_word_parts(tok) if len(tok) > max_chars else [tok]):
+        for part in (word_parts(tok) if len(tok) > max_chars else [tok]):
             while len(part) > max_chars:             # still longer than a line: cut it
                 pieces.append(part[:max_chars])
                 part = part[max_chars:]
@@ -127,7 +127,7 @@ def label_tokens(text: str, max_chars: int) -> list[str]:
 
 def wraps_whole(text: str, max_chars: int) -> bool:
     """Whether :func:`wrap_label` breaks ``text`` only between words or parts of words (never cuts one)."""
-    return all(len(part) <= max_chars for tok in label_tokens(text, 10 ** 9) for part in _word_parts(tok))
+    return all(len(part) <= max_chars for tok in label_tokens(text, 10 ** 9) for part in word_parts(tok))
 
 
 def wrap_label(text: str, max_chars: int) -> str:
