@@ -137,18 +137,21 @@ def test_names_are_escaped_and_wide_tables_set_smaller_then_split():
 
 def test_long_names_break_where_a_word_changes_case_or_kind():
     # the line-break points LaTeX may use in a long name: after _ - . /, and inside a letter/digit run
-    # over 12 characters where its case or kind changes (as the figures wrap), cut every 12 only beyond
+    # over 12 characters where its case or kind changes (as the figures wrap), cut every 12 only beyond;
+    # a word of five letters or more after a space is guarded from hyphenation by a \nobreak before it
     from mcda.export import _breakable
 
-    brk = r"\allowbreak{}"
+    brk, guard = r"\allowbreak{}", r"\nobreak{}"
     assert _breakable("GradientBoostedEnsemble_v3_tuned") == (
-        f"Gradient{brk}Boosted{brk}Ensemble\\_{brk}v3\\_{brk}tuned")
+        f"{guard}Gradient{brk}Boosted{brk}Ensemble\\_{brk}v3\\_{brk}tuned")
     assert _breakable("ResNet50v2LargeBackbone") == f"Res{brk}Net{brk}50{brk}v{brk}2{brk}Large{brk}Backbone"
-    assert _breakable("short_CamelCase") == f"short\\_{brk}CamelCase"  # runs of 12 or fewer: whole
+    assert _breakable("short_CamelCase") == f"{guard}short\\_{brk}CamelCase"  # runs of 12 or fewer: whole
+    assert _breakable("Random Forest (tuned)") == f"{guard}Random {guard}Forest ({guard}tuned)"
+    assert _breakable("m1") == "m1" and _breakable("a_rather") == f"a\\_{brk}rather"
     run = "abcdefghijklmnopqrstuvwxyzab"  # 28 letters, no change of case or kind: cut at 12 and 24
-    assert _breakable(run) == f"abcdefghijkl{brk}mnopqrstuvwx{brk}yzab"
-    for name in ("GradientBoostedEnsemble_v3_tuned", run, "a&b_Long%Name"):  # only break points added
-        assert _breakable(name).replace(brk, "") == latex_escape(name)
+    assert _breakable(run) == f"{guard}abcdefghijkl{brk}mnopqrstuvwx{brk}yzab"
+    for name in ("GradientBoostedEnsemble_v3_tuned", run, "a&b_Long%Name", "Random Forest (tuned)"):
+        assert _breakable(name).replace(brk, "").replace(guard, "") == latex_escape(name)  # only breaks added
 
 
 def test_scores_table_errors():
@@ -266,14 +269,40 @@ def _check_log(log: str, what: str):
     assert "Undefined control sequence" not in log, what
 
 
-def test_every_cli_table_compiles_with_pdflatex(tmp_path):
-    # Every table `mcda compare` writes, at 8 methods x 20 datasets x 5 seeds (pairwise: 560 rows) and,
-    # for the scores and comparison tables, at 20 and 50 methods; 40-character names, one missing cell.
-    # The .log must show no LaTeX error, no float too large for the page, no overfull box over 1 pt.
+def _need_pdflatex():
     if shutil.which("pdflatex") is None:
         if os.environ.get("CI"):  # .ci/run installs TeX Live: under CI a missing pdflatex is a failure
             pytest.fail("pdflatex is not installed; .ci/run installs texlive-latex-base and -recommended")
         pytest.skip("no TeX installation (CI installs it)")
+
+
+def test_tex_breaks_names_only_at_their_break_points(tmp_path):
+    # TeX's own hyphenation of each name as the captions write it (\showhyphens logs the points TeX
+    # would hyphenate at): none inside a name; the same words written plainly are hyphenated
+    # ("Gra-di-ent"), so the check can see a hyphenation
+    from mcda.export import _breakable
+
+    _need_pdflatex()
+    names = ["GradientBoostedEnsemble_v3_tuned", "LongMethodName_variant_03_with_tuning",
+             "Random Forest (tuned)", "x (Transformer) baseline"]
+    lines = [r"\showhyphens{x = " + _breakable(n) + "}" for n in names] + [r"\showhyphens{x = GradientBoosted}"]
+    document = "\n".join([r"\documentclass{article}", r"\begin{document}", *lines, r"\end{document}", ""])
+    (tmp_path / "hyphens.tex").write_text(document, encoding="utf-8")
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "hyphens.tex"], cwd=tmp_path, capture_output=True,
+                   text=True, timeout=120)
+    log = (tmp_path / "hyphens.log").read_text(encoding="utf-8", errors="replace")
+    shown = [" ".join(part.split("\\hbox(")[0].split()) for part in log.split("x = ")[1:]]
+    assert len(shown) == len(lines), log[-2000:]
+    for name, text in zip(names, shown):
+        assert "-" not in text, (name, text)
+    assert "Gra-di-ent" in shown[-1], shown[-1]
+
+
+def test_every_cli_table_compiles_with_pdflatex(tmp_path):
+    # Every table `mcda compare` writes, at 8 methods x 20 datasets x 5 seeds (pairwise: 560 rows) and,
+    # for the scores and comparison tables, at 20 and 50 methods; 40-character names, one missing cell.
+    # The .log must show no LaTeX error, no float too large for the page, no overfull box over 1 pt.
+    _need_pdflatex()
     from mcda.cli import main
     import io
 

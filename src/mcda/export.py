@@ -178,21 +178,34 @@ def _breakable(text: str) -> str:
     """``text`` escaped, with line-break points after ``_ - . /`` and inside letter/digit runs over 12
     characters: where the case or the kind of character changes (``Gradient|Boosted|Ensemble``,
     ``ResNet|50``: the figures' rule, :func:`mcda.plots._layout.word_parts`), and every 12 characters
-    only in a part still longer than that."""
+    only in a part still longer than that.
+
+    A name is never hyphenated (``Gra-dient``, ``Long-MethodName`` would read as part of the name).
+    TeX hyphenates only a word of five letters or more that directly follows a space; the parts after
+    a break point follow its penalty, and a word that follows a space is given a ``\\nobreak`` (a
+    penalty, not a break point) before it."""
     from .plots._layout import word_parts  # pure text rules: no matplotlib
 
-    out = []
-    for run in re.split(r"([_\-./])", _one_line(text)):
+    pieces = []
+    after_space = True  # no penalty since the last space (TeX skips punctuation looking for the word)
+    for run in re.split(r"([_\-./ ])", _one_line(text)):
         if run in ("_", "-", ".", "/"):
-            out.append(latex_escape(run) + r"\allowbreak{}")
+            pieces.append(latex_escape(run) + r"\allowbreak{}")
+            after_space = False
+        elif run == " ":
+            pieces.append(" ")
+            after_space = True
         else:
             for token in re.split(r"([A-Za-z0-9]+)", run):
-                if not (token.isalnum() and len(token) > 12):
-                    out.append(latex_escape(token))
+                if not token.isalnum():
+                    pieces.append(latex_escape(token))
                     continue
-                pieces = [part[i:i + 12] for part in word_parts(token) for i in range(0, len(part), 12)]
-                out.append(r"\allowbreak{}".join(latex_escape(p) for p in pieces))
-    return "".join(out)
+                parts = [token] if len(token) <= 12 else \
+                    [part[i:i + 12] for part in word_parts(token) for i in range(0, len(part), 12)]
+                guard = r"\nobreak{}" if after_space and len(parts[0]) >= 5 else ""
+                pieces.append(guard + r"\allowbreak{}".join(latex_escape(p) for p in parts))
+                after_space = False
+    return "".join(pieces)
 
 
 def _method_keys(methods: list, *, noun: str = "methods", only_long: bool = False) -> tuple[dict, str, str]:
@@ -212,7 +225,7 @@ def _method_keys(methods: list, *, noun: str = "methods", only_long: bool = Fals
         keyed = names  # a kept name would read as a key (a method called "m1" beside key M1): key every name
     keys = {m: latex_escape(m) for m in names} | {m: f"M{i + 1}" for i, m in enumerate(keyed)}
     names = keyed
-    sentence = f" {noun[0].upper()}{noun[1:]}: " + "; ".join(f"{keys[m]} = {_breakable(m)}" for m in names) + "."
+    sentence = f" {noun[0].upper()}{noun[1:]}: " + "; ".join(f"{keys[m]}~= {_breakable(m)}" for m in names) + "."
     if len(names) <= 10:
         return keys, sentence, ""
     table = _float(f"Keys of the {noun} in the table above (M1--M{len(names)}).", None, ["Key", "Method"],
