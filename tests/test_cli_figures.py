@@ -117,3 +117,44 @@ def test_plackett_luce_samples_must_be_positive(tmp_path):
     status, _, err = run(["compare", "--example", "demsar2006", "--out", str(tmp_path / "o"),
                           "--plackett-luce-samples", "0"])
     assert status == 1 and "--plackett-luce-samples" in err and "0" in err
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_diagram_of_more_methods_than_a_page_labels_is_written_page_by_page(tmp_path, jobs):
+    # 50 methods with 38-character names (three lines a label): the CD diagram's labels take two
+    # pages (mcda.plots.critical_difference.cd_pages); the command writes both, as its files say
+    import mcda
+    from mcda.plots._layout import PageOutOfRange
+
+    cube = mcda.datasets.synthetic(n_datasets=6, n_methods=50, n_seeds=1, rng=2)
+    frame = cube.to_dataframe(name="accuracy").reset_index()[["dataset", "method", "accuracy"]]
+    frame["method"] = frame["method"].str.replace("method_", "LongMethodName_variant_") + "_with_tuning"
+    csv = tmp_path / "scores.csv"
+    frame.to_csv(csv, index=False)
+    report = mcda.Report(mcda.score_cube(frame, metric="accuracy", columns={"score": "accuracy"}), rng=0)
+    with pytest.raises(PageOutOfRange) as pages:
+        report.plot_critical_difference(page=10**9)
+    n_pages = pages.value.n_pages
+    assert n_pages >= 2
+    out = tmp_path / "o"
+    status, _, err = run(["compare", str(csv), "--metric", "accuracy", "--figures", "critical_difference",
+                          "--jobs", jobs, "--rng", "0", "--out", str(out)])
+    assert status == 0, err
+    expected = ["critical_difference.png"] + [f"critical_difference_page{i}.png" for i in range(2, n_pages + 1)]
+    assert sorted(p.name for p in out.glob("*.png")) == sorted(expected)
+    assert sorted(p.name for p in out.glob("*.pdf")) == sorted(e.replace(".png", ".pdf") for e in expected)
+
+
+def test_shrinkage_of_more_datasets_than_a_page_is_written_page_by_page(tmp_path):
+    # 70 datasets: the shrinkage plot's rows take two pages (about 60 a page, mcda.plots.plot_shrinkage)
+    import mcda
+
+    cube = mcda.datasets.synthetic(n_datasets=70, n_methods=2, n_seeds=10, rng=3)
+    frame = cube.to_dataframe(name="accuracy").reset_index()[["dataset", "method", "seed", "accuracy"]]
+    csv = tmp_path / "scores.csv"
+    frame.to_csv(csv, index=False)
+    out = tmp_path / "o"
+    status, _, err = run(["compare", str(csv), "--metric", "accuracy", "--cv-runs", "2", "--figures",
+                          "shrinkage_top_pair", "--jobs", "2", "--rng", "0", "--out", str(out)])
+    assert status == 0, err
+    assert sorted(p.name for p in out.glob("*.png")) == ["shrinkage_top_pair.png", "shrinkage_top_pair_page2.png"]

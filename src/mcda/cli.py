@@ -392,8 +392,9 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--figures", type=_figure_choice, default=("auto",), metavar="NAMES",
                          help="which figures to write (PNG and PDF): auto, all, none, or a comma-separated list of "
                               f"{', '.join(FIGURES)}. {FIGURES_RULE[0].upper() + FIGURES_RULE[1:]}; all writes every "
-                              "figure that applies to the data (default: auto). forest and pairwise write one file "
-                              "per page of datasets (pairwise.png, pairwise_page2.png, ...)")
+                              "figure that applies to the data (default: auto). A figure taller than a page is "
+                              "written one file per page (forest.png, forest_page2.png, ...): critical_difference, "
+                              "forest, pairwise, learning_curves and shrinkage_top_pair")
     compare.add_argument("--no-figures", action="store_true", help="the same as --figures none")
     compare.add_argument("--jobs", type=_jobs, default=None, metavar="N",
                          help="processes drawing the figures' pages: a positive integer, or auto (the usable "
@@ -617,9 +618,11 @@ def _figures(report, out_dir: Path, stdout, chosen=("auto",), jobs=1) -> list[st
             if plan[n] is not None and plan[n].startswith("needs"):
                 stdout.write(f"  figure {n}: not drawn ({plan[n]})\n")
         wanted = [n for n in wanted if plan[n] is None or not plan[n].startswith("needs")]
-    paged = {"forest": lambda page: report.plot_forest(page=page),  # datasets beyond a page: further files
+    paged = {"critical_difference": lambda page: report.plot_critical_difference(page=page),  # methods
+             "forest": lambda page: report.plot_forest(page=page),  # datasets beyond a page: further files
              "pairwise": lambda page: report.plot_pairwise(page=page),
-             "learning_curves": lambda page: report.plot_learning_curves(page=page)}
+             "learning_curves": lambda page: report.plot_learning_curves(page=page),
+             "shrinkage_top_pair": lambda page: report.plot_shrinkage(top_pair(), page=page)}
     jobs = _jobs_for(jobs, wanted)
     # A figure is a few thousand objects in reference cycles (artists, transforms, the figure):
     # the collector's youngest generation, at 700 allocations, ran about a thousand times and its
