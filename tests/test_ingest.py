@@ -309,6 +309,34 @@ def test_non_numeric_scores_are_refused_with_their_rows(tmp_path):
     assert not (tmp_path / "t.zarr").exists()
 
 
+def test_row_groups_read_by_two_threads_give_file_row_numbers_and_the_first_bad_row(tmp_path, monkeypatch):
+    # rows_in_memory=400: batches of up to 100 rows, so runs of two row groups of 50 (a batch each),
+    # dealt to the two reading threads in turn (rows 1300-1399 are the second thread's); the rows are
+    # named by their place in the file, and the first bad row in file order is the one reported
+    n = 2000
+    frame = pd.DataFrame({"dataset": [f"d{i // 2}" for i in range(n)], "method": ["x", "y"] * (n // 2),
+                          "score": ["0.5"] * n})
+    frame.loc[1334, "score"] = "bad"
+    frame.loc[1777, "score"] = "later"
+    frame.to_parquet(tmp_path / "t.parquet", row_group_size=50)
+    source = ingest._ParquetSource(tmp_path / "t.parquet", {r: r for r in ingest._ROLES}, 100)
+    first, second = source.readers(False, 2)
+    assert [item[0] for item in first if item is not None][:4] == [0, 50, 200, 250]
+    assert [item[0] for item in second if item is not None][:4] == [100, 150, 300, 350]
+    assert [row for row, _ in ingest._prefetched(source.readers(False, 2))] == list(range(0, n, 50))
+    message = r"non-numeric values at row 1334 \(dataset 'd667', method 'x'\): 'bad'"
+    with pytest.raises(ValueError, match=message):
+        store.parquet_to_zarr(tmp_path / "t.parquet", tmp_path / "t.zarr", metric="accuracy", rows_in_memory=400)
+    # the same store with one reading thread
+    good = frame.assign(score=np.linspace(0.0, 1.0, n))
+    good.to_parquet(tmp_path / "g.parquet", row_group_size=50)
+    two = store.parquet_to_zarr(tmp_path / "g.parquet", tmp_path / "two.zarr", metric="accuracy", rows_in_memory=400)
+    monkeypatch.setattr(ingest, "_PARQUET_READERS", 1)
+    one = store.parquet_to_zarr(tmp_path / "g.parquet", tmp_path / "one.zarr", metric="accuracy", rows_in_memory=400)
+    _same_store(two.compute(), one.compute())
+    _check_matches(two.compute(), good)
+
+
 def test_csv_missing_markers_are_missing_results(tmp_path):
     text = "dataset,method,score\na,x,0.5\na,y,NA\nb,x,\nb,y,0.25\nNA,x,0.1\n"
     (tmp_path / "m.csv").write_text(text)
@@ -589,6 +617,37 @@ def test_assembling_a_partition_matches_plain_python(mask):
                                                                  pa.py_buffer(data.copy())]).to_pylist()
     assert got == long and n_repeated == 0 and scratch.capacity >= 60
     np.testing.assert_array_equal(kernels.take_rows(cells, np.arange(60)), [[np.nan, np.nan, i] for i in range(60)])
+
+
+def test_a_word_at_any_byte_is_the_bytes_there():
+    raw = np.random.default_rng(1).integers(0, 256, 32, dtype=np.uint8)
+    words = raw.view(np.uint64)
+    for b in range(24):
+        for n in range(-1, 9):
+            expected = int.from_bytes(raw[b:b + max(n, 0)].tobytes(), "little")
+            assert int(kernels._word_at(words, b, n)) == expected, (b, n)
+
+
+@pytest.mark.parametrize("code_width, length_width", [(1, 1), (2, 2), (4, 4), (1, 4), (4, 1)])
+def test_assembling_reads_every_width_of_code_and_length(code_width, length_width):
+    rng = np.random.default_rng(6)
+    labels = ["p-" + "x" * (i % 15) + str(i) for i in range(30)] + ["q", "数据集"]  # 1 to 16 bytes, a prefix or not
+    rows = [(t, c) for t in labels for c in range(3)]
+    rows = [rows[i] for i in rng.permutation(len(rows))]
+    text, provisional = [t for t, _ in rows], np.array([c for _, c in rows], dtype=np.int32)
+    scores = rng.random(len(rows))
+    recode = np.array([1, 2, 0])
+    half = len(rows) // 3
+    buffer = np.concatenate([_segments(text[:half], provisional[:half], scores[:half], 0, code_width, length_width)[0],
+                             _segments(text[half:], provisional[half:], scores[half:], 0, code_width, length_width)[0]])
+    cells, hashes, offsets, data, repeated, n_repeated = kernels.assemble_segments(buffer, kernels.ALL_BITS, recode,
+                                                                                 3, 8)
+    groups, expected_hashes, expected_block, _ = _assembled_by_python(text, recode[provisional].tolist(), scores,
+                                                                      int(kernels.ALL_BITS), 3)
+    got = pa.Array.from_buffers(pa.large_string(), len(hashes), [None, pa.py_buffer(offsets.copy()),
+                                                                 pa.py_buffer(data.copy())]).to_pylist()
+    assert got == groups and hashes.tolist() == expected_hashes and n_repeated == 0
+    np.testing.assert_array_equal(kernels.take_rows(cells, np.arange(len(groups))), expected_block)
 
 
 def test_the_work_folder_is_removed(tmp_path):

@@ -74,9 +74,12 @@ _CACHE_BITS = 9  # up to 512 partitions only to keep them small (more would mean
 _SPLIT_BITS = 4  # an oversized partition is split 16 ways
 _SMALL_PARTITION = 1 << 17
 _SPILL_BUFFER = 64 << 20  # bytes of slots (one per partition) the rows of pass 1 gather in before a write; two such
-_READ_AHEAD = 3  # partitions read ahead in pass 2
+_READ_AHEAD = 8  # at most so many partitions read ahead in pass 2 (see _HELD_PARTITIONS)
+_HELD_PARTITIONS = 5  # ... while those read and not yet written hold at most five partitions of the budget's rows
+_ASSEMBLING = 4  # partitions handed to pass 2's two assembling threads at once (two waiting, written in order)
 _READERS = 2  # threads reading them (the disk serves two reads at once faster than one after the other)
-_ARROW_THREADS = False  # the Parquet file decoded in the reading thread alone (see _ParquetSource.batches)
+_ARROW_THREADS = False  # each reading thread decodes on its own, without pyarrow's threads (see _ParquetSource)
+_PARQUET_READERS = 2  # threads decoding a Parquet file's row groups at once in pass 1
 _MIN_SLOT = 16 << 10  # the smallest slot (more partitions than _SPILL_BUFFER / _MIN_SLOT: a larger buffer)
 _HASH_MASK = np.uint64(0xFFFFFFFFFFFFFFFF)  # a test sets it to 0: every label on one hash
 # pyarrow.csv's default null markers (the same list as pandas.read_csv): a missing score
@@ -97,7 +100,16 @@ class _Source:
     kind = ""
     n_rows: int | None = None
 
-    def batches(self, text_scores: bool):  # pragma: no cover - interface
+    def batches(self, text_scores: bool):
+        """(first row, [dataset, method, score columns]) of every batch, in file order."""
+        for reader in self.readers(text_scores, 1):
+            yield from (item for item in reader if item is not None)
+
+    def readers(self, text_scores: bool, n: int) -> list:  # pragma: no cover - interface
+        """Up to ``n`` iterators, each to be used by one thread, that together give every batch
+        once as (first row, columns): the file is cut into runs of batches, dealt to the
+        iterators in turn (run r to iterator r % n), and each iterator yields None after each
+        of its runs (:func:`_prefetched` puts them back in file order)."""
         raise NotImplementedError
 
 
@@ -112,18 +124,45 @@ class _ParquetSource(_Source):
             raise FileNotFoundError(f"`parquet` {self.path!r} does not exist")
         self.file = pq.ParquetFile(self.path, pre_buffer=False)  # pre-buffering holds whole row groups
         names = self.file.schema_arrow.names
+        self.read_dictionary = None
         if cols["method"] in names:  # the few methods come as a dictionary: no hashing of their text
-            self.file = pq.ParquetFile(self.path, pre_buffer=False, read_dictionary=[cols["method"]])
+            self.read_dictionary = [cols["method"]]
+            self.file = pq.ParquetFile(self.path, pre_buffer=False, read_dictionary=self.read_dictionary)
         missing = [c for c in cols.values() if c not in names]
         if missing:
             raise McdaArgumentError(f"the Parquet file has no column(s) {shown(missing)}; its columns are {shown(names)}. "
                              "Name them with `columns={'dataset': ..., 'method': ..., 'score': ...}`.")
         self.n_rows = int(self.file.metadata.num_rows)
 
-    def batches(self, text_scores: bool):
+    def readers(self, text_scores: bool, n: int) -> list:
+        """The row groups in runs of about a batch's rows, the runs dealt to ``n`` readers in turn,
+        each reader with a file object of its own: the runs are decoded ``n`` at once (pyarrow
+        releases the GIL), each in its reader's thread alone (with pyarrow's own threads the same
+        decoding took more processor time, and competed with the partitioning)."""
+        meta = self.file.metadata
+        group_rows = [meta.row_group(g).num_rows for g in range(meta.num_row_groups)]
+        first = np.concatenate([[0], np.cumsum(group_rows, dtype=np.int64)]).tolist()
+        runs, start = [], 0
+        for g in range(len(group_rows)):  # consecutive row groups of at least a batch's rows together
+            if first[g + 1] - first[start] >= self.batch_rows or g + 1 == len(group_rows):
+                runs.append((start, g + 1))
+                start = g + 1
+        n = max(1, min(n, len(runs)))
+        return [self._run_batches(runs[j::n], first, self.file if n == 1 else None) for j in range(n)]
+
+    def _run_batches(self, runs, first: list, file=None):
+        import pyarrow.parquet as pq
+
+        if file is None:  # (a ParquetFile is read by one thread at a time)
+            file = pq.ParquetFile(self.path, pre_buffer=False, read_dictionary=self.read_dictionary)
         columns = [self.cols[r] for r in _ROLES]
-        for batch in self.file.iter_batches(batch_size=self.batch_rows, columns=columns, use_threads=_ARROW_THREADS):
-            yield [batch.column(batch.schema.get_field_index(c)) for c in columns]
+        for lo, hi in runs:
+            row = first[lo]
+            for batch in file.iter_batches(batch_size=self.batch_rows, row_groups=range(lo, hi), columns=columns,
+                                           use_threads=_ARROW_THREADS):
+                yield row, [batch.column(batch.schema.get_field_index(c)) for c in columns]
+                row += batch.num_rows
+            yield None  # the end of a run (see _prefetched)
 
 
 class _CsvSource(_Source):
@@ -159,10 +198,15 @@ class _CsvSource(_Source):
                             parse_options=csv.ParseOptions(delimiter=self.delimiter),
                             convert_options=csv.ConvertOptions(**convert))
 
-    def batches(self, text_scores: bool):
+    def readers(self, text_scores: bool, n: int) -> list:
+        """One reader: a CSV file is read from its start."""
+        return [self._batches(text_scores)]
+
+    def _batches(self, text_scores: bool):
         import pyarrow as pa
 
         reader = None
+        row = 0
         columns = [self.cols[r] for r in _ROLES]
         while True:
             try:
@@ -175,7 +219,8 @@ class _CsvSource(_Source):
                 if not text_scores and "conversion error to double" in str(exc):
                     raise _TextScores() from exc
                 raise McdaArgumentError(f"the CSV file {self.path!r} could not be read: {exc}") from None
-            yield [batch.column(batch.schema.get_field_index(c)) for c in columns]
+            yield row, [batch.column(batch.schema.get_field_index(c)) for c in columns]
+            row += batch.num_rows
 
 
 # =========================================================================== one batch
@@ -626,43 +671,54 @@ def _bits_for(n_rows: int, budget: int) -> int:
     return int(min(_MAX_BITS, max(needed, min(small, _CACHE_BITS))))
 
 
-def _prefetched(iterator):
-    """The items of ``iterator``, the next one read in a thread while this one is used (the
-    readers release the GIL while they decode: reading overlaps the work on the batch)."""
+def _prefetched(readers):
+    """The batches of ``readers`` (:meth:`_Source.readers`) in file order, each reader in a thread
+    of its own that reads its next batch while the ones already read are used (the readers
+    release the GIL while they decode: reading overlaps the work on the batches, and several
+    readers decode at once). A reader yields None after each run of batches: the runs are
+    dealt to the readers in turn, so the file order is reader 0's first run, reader 1's first,
+    and so on."""
     import queue
-    import threading
 
-    slots: queue.Queue = queue.Queue(maxsize=1)
     done = object()
     stop = threading.Event()
+    slots = [queue.Queue(maxsize=1) for _ in readers]  # each reader holds one batch ready
 
-    def read():
+    def read(iterator, slot):
         try:
             for item in iterator:
                 if stop.is_set():
                     return
-                slots.put((item, None))
-            slots.put((done, None))
+                slot.put((item, None))
+            slot.put((done, None))
         except BaseException as exc:  # handed to the consumer
-            slots.put((done, exc))
+            slot.put((done, exc))
 
-    thread = threading.Thread(target=read, daemon=True)
-    thread.start()
+    threads = [threading.Thread(target=read, args=(it, slot), daemon=True) for it, slot in zip(readers, slots)]
+    for thread in threads:
+        thread.start()
     try:
+        j = 0
         while True:
-            item, error = slots.get()
+            item, error = slots[j].get()
             if error is not None:
                 raise error
-            if item is done:
+            if item is done:  # the reader of the next run has none: the file is read
                 return
+            if item is None:  # the end of a run: the next run is the next reader's
+                j = (j + 1) % len(slots)
+                continue
             yield item
     finally:
         stop.set()
-        while thread.is_alive():  # unblock the reader if it waits on a full queue
-            try:
-                slots.get(timeout=0.05)
-            except queue.Empty:
-                pass
+        while any(thread.is_alive() for thread in threads):  # unblock the readers waiting on a full queue
+            for slot in slots:
+                try:
+                    slot.get_nowait()
+                except queue.Empty:
+                    pass
+            for thread in threads:
+                thread.join(timeout=0.01)
 
 
 # =========================================================================== pass 1: partition
@@ -691,17 +747,19 @@ def _partition(source: _Source, folder: str, bits: int, text_scores: bool, line)
     pool = ThreadPoolExecutor(max_workers=2)  # the kernels and the writes release the GIL
     pending: list = []
     try:
-        for datasets, methods, scores in _prefetched(source.batches(text_scores)):
+        # (batches in the order their readers finish them: a row's place in the file is its batch's first row
+        # plus its place in the batch)
+        for first, (datasets, methods, scores) in _prefetched(source.readers(text_scores, _PARQUET_READERS)):
             n = len(datasets)
-            datasets = _as_labels(datasets, "dataset", names["dataset"], row, check_blank=False)
+            datasets = _as_labels(datasets, "dataset", names["dataset"], first, check_blank=False)
             if pa.types.is_dictionary(datasets.type):
                 datasets = datasets.cast(datasets.type.value_type)
-            methods = _as_labels(methods, "method", names["method"], row)
-            values = _scores(scores, names["score"], datasets, methods, row)
+            methods = _as_labels(methods, "method", names["method"], first)
+            values = _scores(scores, names["score"], datasets, methods, first)
             codes = _method_codes(methods, lookup)
             while len(pending) >= 2:  # at most two batches in the workers
                 width = max(width, pending.pop(0).result())
-            pending.append(pool.submit(work, row, datasets, codes, values, len(lookup)))
+            pending.append(pool.submit(work, first, datasets, codes, values, len(lookup)))
             row += n
             line.update(row)
         for future in pending:
@@ -799,14 +857,12 @@ def _duplicate_rows(source: _Source, pairs, methods: list) -> str:
     wanted = {(d, methods[m]) for d, m in pairs}
     rows: dict = {key: [] for key in wanted}
     labels = pa.array(sorted({d for d, _ in wanted}))
-    row = 0
-    for datasets, method_column, _ in source.batches(True):
+    for row, (datasets, method_column, _) in source.batches(True):
         hit = pc.is_in(datasets.cast(pa.string()), value_set=labels).to_numpy(zero_copy_only=False)
         for i in np.flatnonzero(hit):
             key = (str(datasets[int(i)].as_py()), str(method_column[int(i)].as_py()))
             if key in rows:
                 rows[key].append(row + int(i))
-        row += len(datasets)
     found = [(d, m, rows[(d, m)]) for d, m in sorted(wanted)]
     return "; ".join(f"dataset {d!r}, method {m!r} appears {len(r)} times (rows {shown(r)})" for d, m, r in found)
 
@@ -1081,12 +1137,15 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
 
             todo = [int(p) for p in np.flatnonzero(parts.counts)]
             budget = max(1, rows_in_memory // 2)
-            # a third thread reads partitions ahead (direct reads wait on the disk, not the processor)
+            # partitions are read ahead by two threads (direct reads wait on the disk, not the processor)
+            # while the rows read and not yet assembled stay within five partitions of the budget
             reads: dict = {}
             free: list = []
-
             free_lock = threading.Lock()
             parts.index()  # (built once, here, before the readers look partitions up in it)
+            rows = np.array([parts.counts[p] for p in todo], dtype=np.int64)
+            held = np.concatenate([[0], np.cumsum(np.where(rows <= budget, rows, 0))])  # rows read before partition i
+            next_read = 0
 
             def read(p):
                 size = parts.read_bound(p)
@@ -1097,9 +1156,17 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
                     buffer = _aligned_words(max(size + size // 4, 1 << 20))
                 return parts.read(p, out=buffer), buffer
 
-            def read_ahead(i):
-                if i < len(todo) and parts.counts[todo[i]] <= budget:
-                    reads[i] = reader.submit(read, todo[i])
+            def read_ahead(written):
+                """Start the reads of the next partitions while those read and not yet written
+                (from the ``written``-th on) hold at most ``_HELD_PARTITIONS`` partitions' rows of the
+                budget, at most ``_READ_AHEAD`` partitions ahead of the one written next."""
+                nonlocal next_read
+                while (next_read < len(todo) and next_read < written + _READ_AHEAD
+                       and (held[next_read + 1] - held[written] <= _HELD_PARTITIONS * budget
+                            or next_read == written)):
+                    if rows[next_read] <= budget:  # (a partition to split again reads its own)
+                        reads[next_read] = reader.submit(read, todo[next_read])
+                    next_read += 1
 
             def assemble(i):
                 future = reads.pop(i, None)
@@ -1113,17 +1180,18 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
                         free.append(buffer)
 
             with ThreadPoolExecutor(max_workers=2) as pool, ThreadPoolExecutor(max_workers=_READERS) as reader:
-                for i in range(_READ_AHEAD):
-                    read_ahead(i)
-                pending = [pool.submit(assemble, i) for i in range(min(2, len(todo)))]
+                read_ahead(0)
+                # more partitions handed to the two threads than they assemble at once: a thread that is
+                # done with one goes on with the next even while the one before it (written first) is not
+                pending = [pool.submit(assemble, i) for i in range(min(_ASSEMBLING, len(todo)))]
                 # the card's attributes, while the first partitions assemble (reading the cards takes a while)
                 cube = xr.DataArray(np.zeros((0, k)), dims=("dataset", "method"))
                 cube = attach_metric(cube.assign_coords(method=np.array(methods, dtype=object)), metric, direction)
                 for i, p in enumerate(todo):
                     blocks = pending.pop(0).result()
-                    read_ahead(i + _READ_AHEAD)
-                    if i + 2 < len(todo):
-                        pending.append(pool.submit(assemble, i + 2))
+                    read_ahead(i + 1)
+                    if i + _ASSEMBLING < len(todo):
+                        pending.append(pool.submit(assemble, i + _ASSEMBLING))
                     parts.release(p)  # (through the page cache) its pages serve the next writes
                     for block, text in blocks:
                         writer.add(block, text)

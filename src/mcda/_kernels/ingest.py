@@ -528,12 +528,19 @@ def _hash_words(w0, w1, length, mask):
 
 
 @jit(nogil=True, inline="always")
-def _bytes_at(raw, b, n):
-    """``n`` (at most 8) bytes from byte ``b`` of ``raw`` as a little-endian word, zero above
-    them (none when ``n`` <= 0)."""
-    v = np.uint64(0)
-    for q in range(n):
-        v |= np.uint64(raw[b + q]) << np.uint64(8 * q)
+def _word_at(words, b, n):
+    """``n`` (at most 8) bytes from byte ``b`` of ``words`` (uint64, little-endian) as a word, zero
+    above them (none when ``n`` <= 0): one or two aligned loads and shifts instead of a load per
+    byte. The second word is read only when the bytes reach into it."""
+    if n <= 0:
+        return np.uint64(0)
+    i = b >> 3
+    s = np.uint64(8 * (b & 7))
+    v = words[i] >> s
+    if (b & 7) + n > 8:
+        v |= words[i + 1] << (np.uint64(64) - s)
+    if n < 8:
+        v &= (np.uint64(1) << np.uint64(8 * n)) - np.uint64(1)
     return v
 
 
@@ -553,8 +560,8 @@ def assemble_rows_short(buffer, mask, recode, state, table, group_hash, slot_has
     put together in two words, placed by a cheap hash (:func:`_slot_hash`; the label hash only
     for a new group) and compared with a group's (``keys[g]``) in three comparisons rather
     than byte by byte."""
-    raw = buffer.view(np.uint8)
     scores = buffer.view(np.int64)
+    words = buffer.view(np.uint64)  # a row's fields read a word at a time (_word_at)
     end = buffer.size * 8
     capacity = group_hash.size
     mask_t = np.uint64(table.size - 1)
@@ -562,22 +569,27 @@ def assemble_rows_short(buffer, mask, recode, state, table, group_hash, slot_has
     while pos < end:
         c, stored, cw, lw, plen, uniform = _segment_header(buffer, pos)
         prefix_at = pos + 32
-        p0 = _bytes_at(raw, prefix_at, min(plen, 8))
-        p1 = _bytes_at(raw, prefix_at + 8, plen - 8)
+        p0 = _word_at(words, prefix_at, min(plen, 8))
+        p1 = _word_at(words, prefix_at + 8, plen - 8)
         shift = np.uint64(8 * (plen % 8))
         back = np.uint64(64 - 8 * (plen % 8))
         score_at = (prefix_at + _pad8(plen)) // 8
         b = prefix_at + _pad8(plen) + 8 * c if first_row == 0 else resume
         for r in range(first_row, c):
             row_at = b
-            code, rest, b = _row_head(raw, b, cw, lw, uniform - plen)
-            r0 = _bytes_at(raw, b, min(rest, 8))
+            code = np.int64(_word_at(words, b, cw))
+            b += cw
+            rest = uniform - plen
+            if lw:
+                rest = np.int64(_word_at(words, b, lw))
+                b += lw
+            r0 = _word_at(words, b, min(rest, 8))
             if plen == 0:
                 w0 = r0
-                w1 = _bytes_at(raw, b + 8, rest - 8)
+                w1 = _word_at(words, b + 8, rest - 8)
             elif plen < 8:
                 w0 = p0 | (r0 << shift)
-                w1 = p1 | (r0 >> back) | (_bytes_at(raw, b + 8, rest - 8) << shift)
+                w1 = p1 | (r0 >> back) | (_word_at(words, b + 8, rest - 8) << shift)
             else:  # the rest is at most 8 bytes
                 w0 = p0
                 w1 = p1 | (r0 << shift)
