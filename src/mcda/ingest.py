@@ -80,6 +80,7 @@ _ASSEMBLING = 4  # partitions handed to pass 2's two assembling threads at once 
 _READERS = 2  # threads reading them (the disk serves two reads at once faster than one after the other)
 _ARROW_THREADS = False  # each reading thread decodes on its own, without pyarrow's threads (see _ParquetSource)
 _PARQUET_READERS = 2  # threads decoding a Parquet file's row groups at once in pass 1
+_LABEL_PIECE = 4096  # labels turned into Python strings at a time by the store's writer (see _Writer)
 _MIN_SLOT = 16 << 10  # the smallest slot (more partitions than _SPILL_BUFFER / _MIN_SLOT: a larger buffer)
 _HASH_MASK = np.uint64(0xFFFFFFFFFFFFFFFF)  # a test sets it to 0: every label on one hash
 # pyarrow.csv's default null markers (the same list as pandas.read_csv): a missing score
@@ -843,10 +844,11 @@ def _assemble(spill: _Spill, p: int, budget: int, recode: np.ndarray, k: int, wi
         labels = _arrow_labels(offsets, text)
         cells[:] = kernels.NOT_GIVEN  # the scratch clean again
         raise _Duplicates([(labels[int(g)].as_py(), int(c)) for g, c in repeated])
-    # (the labels as text only for the rare hashes two labels share; views of the scratch)
-    order = _order(hashes, lambda groups: _arrow_labels(offsets, text).take(groups).to_pylist())
-    labels = kernels.utf8_to_ucs4(offsets, text, order, width).view(f"<U{width}").reshape(-1)
-    yield kernels.take_rows(cells, order), labels
+    order, block, points, tied = kernels.in_store_order(cells, hashes, offsets, text, width)
+    if tied:  # two labels share a hash (rare): those groups ordered by their text (views of the scratch)
+        order = _order(hashes, lambda groups: _arrow_labels(offsets, text).take(groups).to_pylist())
+        block, points = kernels.take_rows(cells, order), kernels.utf8_to_ucs4(offsets, text, order, width)
+    yield block, points.view(f"<U{width}").reshape(-1)
 
 
 def _duplicate_rows(source: _Source, pairs, methods: list) -> str:
@@ -1023,7 +1025,12 @@ class _Writer:
             files = [os.path.join(self.folder, name, array.metadata.encode_chunk_key(coords))
                      for name, array, coords in (("score", self.scores, (j, 0)), ("dataset", self.labels, (j,)))
                      ] if self.folder is not None else []
-        self._objects.append(text[:n].astype(object))
+        # as Python strings in pieces: one conversion of a whole chunk holds the GIL for several
+        # milliseconds, while the assembling threads wait for it between their kernels
+        labels = np.empty(n, dtype=object)
+        for a in range(0, n, _LABEL_PIECE):
+            labels[a:a + _LABEL_PIECE] = text[a:min(n, a + _LABEL_PIECE)]
+        self._objects.append(labels)
         if n == self.chunk:
             self._spare.append((block, text))
         if files:
