@@ -327,11 +327,12 @@ def test_row_groups_read_by_two_threads_give_file_row_numbers_and_the_first_bad_
     message = r"non-numeric values at row 1334 \(dataset 'd667', method 'x'\): 'bad'"
     with pytest.raises(ValueError, match=message):
         store.parquet_to_zarr(tmp_path / "t.parquet", tmp_path / "t.zarr", metric="accuracy", rows_in_memory=400)
-    # the same store with one reading thread
+    # the same store with one reading thread, and with the batches laid out seven rows at a time
     good = frame.assign(score=np.linspace(0.0, 1.0, n))
     good.to_parquet(tmp_path / "g.parquet", row_group_size=50)
     two = store.parquet_to_zarr(tmp_path / "g.parquet", tmp_path / "two.zarr", metric="accuracy", rows_in_memory=400)
     monkeypatch.setattr(ingest, "_PARQUET_READERS", 1)
+    monkeypatch.setattr(ingest, "_LAYOUT_ROWS", 7)
     one = store.parquet_to_zarr(tmp_path / "g.parquet", tmp_path / "one.zarr", metric="accuracy", rows_in_memory=400)
     _same_store(two.compute(), one.compute())
     _check_matches(two.compute(), good)

@@ -80,6 +80,7 @@ _ASSEMBLING = 4  # partitions handed to pass 2's two assembling threads at once 
 _READERS = 2  # threads reading them (the disk serves two reads at once faster than one after the other)
 _ARROW_THREADS = False  # each reading thread decodes on its own, without pyarrow's threads (see _ParquetSource)
 _PARQUET_READERS = 2  # threads decoding a Parquet file's row groups at once in pass 1
+_LAYOUT_ROWS = 1 << 17  # rows of a batch of pass 1 laid out at a time (see _Spill.add)
 _LABEL_PIECE = 4096  # labels turned into Python strings at a time by the store's writer (see _Writer)
 _MIN_SLOT = 16 << 10  # the smallest slot (more partitions than _SPILL_BUFFER / _MIN_SLOT: a larger buffer)
 _HASH_MASK = np.uint64(0xFFFFFFFFFFFFFFFF)  # a test sets it to 0: every label on one hash
@@ -478,7 +479,20 @@ class _Spill:
     def add(self, offsets, data, codes, scores, mask, n_codes: int) -> tuple[int, int, int]:
         """Lay the rows out and add them (``codes`` below ``n_codes``); returns (widest label in
         code points, longest in bytes, number of empty labels). Two threads may add at once
-        (the order of a partition's rows does not matter)."""
+        (the order of a partition's rows does not matter). A batch is laid out in pieces of at
+        most ``_LAYOUT_ROWS`` rows, each its own segments: a piece's layout buffer stays in the
+        processor's cache while its rows are scattered into it and copied to the slots."""
+        n = offsets.size - 1
+        width = longest = empty = 0
+        for a in range(0, max(n, 1), _LAYOUT_ROWS):
+            b = min(n, a + _LAYOUT_ROWS)
+            w, most, e = self._add_rows(offsets[a:b + 1], data, codes[a:b], scores[a:b], mask, n_codes)
+            width, longest, empty = max(width, w), max(longest, most), empty + e
+            if empty or longest >= 2**31:  # refused by the caller
+                break
+        return width, longest, empty
+
+    def _add_rows(self, offsets, data, codes, scores, mask, n_codes: int) -> tuple[int, int, int]:
         from ._kernels import ingest as kernels
 
         n = offsets.size - 1
@@ -725,8 +739,10 @@ def _prefetched(readers):
 # =========================================================================== pass 1: partition
 
 
-def _partition(source: _Source, folder: str, bits: int, text_scores: bool, line):
-    """Pass 1: every row into its partition; returns (spill, method lookup, label width, rows)."""
+def _partition(source: _Source, folder: str, bits: int, text_scores: bool, line, meanwhile=None):
+    """Pass 1: every row into its partition; returns (spill, method lookup, label width, rows).
+    ``meanwhile``: called once, when the first batch is in the workers (work for this thread,
+    which mostly waits for the readers and the workers)."""
     import pyarrow as pa
 
     spill = _Spill(folder, bits, rows=source.n_rows if source.n_rows is not None else source.n_rows_estimate)
@@ -761,6 +777,9 @@ def _partition(source: _Source, folder: str, bits: int, text_scores: bool, line)
             while len(pending) >= 2:  # at most two batches in the workers
                 width = max(width, pending.pop(0).result())
             pending.append(pool.submit(work, first, datasets, codes, values, len(lookup)))
+            if meanwhile is not None:
+                meanwhile, call = None, meanwhile
+                call()
             row += n
             line.update(row)
         for future in pending:
@@ -1080,6 +1099,21 @@ class _Writer:
         return np.concatenate(self._objects) if len(self._objects) > 1 else self._objects[0]
 
 
+def _warm_up() -> None:
+    """During pass 1, what pass 2 would otherwise do first, while both assembling threads wait:
+    load pass 2's compiled kernels (their first call, on an empty partition: 0.5 s) and import
+    what building the returned cube imports (xarray's first DataArray imports dask.array and parts
+    of scipy: 0.5 s, holding the GIL the assembling threads need between their kernels)."""
+    import xarray as xr
+
+    from ._kernels import ingest as kernels
+
+    cells, hashes, offsets, text, _, _ = kernels.assemble_segments(np.zeros(0, dtype=np.int64), _HASH_MASK,
+                                                                  np.zeros(1, dtype=np.int64), 1, _MAX_SHOWN)
+    kernels.in_store_order(cells, hashes, offsets, text, 1)
+    xr.DataArray(np.zeros((0, 1)), dims=("dataset", "method"))
+
+
 def _remove_work(spill, folder: str) -> None:
     """Close and remove the spill file and the work folder."""
     try:
@@ -1120,7 +1154,7 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
         while True:
             line = _progress.Line(f"mcda: reading {source.kind} (pass 1 of 2)", source.n_rows, "rows")
             try:
-                parts, lookup, width, n_read = _partition(source, folder, bits, text_scores, line)
+                parts, lookup, width, n_read = _partition(source, folder, bits, text_scores, line, _warm_up)
                 line.close(n_read)
                 break
             except _TextScores:  # a CSV score that is not a number: read them as text, to name the rows
