@@ -36,9 +36,10 @@ The store's order does not depend on the file's: datasets are ordered by (hash o
 label, label), methods by label. The same rows in any order give an identical store, and a
 Parquet and a CSV file with the same rows too.
 
-The loops are numba kernels (:mod:`mcda._kernels.ingest`) that release the GIL: a thread
-reads the next batch while two others partition the previous ones, and in pass 2 a thread
-reads the next partitions while two others assemble and the store is written. Memory (bounds
+The loops are numba kernels (:mod:`mcda._kernels.ingest`) that release the GIL: two threads
+read the next batches (a Parquet file's row groups, in turn, taken back in file order) while
+two others partition the previous ones, and in pass 2 two threads read the next partitions
+while two others assemble and the store is written. Memory (bounds
 in :func:`parquet_to_zarr`'s Notes) does not grow with the number of datasets or of rows; the
 disk holds the spill file (at most about ``L + 10`` bytes a row for labels of ``L`` bytes) in
 ``work_dir`` until the end. The spill file bypasses the page cache where the system allows
@@ -1321,23 +1322,26 @@ _COMMON_DOC = """
     Memory bound, with ``R = rows_in_memory``, labels of ``L`` bytes (``w`` characters),
     ``k`` methods and ``r`` rows per dataset (``k`` for a complete cube):
 
-    - pass 1 holds at most four batches of ``R / 4`` rows (one being read, one being checked,
-      two being partitioned), about ``2 L + 34`` bytes a row each at most (the Arrow columns,
-      the rows' partitions and the batch laid out, before its segments are copied to their slots):
-      ``R × (2 L + 34)`` in all; and the spill file's two buffers of slots, 64 MiB each;
-    - pass 2 assembles two partitions at once and reads three ahead, each of at most ``R / 2``
-      rows (and at most about 2**17 rows when the file is large: small hash tables); about
-      ``L + 10`` bytes a row for the segments read back (five partitions), and for the two being
-      assembled ``(16 k + L + 4 w + 80) / r`` bytes a row more (per dataset its cells, its
-      label, its slots in the hash table and its row of the block and of labels handed to the
-      store): ``R × (5 (L + 10) + 2 (16 k + L + 4 w + 80) / r) / 2``;
+    - pass 1 holds at most seven batches of ``R / 4`` rows (two being read and two read ahead
+      by the two reading threads, one being checked, two being partitioned), about ``2 L + 34``
+      bytes a row each at most (the Arrow columns, the rows' partitions and the batch laid out,
+      2**17 rows at a time, before its segments are copied to their slots): ``7 R × (2 L + 34) / 4``
+      in all; and the spill file's two buffers of slots, 64 MiB each;
+    - pass 2 assembles two partitions at once, each of at most ``R / 2`` rows (and at most
+      about 2**17 rows when the file is large: small hash tables), keeps two more assembled
+      until they are written, and reads partitions ahead while those read and not yet written
+      hold at most ``5 R / 2`` rows: about ``L + 10`` bytes a row for the segments read back,
+      ``(16 k + L + 4 w + 80) / r`` bytes a row more for the two being assembled (per dataset
+      its cells, its label, its slots in the hash table and its row of the block and of labels
+      handed to the store) and ``(8 k + 4 w) / r`` for the two waiting:
+      ``R × (5 (L + 10) + (2 (16 k + L + 4 w + 80) + 2 (8 k + 4 w)) / r) / 2``;
     - the store's chunks: one filling, one being compressed and written and its compressed
       copy, about ``3 × chunk_datasets × (8 k + 4 w)`` bytes;
     - the spill file's index, 24 bytes per chunk (a partition's share of a buffer written).
 
     None of it grows with the number of datasets. Defaults (``R = 2,000,000``, 12-byte
-    labels, 20 methods, ``chunk_datasets=100,000``): at most about 130 + 128 MiB in pass 1,
-    110 + 45 MiB in pass 2 (about 20 MiB in all on a large file, whose partitions are small) and 55 MiB for
+    labels, 20 methods, ``chunk_datasets=100,000``): at most about 200 + 128 MiB in pass 1,
+    110 + 65 MiB in pass 2 (about 40 MiB in all on a large file, whose partitions are small: eight read ahead at most) and 55 MiB for
     the store's chunks, beside the
     interpreter and its libraries. The returned cube holds its dataset labels in memory (as
     every opened store does; about 70 bytes a dataset as Python strings): they are gathered
