@@ -281,6 +281,24 @@ def test_a_duplicate_across_row_groups_and_chunks_is_refused_with_its_rows(tmp_p
                           rows_in_memory=rows_in_memory)
 
 
+@pytest.mark.parametrize("metric, direction, message", [
+    (None, None, "pass `metric=`"),
+    ("runtime", "higher_is_better", "contradicts the card"),
+    (None, "upwards", "direction"),
+])
+def test_a_bad_metric_is_refused_before_any_row_is_read(tmp_path, monkeypatch, metric, direction, message):
+    # (a 100,000,000-row file took minutes of pass 1 before the missing `metric=` was named)
+    _tidy().to_parquet(tmp_path / "s.parquet", index=False)
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("pass 1 started before the metric was checked")
+
+    monkeypatch.setattr(ingest, "_partition", no_reading)
+    with pytest.raises(mcda.McdaArgumentError, match=message):
+        store.parquet_to_zarr(tmp_path / "s.parquet", tmp_path / "s.zarr", metric=metric, direction=direction)
+    assert not (tmp_path / "s.zarr").exists()
+
+
 @pytest.mark.parametrize("first", [np.nan, 0.4])
 def test_a_duplicate_is_refused_even_after_a_missing_score(tmp_path, first):
     tidy = pd.DataFrame({"dataset": ["a", "b", "a", "a", "b"], "method": ["x", "x", "y", "x", "y"],

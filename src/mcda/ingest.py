@@ -1130,7 +1130,7 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
     import zarr
 
     from . import _progress
-    from .cube import _open_zarr_cube, attach_metric, require_dask
+    from .cube import _open_zarr_cube, _resolve_one, attach_metric, require_dask
 
     require_dask()
     if not isinstance(overwrite, bool):
@@ -1139,6 +1139,7 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
         raise FileExistsError(f"`path` {str(path)!r} already exists; pass overwrite=True to replace it")
     if work_dir is not None and not Path(work_dir).is_dir():
         raise McdaArgumentError(f"`work_dir` {str(work_dir)!r} is not a directory")
+    _resolve_one(metric, direction)  # a missing or contradictory metric is refused now, not after pass 1
     n_rows = source.n_rows if source.n_rows is not None else source.n_rows_estimate
     bits = _bits_for(n_rows, max(1, rows_in_memory // 2))  # partitions of R / 2 rows: two are assembled at once
     folder = tempfile.mkdtemp(prefix="mcda-ingest-", dir=None if work_dir is None else str(work_dir))
