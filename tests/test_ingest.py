@@ -299,6 +299,19 @@ def test_a_bad_metric_is_refused_before_any_row_is_read(tmp_path, monkeypatch, m
     assert not (tmp_path / "s.zarr").exists()
 
 
+def test_a_failure_of_the_warm_up_thread_stops_the_conversion(tmp_path, monkeypatch):
+    # (the thread that imports zarr and dask and loads pass 2's kernels while pass 1 runs)
+    _tidy().to_parquet(tmp_path / "s.parquet", index=False)
+
+    def broken(self):
+        self._error = ImportError("zarr is broken")
+
+    monkeypatch.setattr(ingest._WarmUp, "_run", broken)
+    with pytest.raises(ImportError, match="zarr is broken"):
+        store.parquet_to_zarr(tmp_path / "s.parquet", tmp_path / "s.zarr", metric="accuracy")
+    assert not (tmp_path / "s.zarr").exists()
+
+
 @pytest.mark.parametrize("first", [np.nan, 0.4])
 def test_a_duplicate_is_refused_even_after_a_missing_score(tmp_path, first):
     tidy = pd.DataFrame({"dataset": ["a", "b", "a", "a", "b"], "method": ["x", "x", "y", "x", "y"],

@@ -38,7 +38,8 @@ Parquet and a CSV file with the same rows too.
 
 The loops are numba kernels (:mod:`mcda._kernels.ingest`) that release the GIL: two threads
 read the next batches (a Parquet file's row groups, in turn, taken back in file order) while
-two others partition the previous ones, and in pass 2 two threads read the next partitions
+two others partition the previous ones (and one more imports what pass 2 needs and loads its
+kernels meanwhile), and in pass 2 two threads read the next partitions
 while two others assemble and the store is written. Memory (bounds
 in :func:`parquet_to_zarr`'s Notes) does not grow with the number of datasets or of rows; the
 disk holds the spill file (at most about ``L + 10`` bytes a row for labels of ``L`` bytes) in
@@ -57,6 +58,7 @@ import gc
 import math
 import os
 import shutil
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -740,10 +742,8 @@ def _prefetched(readers):
 # =========================================================================== pass 1: partition
 
 
-def _partition(source: _Source, folder: str, bits: int, text_scores: bool, line, meanwhile=None):
-    """Pass 1: every row into its partition; returns (spill, method lookup, label width, rows).
-    ``meanwhile``: called once, when the first batch is in the workers (work for this thread,
-    which mostly waits for the readers and the workers)."""
+def _partition(source: _Source, folder: str, bits: int, text_scores: bool, line):
+    """Pass 1: every row into its partition; returns (spill, method lookup, label width, rows)."""
     import pyarrow as pa
 
     spill = _Spill(folder, bits, rows=source.n_rows if source.n_rows is not None else source.n_rows_estimate)
@@ -778,9 +778,6 @@ def _partition(source: _Source, folder: str, bits: int, text_scores: bool, line,
             while len(pending) >= 2:  # at most two batches in the workers
                 width = max(width, pending.pop(0).result())
             pending.append(pool.submit(work, first, datasets, codes, values, len(lookup)))
-            if meanwhile is not None:
-                meanwhile, call = None, meanwhile
-                call()
             row += n
             line.update(row)
         for future in pending:
@@ -1100,19 +1097,38 @@ class _Writer:
         return np.concatenate(self._objects) if len(self._objects) > 1 else self._objects[0]
 
 
-def _warm_up() -> None:
-    """During pass 1, what pass 2 would otherwise do first, while both assembling threads wait:
-    load pass 2's compiled kernels (their first call, on an empty partition: 0.5 s) and import
-    what building the returned cube imports (xarray's first DataArray imports dask.array and parts
-    of scipy: 0.5 s, holding the GIL the assembling threads need between their kernels)."""
-    import xarray as xr
+class _WarmUp:
+    """What pass 2 would otherwise do first, done by a thread of its own while pass 1 runs: import
+    zarr and dask (0.3 s), load pass 2's compiled kernels (their first call, on an empty
+    partition: 0.5 s) and what building the returned cube imports (xarray's first DataArray
+    imports dask.array and parts of scipy: 0.5 s). Done by the thread that feeds pass 1's
+    workers, they kept the workers waiting for their next batches for about a second."""
 
-    from ._kernels import ingest as kernels
+    def __init__(self):
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="mcda-ingest-warm-up", daemon=True)
+        self._thread.start()
 
-    cells, hashes, offsets, text, _, _ = kernels.assemble_segments(np.zeros(0, dtype=np.int64), _HASH_MASK,
-                                                                  np.zeros(1, dtype=np.int64), 1, _MAX_SHOWN)
-    kernels.in_store_order(cells, hashes, offsets, text, 1)
-    xr.DataArray(np.zeros((0, 1)), dims=("dataset", "method"))
+    def _run(self) -> None:
+        try:
+            import dask  # noqa: F401
+            import xarray as xr
+            import zarr  # noqa: F401
+
+            from ._kernels import ingest as kernels
+
+            cells, hashes, offsets, text, _, _ = kernels.assemble_segments(
+                np.zeros(0, dtype=np.int64), _HASH_MASK, np.zeros(1, dtype=np.int64), 1, _MAX_SHOWN)
+            kernels.in_store_order(cells, hashes, offsets, text, 1)
+            xr.DataArray(np.zeros((0, 1)), dims=("dataset", "method"))
+        except BaseException as exc:  # raised by join, in the converting thread
+            self._error = exc
+
+    def join(self, raising: bool = True) -> None:
+        self._thread.join()
+        if raising and self._error is not None:
+            error, self._error = self._error, None
+            raise error
 
 
 def _remove_work(spill, folder: str) -> None:
@@ -1126,13 +1142,15 @@ def _remove_work(spill, folder: str) -> None:
 
 def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in_memory, work_dir, overwrite):
     """Both passes from ``source`` into the store at ``path``; returns the lazily opened cube."""
+    import importlib.util
+
     import xarray as xr
-    import zarr
 
     from . import _progress
     from .cube import _open_zarr_cube, _resolve_one, attach_metric, require_dask
 
-    require_dask()
+    if "dask" not in sys.modules and importlib.util.find_spec("dask") is None:
+        require_dask()  # the install line (dask itself is imported by the warm-up, while pass 1 runs)
     if not isinstance(overwrite, bool):
         raise McdaArgumentTypeError(f"`overwrite` must be True or False; got {overwrite!r}")
     if Path(path).exists() and not overwrite:
@@ -1151,18 +1169,21 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
     # meanwhile (and restored as it was)
     collecting = gc.isenabled()
     gc.disable()
+    warm_up = _WarmUp()
     try:
         text_scores = False
         while True:
             line = _progress.Line(f"mcda: reading {source.kind} (pass 1 of 2)", source.n_rows, "rows")
             try:
-                parts, lookup, width, n_read = _partition(source, folder, bits, text_scores, line, _warm_up)
+                parts, lookup, width, n_read = _partition(source, folder, bits, text_scores, line)
                 line.close(n_read)
                 break
             except _TextScores:  # a CSV score that is not a number: read them as text, to name the rows
                 shutil.rmtree(folder)
                 os.makedirs(folder)
                 text_scores = True
+        warm_up.join()
+        import zarr
         if not lookup:
             raise McdaArgumentError(f"the {source.kind} file has no rows")
         provisional = list(lookup)
@@ -1254,6 +1275,7 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
         root["method"].attrs["_ARRAY_DIMENSIONS"] = ["method"]
         done = True
     finally:
+        warm_up.join(raising=False)  # (a conversion stopped by an error: its imports end first)
         if collecting:
             gc.enable()
         if writer is not None and not done:
