@@ -104,6 +104,11 @@ def test_interval_forms_follow_the_summary():
         assert ("percentile-bootstrap" in text) == (ci_method == "bootstrap")
 
 
+def _caption(text: str) -> str:
+    """The first table's caption."""
+    return re.search(r"\\caption\{(.*?)\}( \\\\)?\n", text).group(1)
+
+
 def test_missing_cells_and_single_seeds():
     cube = mcda.datasets.synthetic(n_datasets=4, n_methods=3, n_seeds=3, rng=2)
     values = cube.values.copy()
@@ -116,6 +121,10 @@ def test_missing_cells_and_single_seeds():
     single = rows["dataset\\_1"][2]
     assert "\\pm" not in single and re.fullmatch(r"(\$\\mathbf\{)?\d\.\d{3}(\}\$)?", single)
     assert "% missing cells: --" in text
+    assert "--: no result (a missing cell)." in _caption(text)  # the reader of the paper is told too
+    complete = scores_to_latex(mcda.summary(mcda.datasets.synthetic(n_datasets=4, n_methods=3, n_seeds=3, rng=2),
+                                            ci_method="t"))
+    assert "no result" not in complete
 
 
 def test_names_are_escaped_and_wide_tables_set_smaller_then_split():
@@ -197,6 +206,7 @@ def test_pairwise_table_markers_follow_holm():
         else:
             assert row[2:5] == ["--", "--", "--"] and stars == 0
     assert "Wilcoxon signed-rank test" in text and "% not applicable: dataset_2: method_0 vs" in text
+    assert "--: the test does not apply to the pair" in _caption(text)
     assert any(row[5].count("*") for row in rows)
     with pytest.raises(TypeError, match="must be a PairedTests"):
         pairwise_to_latex(mcda.compare_over_datasets(mcda.datasets.load("demsar2006")))

@@ -392,7 +392,8 @@ def scores_to_latex(source, path=None, *, bold_best: bool = True, digits: int = 
     -----
     A t interval is symmetric and shown as ``mean ± half-width``; a percentile-bootstrap
     interval generally is not and is shown as ``mean^{+(high − mean)}_{−(mean − low)}``. A cell
-    without an interval (one seed) shows the mean alone; a missing cell shows "--".
+    without an interval (one seed) shows the mean alone; a missing cell shows "--", and the
+    caption then says so.
 
     Examples
     --------
@@ -431,6 +432,8 @@ def scores_to_latex(source, path=None, *, bold_best: bool = True, digits: int = 
         default_caption += " Best per dataset in bold (ties in bold too)."
     if ci_method == "bootstrap":
         default_caption += r" Intervals as mean$^{+\mathrm{up}}_{-\mathrm{down}}$."
+    if frame["mean"].isna().any():
+        default_caption += " --: no result (a missing cell)."
     comments = [f"mcda: {metric}, {better}; {what.replace(chr(92), '')}" + (f"; scale {scale}" if scale else ""),
                 "missing cells: --" if frame["mean"].isna().any() else "no missing cell"]
     caption = (caption if caption is not None else default_caption) + key
@@ -510,8 +513,8 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
     Notes
     -----
     Markers follow the Holm-adjusted p-value: ``*`` p ≤ α, ``**`` p ≤ α/5, ``***`` p ≤ α/50
-    (0.05, 0.01, 0.001 at α = 0.05). A pair whose test does not apply shows "--" and its
-    reason in a comment line; the mean difference is row minus column in the metric's own
+    (0.05, 0.01, 0.001 at α = 0.05). A pair whose test does not apply shows "--" (the caption
+    then says what it means) and its reason in a comment line; the mean difference is row minus column in the metric's own
     units (positive favours the first method for a higher-is-better metric).
     """
     digits = check_positive_int("digits", digits, minimum=0)
@@ -582,6 +585,8 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
         header = ["Dataset", "Versus", "Difference", "$p$", r"$p_\mathrm{Holm}$", ""]
     scale = scale_of(result)
     default_caption += _scale_caption(scale)
+    if any(not isinstance(r, str) and r[2] == "--" for r in rows):
+        default_caption += " --: the test does not apply to the pair (each reason is a comment in the table's source)."
     size = _fitting_size(_column_widths(header, [r for r in rows if not isinstance(r, str)])) or _SIZES[-1]
     caption = (caption if caption is not None else default_caption) + key
     return _emit(path, [_float(caption, label, header, rows, "llcccl",
