@@ -299,6 +299,20 @@ def test_a_bad_metric_is_refused_before_any_row_is_read(tmp_path, monkeypatch, m
     assert not (tmp_path / "s.zarr").exists()
 
 
+def test_without_dask_the_install_line_comes_before_any_row_is_read(tmp_path, monkeypatch):
+    import sys
+
+    _tidy().to_parquet(tmp_path / "s.parquet", index=False)
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("pass 1 started before dask was checked")
+
+    monkeypatch.setattr(ingest, "_partition", no_reading)
+    monkeypatch.setitem(sys.modules, "dask", None)  # as if the extra were not installed
+    with pytest.raises(ImportError, match=r"pip install 'mcda\[dask\]'"):
+        store.parquet_to_zarr(tmp_path / "s.parquet", tmp_path / "s.zarr", metric="accuracy")
+
+
 def test_a_failure_of_the_warm_up_thread_stops_the_conversion(tmp_path, monkeypatch):
     # (the thread that imports zarr and dask and loads pass 2's kernels while pass 1 runs)
     _tidy().to_parquet(tmp_path / "s.parquet", index=False)

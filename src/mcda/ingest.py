@@ -1149,8 +1149,12 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
     from . import _progress
     from .cube import _open_zarr_cube, _resolve_one, attach_metric, require_dask
 
-    if "dask" not in sys.modules and importlib.util.find_spec("dask") is None:
-        require_dask()  # the install line (dask itself is imported by the warm-up, while pass 1 runs)
+    try:  # (dask itself is imported by the warm-up, while pass 1 runs)
+        have_dask = sys.modules.get("dask") is not None or importlib.util.find_spec("dask") is not None
+    except (ImportError, ValueError):
+        have_dask = False
+    if not have_dask:
+        require_dask()  # the install line
     if not isinstance(overwrite, bool):
         raise McdaArgumentTypeError(f"`overwrite` must be True or False; got {overwrite!r}")
     if Path(path).exists() and not overwrite:
