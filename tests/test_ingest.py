@@ -609,6 +609,37 @@ def test_partitioning_and_segments_match_plain_python():
     assert part.tolist() == [0] * 4 and counts.tolist() == [4] and sizes.tolist() == [2] and empty == 2
 
 
+@pytest.mark.parametrize("shared", ["", "run-2026/"])
+def test_segments_of_labels_of_every_length_match_plain_python(shared):
+    """Labels of 1 to 40 bytes (ASCII and not), most of them read and written 8 bytes at a time and the buffer's
+    last ones byte by byte: the same bytes as the struct reference, and nothing written past the one word
+    lay_out_segments may use beyond the last segment."""
+    rng = np.random.default_rng(11)
+    alphabet = list("abcdefghijklmnopqrstuvwxyz0123456789_-") + ["é", "数"]
+    labels = [shared + "".join(rng.choice(alphabet, size=int(rng.integers(1, 30)))) for _ in range(300)]
+    n = len(labels)
+    offsets, data = _buffers(labels)
+    scores = rng.random(n)
+    bits = 3
+    part = np.empty(n, dtype=np.int64)
+    counts, sizes, _, longest, _, shortest, prefix = kernels.batch_partitions(offsets, data, kernels.ALL_BITS, 64 - bits,
+                                                                              1 << bits, part)
+    assert prefix >= len(shared.encode())
+    where = [_fnv_mix(t) >> (64 - bits) for t in labels]
+    assert part.tolist() == where
+    for code_width, length_width in ((1, 1), (2, 1), (4, 2), (4, 4), (1, 4)):
+        codes = rng.integers(0, 1 << min(8 * code_width, 31) - 1, n).astype(np.int32)
+        starts = kernels.segment_starts(counts, sizes, code_width, length_width, prefix)
+        out = np.full(starts[-1] // 8 + 2, -1, dtype=np.int64)  # one word it may use past the end, one it may not
+        kernels.lay_out_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width, prefix,
+                                 starts[:-1], out)
+        reference, reference_starts = _segments_by_python(labels, codes, scores, where + [(1 << bits) - 1], code_width,
+                                                          length_width)
+        assert starts.tolist() == reference_starts
+        assert out[:starts[-1] // 8].view(np.uint8).tobytes() == reference
+        assert out[-1] == -1
+
+
 def _assembled_by_python(labels, columns, scores, mask, n_columns):
     """Groups in first-appearance order (labels compared as text), their masked hashes, the block and
     the repeated (group, column) cells."""

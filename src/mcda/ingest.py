@@ -511,7 +511,7 @@ class _Spill:
         room = self.slot_bytes - _PAGE  # a page kept free: a chunk read back may need padding
         if int(bytes_.max()) > room:  # a large batch: its segments one after the other, written on their own
             total = int(starts[-1])
-            part, out = self._scratch(n, -(-total // _PAGE) * _PAGE // 8)
+            part, out = self._scratch(n, -(-total // _PAGE) * _PAGE // 8 + 1)  # (+ a word: lay_out_segments)
             kernels.lay_out_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width,
                                      int(prefix), starts[:-1], out)
             padded = -(-total // _PAGE) * _PAGE
@@ -548,7 +548,7 @@ class _Spill:
             # laid out in this thread's small buffer (which stays in the processor's cache), then copied to the
             # slots in sequential runs: laid out straight into the slots, each row would touch two lines of the
             # large buffer that are no longer cached (the buffers were written to disk since)
-            part, out = self._scratch(n, int(starts[-1]) // 8 + 1)
+            part, out = self._scratch(n, int(starts[-1]) // 8 + 1)  # (+ a word: lay_out_segments writes past)
             kernels.lay_out_segments(offsets, data, codes, scores, part, counts, sizes, code_width, length_width,
                                      int(prefix), starts[:-1], out)
             kernels.copy_segments(out, starts, buffer, at)

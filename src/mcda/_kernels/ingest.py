@@ -43,6 +43,9 @@ Pass 2 (one partition):
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
+from numba.core import types
+from numba.extending import intrinsic
 
 from ._jit import jit
 
@@ -51,6 +54,43 @@ __all__ = ["label_hashes", "max_code_points", "batch_partitions", "width_for", "
            "gather_segments", "assemble_rows", "assemble_rows_short", "assemble_segments", "Scratch",
            "rows_in_segments", "take_rows",
            "in_store_order", "utf8_to_ucs4"]
+
+
+@intrinsic
+def _load8(typingctx, array, byte):
+    """The 8 bytes at byte ``byte`` of a C-contiguous array's data as a little-endian uint64, at
+    any alignment (one unaligned load, where a load per byte cost several nanoseconds a label in
+    pass 1). The caller keeps ``byte + 8`` within the array."""
+    if not (isinstance(array, types.Array) and array.layout == "C" and isinstance(byte, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        at = context.cast(builder, args[1], signature.args[1], types.intp)
+        pointer = builder.gep(builder.bitcast(data, ir.IntType(8).as_pointer()), [at])
+        return builder.load(builder.bitcast(pointer, ir.IntType(64).as_pointer()), align=1)
+
+    return types.uint64(array, byte), codegen
+
+
+@intrinsic
+def _store8(typingctx, array, byte, value):
+    """Write ``value`` (uint64, little-endian) to the 8 bytes at byte ``byte`` of a C-contiguous
+    array's data, at any alignment. The caller keeps ``byte + 8`` within the array."""
+    if not (isinstance(array, types.Array) and array.layout == "C" and isinstance(byte, types.Integer)
+            and isinstance(value, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        at = context.cast(builder, args[1], signature.args[1], types.intp)
+        word = context.cast(builder, args[2], signature.args[2], types.uint64)
+        pointer = builder.gep(builder.bitcast(data, ir.IntType(8).as_pointer()), [at])
+        builder.store(word, builder.bitcast(pointer, ir.IntType(64).as_pointer()), align=1)
+        return context.get_dummy_value()
+
+    return types.none(array, byte, value), codegen
+
 
 _FNV_OFFSET = np.uint64(0xCBF29CE484222325)
 _FNV_PRIME = np.uint64(0x100000001B3)
@@ -256,7 +296,12 @@ def lay_out_segments(offsets, data, codes, scores, part, counts, sizes, code_wid
     at byte ``starts[p]`` (8-byte aligned; anywhere, e.g. in a slot of the spill's buffer). The
     rows of a segment keep their batch order; every label's first ``prefix_length`` bytes
     (shared by all the batch's labels) are written once per segment; ``length_width`` 0: every
-    label has the first one's length."""
+    label has the first one's length.
+
+    A row's code, length and label bytes are written 8 bytes at a time (:func:`_store8`), the
+    last word reaching up to 7 bytes past the row: the next row of its segment writes over them,
+    or the segment's padding (zeroed at the end) and the header of the segment after it (written
+    after the rows), so ``out`` needs 8 bytes beyond the last segment."""
     n_parts = counts.size
     raw = out.view(np.uint8)
     as_float = out.view(np.float64)
@@ -269,35 +314,36 @@ def lay_out_segments(offsets, data, codes, scores, part, counts, sizes, code_wid
     for p in range(n_parts):
         if counts[p]:
             s = starts[p]
+            row_at[p] = (s + 32 + _pad8(prefix_length)) // 8
+            byte_at[p] = s + 32 + _pad8(prefix_length) + 8 * counts[p]
+    head_width = code_width + length_width  # at most 8
+    for i in range(offsets.size - 1):
+        p = part[i]
+        as_float[row_at[p]] = scores[i]
+        row_at[p] += 1
+        b = byte_at[p]
+        start = offsets[i] + prefix_length
+        length = offsets[i + 1] - start
+        _store8(raw, b, np.uint64(codes[i]) | (np.uint64(length) << np.uint64(8 * code_width)))
+        b += head_width
+        if start + _pad8(length) <= data.size:  # read a word at a time within data
+            for q in range(0, length, 8):
+                _store8(raw, b + q, _load8(data, start + q))
+        else:  # the buffer's last labels, byte by byte
+            for q in range(length):
+                raw[b + q] = data[start + q]
+        byte_at[p] = b + length
+    for p in range(n_parts):  # headers and prefixes, and the padding zeroed (the file's bytes do not depend on
+        if counts[p]:         # memory left over)
+            s = starts[p]
             out[s // 8] = counts[p]
             out[s // 8 + 1] = sizes[p] - counts[p] * prefix_length
             out[s // 8 + 2] = code_width | (length_width << 8) | (prefix_length << 16)
             out[s // 8 + 3] = longest
             for q in range(_pad8(prefix_length)):
                 raw[s + 32 + q] = data[first + q] if q < prefix_length else 0
-            row_at[p] = (s + 32 + _pad8(prefix_length)) // 8
-            byte_at[p] = s + 32 + _pad8(prefix_length) + 8 * counts[p]
-    for i in range(offsets.size - 1):
-        p = part[i]
-        as_float[row_at[p]] = scores[i]
-        row_at[p] += 1
-        b = byte_at[p]
-        code = codes[i]
-        for q in range(code_width):
-            raw[b + q] = (code >> (8 * q)) & 0xFF
-        b += code_width
-        start = offsets[i] + prefix_length
-        length = offsets[i + 1] - start
-        for q in range(length_width):
-            raw[b + q] = (length >> (8 * q)) & 0xFF
-        b += length_width
-        for q in range(length):
-            raw[b + q] = data[start + q]
-        byte_at[p] = b + length
-    for p in range(n_parts):  # zero the padding (the file's bytes do not depend on memory left over)
-        if counts[p]:
-            end = starts[p] + segment_bytes(counts[p], sizes[p] - counts[p] * prefix_length, code_width,
-                                            length_width, prefix_length)
+            end = s + segment_bytes(counts[p], sizes[p] - counts[p] * prefix_length, code_width,
+                                    length_width, prefix_length)
             for b in range(byte_at[p], end):
                 raw[b] = 0
 
