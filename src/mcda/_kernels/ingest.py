@@ -459,34 +459,12 @@ _NAN_BITS = np.float64(np.nan).view(np.int64)
 
 
 @jit(nogil=True, inline="always")
-def _row_head(raw, b, code_width, length_width, rest):
-    """A segment row's method code and label length beyond the shared prefix (``rest`` when the
-    segment stores no lengths), read at byte ``b``; returns them and where the label's bytes start."""
-    code = 0
-    for q in range(code_width):
-        code |= np.int64(raw[b + q]) << (8 * q)
-    b += code_width
-    if length_width:
-        rest = 0
-        for q in range(length_width):
-            rest |= np.int64(raw[b + q]) << (8 * q)
-        b += length_width
-    return code, rest, b
-
-
-@jit(nogil=True, inline="always")
-def _put_cell(cells, g, column, bits, shown, n_repeated):
-    """Store one row's score bits in its cell, or count the row as a repeat of a given cell (the
-    first ``shown.shape[0]`` repeats are kept to be named); returns the new repeat count."""
-    if cells[g, column] != NOT_GIVEN:
-        if n_repeated < shown.shape[0]:
-            shown[n_repeated, 0] = g
-            shown[n_repeated, 1] = column
-        return n_repeated + 1
+def _cell_bits(bits):
+    """A row's score bits as its cell holds them: any NaN (infinite scores were refused in pass 1)
+    as numpy's."""
     if (bits & np.int64(0x7FF0000000000000)) == np.int64(0x7FF0000000000000):
-        bits = _NAN_BITS  # any NaN (infinite scores were refused in pass 1) as numpy's
-    cells[g, column] = bits
-    return n_repeated
+        return _NAN_BITS
+    return bits
 
 
 @jit(nogil=True)
@@ -498,6 +476,7 @@ def assemble_rows(buffer, mask, recode, label, state, table, group_hash, slot_ha
     loop: numba keeps the loop tight only then.) ``cells``: the block's float64 bits, a cell
     no row gave holds ``NOT_GIVEN``."""
     raw = buffer.view(np.uint8)
+    words = buffer.view(np.uint64)
     scores = buffer.view(np.int64)  # the scores' bits
     end = buffer.size * 8
     capacity = group_hash.size
@@ -512,7 +491,12 @@ def assemble_rows(buffer, mask, recode, label, state, table, group_hash, slot_ha
         b = prefix_at + _pad8(plen) + 8 * c if first_row == 0 else resume
         for r in range(first_row, c):
             row_at = b
-            code, rest, b = _row_head(raw, b, cw, lw, uniform - plen)
+            code = np.int64(_word_at(words, b, cw))  # (here, not in a helper taking the array: see the cell below)
+            b += cw
+            rest = uniform - plen
+            if lw:
+                rest = np.int64(_word_at(words, b, lw))
+                b += lw
             for q in range(rest):
                 label[plen + q] = raw[b + q]
             b += rest
@@ -550,7 +534,18 @@ def assemble_rows(buffer, mask, recode, label, state, table, group_hash, slot_ha
                 offsets[g + 1] = used + length
                 table[slot] = tag | (g + 1)
                 n_groups += 1
-            n_repeated = _put_cell(cells, g, recode[code], scores[score_at + r], shown, n_repeated)
+            # the row's score into its cell, or the row counted as a repeat of a given cell (the first
+            # shown.shape[0] kept to be named). Written out here in both loops, not in a helper: numba
+            # counts a reference to an array handed to an inlined function (an atomic increment and
+            # decrement a row, about a third of the assembly's time)
+            column = recode[code]
+            if cells[g, column] != NOT_GIVEN:
+                if n_repeated < shown.shape[0]:
+                    shown[n_repeated, 0] = g
+                    shown[n_repeated, 1] = column
+                n_repeated += 1
+            else:
+                cells[g, column] = _cell_bits(scores[score_at + r])
         pos += segment_bytes(c, stored, cw, lw, plen)
         first_row = 0
     state[0], state[1], state[2], state[3], state[4] = pos, 0, 0, n_groups, n_repeated
@@ -672,7 +667,18 @@ def assemble_rows_short(buffer, mask, recode, state, table, group_hash, slot_has
                 offsets[g + 1] = used + length
                 table[slot] = tag | (g + 1)
                 n_groups += 1
-            n_repeated = _put_cell(cells, g, recode[code], scores[score_at + r], shown, n_repeated)
+            # the row's score into its cell, or the row counted as a repeat of a given cell (the first
+            # shown.shape[0] kept to be named). Written out here in both loops, not in a helper: numba
+            # counts a reference to an array handed to an inlined function (an atomic increment and
+            # decrement a row, about a third of the assembly's time)
+            column = recode[code]
+            if cells[g, column] != NOT_GIVEN:
+                if n_repeated < shown.shape[0]:
+                    shown[n_repeated, 0] = g
+                    shown[n_repeated, 1] = column
+                n_repeated += 1
+            else:
+                cells[g, column] = _cell_bits(scores[score_at + r])
         pos += segment_bytes(c, stored, cw, lw, plen)
         first_row = 0
     state[0], state[1], state[2], state[3], state[4] = pos, 0, 0, n_groups, n_repeated
