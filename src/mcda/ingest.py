@@ -861,7 +861,8 @@ def _assemble(spill: _Spill, p: int, budget: int, recode: np.ndarray, k: int, wi
         labels = _arrow_labels(offsets, text)
         cells[:] = kernels.NOT_GIVEN  # the scratch clean again
         raise _Duplicates([(labels[int(g)].as_py(), int(c)) for g, c in repeated])
-    order, block, points, tied = kernels.in_store_order(cells, hashes, offsets, text, width)
+    order = np.argsort(hashes)  # (any sort: the order of distinct hashes is unique; numpy's is vectorised)
+    block, points, tied = kernels.in_store_order(cells, hashes, order, offsets, text, width)
     if tied:  # two labels share a hash (rare): those groups ordered by their text (views of the scratch)
         order = _order(hashes, lambda groups: _arrow_labels(offsets, text).take(groups).to_pylist())
         block, points = kernels.take_rows(cells, order), kernels.utf8_to_ucs4(offsets, text, order, width)
@@ -1119,7 +1120,7 @@ class _WarmUp:
 
             cells, hashes, offsets, text, _, _ = kernels.assemble_segments(
                 np.zeros(0, dtype=np.int64), _HASH_MASK, np.zeros(1, dtype=np.int64), 1, _MAX_SHOWN)
-            kernels.in_store_order(cells, hashes, offsets, text, 1)
+            kernels.in_store_order(cells, hashes, np.argsort(hashes), offsets, text, 1)
             xr.DataArray(np.zeros((0, 1)), dims=("dataset", "method"))
         except BaseException as exc:  # raised by join, in the converting thread
             self._error = exc
