@@ -290,7 +290,7 @@ def _method_codes(column, lookup: dict) -> np.ndarray:
     encoded = column if pa.types.is_dictionary(column.type) else pc.dictionary_encode(column)
     local = encoded.dictionary.to_pylist()  # the batch's distinct methods: few
     table = np.array([lookup.setdefault(m, len(lookup)) for m in local], dtype=np.int32)
-    return table[encoded.indices.to_numpy(zero_copy_only=False)]
+    return table.take(encoded.indices.to_numpy(zero_copy_only=False))  # (take: half the time of fancy indexing)
 
 
 def _where(first_row, datasets, methods):
