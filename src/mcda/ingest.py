@@ -39,7 +39,7 @@ Parquet and a CSV file with the same rows too.
 The loops are numba kernels (:mod:`mcda._kernels.ingest`) that release the GIL: two threads
 read the next batches (a Parquet file's row groups, in turn, taken back in file order) while
 two others partition the previous ones (and one more imports what pass 2 needs and loads its
-kernels meanwhile), and in pass 2 two threads read the next partitions
+kernels meanwhile), and in pass 2 three threads read the next partitions
 while two others assemble and the store is written. Memory (bounds
 in :func:`parquet_to_zarr`'s Notes) does not grow with the number of datasets or of rows; the
 disk holds the spill file (at most about ``L + 10`` bytes a row for labels of ``L`` bytes) in
@@ -76,11 +76,11 @@ _MAX_BITS = 12  # at most 4,096 partitions in one pass (larger ones are split ag
 _CACHE_BITS = 9  # up to 512 partitions only to keep them small (more would mean more, smaller reads)
 _SPLIT_BITS = 4  # an oversized partition is split 16 ways
 _SMALL_PARTITION = 1 << 17
-_SPILL_BUFFER = 64 << 20  # bytes of slots (one per partition) the rows of pass 1 gather in before a write; two such
+_SPILL_BUFFER = 128 << 20  # bytes of slots (one per partition) the rows of pass 1 gather in before a write; two such
 _READ_AHEAD = 8  # at most so many partitions read ahead in pass 2 (see _HELD_PARTITIONS)
 _HELD_PARTITIONS = 5  # ... while those read and not yet written hold at most five partitions of the budget's rows
 _ASSEMBLING = 4  # partitions handed to pass 2's two assembling threads at once (two waiting, written in order)
-_READERS = 2  # threads reading them (the disk serves two reads at once faster than one after the other)
+_READERS = 3  # threads reading them (the disk serves a few direct reads at once faster than one after the other)
 _ARROW_THREADS = False  # each reading thread decodes on its own, without pyarrow's threads (see _ParquetSource)
 _PARQUET_READERS = 2  # threads decoding a Parquet file's row groups at once in pass 1
 _LAYOUT_ROWS = 1 << 17  # rows of a batch of pass 1 laid out at a time (see _Spill.add)
@@ -1206,7 +1206,7 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
 
             todo = [int(p) for p in np.flatnonzero(parts.counts)]
             budget = max(1, rows_in_memory // 2)
-            # partitions are read ahead by two threads (direct reads wait on the disk, not the processor)
+            # partitions are read ahead by _READERS threads (direct reads wait on the disk, not the processor)
             # while the rows read and not yet assembled stay within five partitions of the budget
             reads: dict = {}
             free: list = []
@@ -1354,7 +1354,7 @@ _COMMON_DOC = """
       by the two reading threads, one being checked, two being partitioned), about ``2 L + 34``
       bytes a row each at most (the Arrow columns, the rows' partitions and the batch laid out,
       2**17 rows at a time, before its segments are copied to their slots): ``7 R × (2 L + 34) / 4``
-      in all; and the spill file's two buffers of slots, 64 MiB each;
+      in all; and the spill file's two buffers of slots, 128 MiB each;
     - pass 2 assembles two partitions at once, each of at most ``R / 2`` rows (and at most
       about 2**17 rows when the file is large: small hash tables), keeps two more assembled
       until they are written, and reads partitions ahead while those read and not yet written
@@ -1368,7 +1368,7 @@ _COMMON_DOC = """
     - the spill file's index, 24 bytes per chunk (a partition's share of a buffer written).
 
     None of it grows with the number of datasets. Defaults (``R = 2,000,000``, 12-byte
-    labels, 20 methods, ``chunk_datasets=100,000``): at most about 200 + 128 MiB in pass 1,
+    labels, 20 methods, ``chunk_datasets=100,000``): at most about 200 + 256 MiB in pass 1,
     110 + 65 MiB in pass 2 (about 40 MiB in all on a large file, whose partitions are small: eight read ahead at most) and 55 MiB for
     the store's chunks, beside the
     interpreter and its libraries. The returned cube holds its dataset labels in memory (as
