@@ -696,6 +696,24 @@ def test_assembling_a_partition_matches_plain_python(mask):
     np.testing.assert_array_equal(kernels.take_rows(cells, np.arange(60)), [[np.nan, np.nan, i] for i in range(60)])
 
 
+@pytest.mark.parametrize("prefix", ["d", "a-dataset-label-longer-than-sixteen-bytes-"])
+def test_more_repeats_than_are_kept_are_counted_and_the_first_score_stays(prefix):
+    """Twelve rows repeat a given cell, eight are kept to be named (in row order) and all are counted;
+    the cell keeps the first row's score. Short and long labels (the two assembly loops)."""
+    rows = [(f"{prefix}{i}", c) for i in range(5) for c in range(2)] + [(f"{prefix}{i % 3}", i % 2) for i in range(12)]
+    text, codes = [t for t, _ in rows], np.array([c for _, c in rows], dtype=np.int32)
+    scores = np.arange(len(rows), dtype=float)
+    buffer, _ = _segments(text, codes, scores, 0, 1, 1)
+    cells, hashes, offsets, data, repeated, n_repeated = kernels.assemble_segments(buffer, kernels.ALL_BITS,
+                                                                                 np.array([0, 1]), 2, 8)
+    groups, _, expected_block, expected_repeated = _assembled_by_python(text, codes.tolist(), scores,
+                                                                        int(kernels.ALL_BITS), 2)
+    assert n_repeated == 12 == len(expected_repeated)
+    assert [tuple(r) for r in repeated.tolist()] == expected_repeated[:8]
+    np.testing.assert_array_equal(kernels.take_rows(cells, np.arange(len(groups))), expected_block)
+    assert expected_block[0, 0] == 0.0  # (the reference keeps the first score too)
+
+
 def test_a_word_at_any_byte_is_the_bytes_there():
     raw = np.random.default_rng(1).integers(0, 256, 32, dtype=np.uint8)
     words = raw.view(np.uint64)

@@ -459,12 +459,25 @@ _NAN_BITS = np.float64(np.nan).view(np.int64)
 
 
 @jit(nogil=True, inline="always")
-def _cell_bits(bits):
-    """A row's score bits as its cell holds them: any NaN (infinite scores were refused in pass 1)
-    as numpy's."""
+def _put_cell(cells, g, column, bits, shown, n_repeated):
+    """Store one row's score bits in its cell (any NaN as numpy's: infinite scores were refused in
+    pass 1), or count the row as a repeat of a given cell, the first ``shown.shape[0] - 1``
+    repeats kept to be named; returns the new repeat count.
+
+    Without a branch on the arrays: numba counts a reference to an array handed to an inlined
+    helper when the helper uses it on one path only (an atomic increment and decrement a row: a
+    third of the assembly's time, when this helper wrote ``shown`` only for a repeat). So every
+    row writes a row of ``shown``: at the repeat count (the next repeat writes over it) or, once
+    that many are kept, in its last row, which is not read."""
+    old = cells[g, column]
+    repeated = old != NOT_GIVEN
     if (bits & np.int64(0x7FF0000000000000)) == np.int64(0x7FF0000000000000):
-        return _NAN_BITS
-    return bits
+        bits = _NAN_BITS
+    cells[g, column] = old if repeated else bits
+    at = min(n_repeated, shown.shape[0] - 1)
+    shown[at, 0] = g
+    shown[at, 1] = column
+    return n_repeated + np.int64(repeated)
 
 
 @jit(nogil=True)
@@ -534,18 +547,7 @@ def assemble_rows(buffer, mask, recode, label, state, table, group_hash, slot_ha
                 offsets[g + 1] = used + length
                 table[slot] = tag | (g + 1)
                 n_groups += 1
-            # the row's score into its cell, or the row counted as a repeat of a given cell (the first
-            # shown.shape[0] kept to be named). Written out here in both loops, not in a helper: numba
-            # counts a reference to an array handed to an inlined function (an atomic increment and
-            # decrement a row, about a third of the assembly's time)
-            column = recode[code]
-            if cells[g, column] != NOT_GIVEN:
-                if n_repeated < shown.shape[0]:
-                    shown[n_repeated, 0] = g
-                    shown[n_repeated, 1] = column
-                n_repeated += 1
-            else:
-                cells[g, column] = _cell_bits(scores[score_at + r])
+            n_repeated = _put_cell(cells, g, recode[code], scores[score_at + r], shown, n_repeated)
         pos += segment_bytes(c, stored, cw, lw, plen)
         first_row = 0
     state[0], state[1], state[2], state[3], state[4] = pos, 0, 0, n_groups, n_repeated
@@ -667,18 +669,7 @@ def assemble_rows_short(buffer, mask, recode, state, table, group_hash, slot_has
                 offsets[g + 1] = used + length
                 table[slot] = tag | (g + 1)
                 n_groups += 1
-            # the row's score into its cell, or the row counted as a repeat of a given cell (the first
-            # shown.shape[0] kept to be named). Written out here in both loops, not in a helper: numba
-            # counts a reference to an array handed to an inlined function (an atomic increment and
-            # decrement a row, about a third of the assembly's time)
-            column = recode[code]
-            if cells[g, column] != NOT_GIVEN:
-                if n_repeated < shown.shape[0]:
-                    shown[n_repeated, 0] = g
-                    shown[n_repeated, 1] = column
-                n_repeated += 1
-            else:
-                cells[g, column] = _cell_bits(scores[score_at + r])
+            n_repeated = _put_cell(cells, g, recode[code], scores[score_at + r], shown, n_repeated)
         pos += segment_bytes(c, stored, cw, lw, plen)
         first_row = 0
     state[0], state[1], state[2], state[3], state[4] = pos, 0, 0, n_groups, n_repeated
@@ -751,7 +742,7 @@ class Scratch:
         self.text = np.empty(1 << 12, dtype=np.uint8)
         self.cells = np.full((0, n_columns), NOT_GIVEN, dtype=np.int64)
         self.keys = np.zeros((0, 3), dtype=np.uint64)  # a short label's two words and its length
-        self.shown = np.empty((max_shown, 2), dtype=np.int64)
+        self.shown = np.empty((max_shown + 1, 2), dtype=np.int64)  # (+ the row _put_cell writes past those kept)
         self.label = np.empty(64, dtype=np.uint8)
 
     def prepare(self, groups: int, longest: int) -> None:
