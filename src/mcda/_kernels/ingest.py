@@ -504,7 +504,7 @@ def assemble_rows(buffer, mask, recode, label, state, table, group_hash, slot_ha
         b = prefix_at + _pad8(plen) + 8 * c if first_row == 0 else resume
         for r in range(first_row, c):
             row_at = b
-            code = np.int64(_word_at(words, b, cw))  # (here, not in a helper taking the array: see the cell below)
+            code = np.int64(_word_at(words, b, cw))  # (here, not in a helper that takes the array and branches: see _put_cell)
             b += cw
             rest = uniform - plen
             if lw:
