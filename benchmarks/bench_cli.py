@@ -18,7 +18,7 @@ warm: one unlucky run on a shared machine says nothing). Wall time and CPU time 
 of the command and every process it started and waited for) are printed, then the ratios.
 ``--jobs`` lowers the wall time, not the CPU time; on a shared machine the wall times move with
 the load. On an empty cache this tree's command also forks one process that compiles the
-kernels its analysis needs later (``mcda._kernels._precompile``): its CPU is in the cold CPU
+kernels its analysis needs later (``mcda._core._kernels._precompile``): its CPU is in the cold CPU
 time, and it is why the cold wall time can grow less than the cold CPU time.
 
 Run from the repository root::
@@ -48,7 +48,7 @@ REFERENCE = "e1f659f"
 def run_cli(src: Path, cache: Path, out: Path, extra=()) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of one ``mcda compare`` with figures, in a fresh process."""
     env = dict(os.environ, PYTHONPATH=str(src), NUMBA_CACHE_DIR=str(cache), MPLBACKEND="Agg")
-    command = [sys.executable, "-m", "mcda.cli", "compare", str(DATA), "--metric", "accuracy", "--rng", "0",
+    command = [sys.executable, "-m", "mcda.app.cli", "compare", str(DATA), "--metric", "accuracy", "--rng", "0",
                "--out", str(out), *extra]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()

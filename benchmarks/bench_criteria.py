@@ -27,7 +27,7 @@ import xarray as xr
 
 import mcda
 from _timing import best_of
-from mcda.cards import MetricCard
+from mcda.data.cards import MetricCard
 
 
 

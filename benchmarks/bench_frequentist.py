@@ -27,7 +27,7 @@ from scipy import stats
 
 import mcda
 from _timing import best_of
-from mcda.ranks import prepare_across, rank_rows
+from mcda.stats._shared.ranks import prepare_across, rank_rows
 
 
 

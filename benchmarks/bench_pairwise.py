@@ -19,7 +19,7 @@ from scipy import stats
 
 import mcda
 from _timing import best_of
-from mcda.pairwise import PairwiseCounts
+from mcda.stats.pairwise import PairwiseCounts
 
 
 

@@ -5,7 +5,7 @@
 The full all-pairs Wilcoxon–Holm procedure over 50 methods × 1,000 datasets (1,225 pairs):
 
 - mcda: ``mcda.pairwise_over_datasets(cube)`` — the whole call: validation, the numba kernel
-  (:mod:`mcda._kernels.paired_ranks`), the p-values, Holm, the cliques and the table;
+  (:mod:`mcda._core._kernels.paired_ranks`), the p-values, Holm, the cliques and the table;
 - peer: a loop of ``scipy.stats.wilcoxon(x[:, a], x[:, b])`` over the pairs, then
   ``statsmodels.stats.multitest.multipletests(p, method="holm")``.
 

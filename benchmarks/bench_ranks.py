@@ -27,7 +27,7 @@ from scipy import stats
 
 import mcda
 from _timing import best_of
-from mcda.ranks import _index_blocks, _prepare_aggregation, rank_rows
+from mcda.stats._shared.ranks import _index_blocks, _prepare_aggregation, rank_rows
 
 N_DATASETS, N_METHODS, N_RESAMPLES = 1_000, 50, 10_000
 

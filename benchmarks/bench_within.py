@@ -30,7 +30,7 @@ from scipy import stats
 
 import mcda
 from _timing import best_of
-from mcda._kernels.bootstrap import bootstrap_mean_quantiles, cell_keys
+from mcda._core._kernels.bootstrap import bootstrap_mean_quantiles, cell_keys
 
 
 

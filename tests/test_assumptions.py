@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 
 import mcda
-from mcda.assumptions import repeated_measures_anova
+from mcda.stats.assumptions import repeated_measures_anova
 
 autorank = pytest.importorskip("autorank")
 anova_module = pytest.importorskip("statsmodels.stats.anova")

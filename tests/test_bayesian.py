@@ -1,4 +1,4 @@
-"""Tests of mcda.bayesian.
+"""Tests of mcda.stats.bayesian.models.
 
 Reference numbers come from (a) baycomp 1.0.3 run inside the tests and its stored outputs in
 tests/data/baycomp_fixture (PROVENANCE.md there), (b) the published posterior probabilities
@@ -21,14 +21,8 @@ from hypothesis import strategies as st
 from scipy import integrate, special
 
 import mcda
-from mcda import (
-    bayesian_sign_comparison,
-    bayesian_signed_rank_comparison,
-    correlated_t_test,
-    score_cube,
-    two_on_multiple,
-)
-from mcda.bayesian import _argmax_probabilities, _sign_alpha
+from mcda import (bayesian_sign_comparison, bayesian_signed_rank_comparison, correlated_t_test, score_cube, two_on_multiple)
+from mcda.stats.bayesian.models import _argmax_probabilities, _sign_alpha
 
 baycomp = pytest.importorskip("baycomp")
 
@@ -303,7 +297,7 @@ def test_exact_and_sampling_agree_within_monte_carlo_error(counts, prior, streng
     exact = _argmax_probabilities(alpha)[0]
     n = 20_000
     gammas = np.random.default_rng(sum(counts)).standard_gamma(alpha[0], size=(n, 3))
-    from mcda._kernels.dirichlet import normalise_and_count
+    from mcda._core._kernels.dirichlet import normalise_and_count
 
     sampled = normalise_and_count(gammas) / n
     assert np.all(np.abs(sampled - exact) <= _mc_tolerance(exact, n, floor=1e-3))
@@ -339,7 +333,7 @@ def _signed_rank_reference(weights, z, rope):
 
 @pytest.mark.parametrize("rope", [0.0, 0.25, 0.5])
 def test_signed_rank_kernel_matches_the_indicator_matrix(rope):
-    from mcda._kernels.signed_rank import signed_rank_shares, sum_boundaries
+    from mcda._core._kernels.signed_rank import signed_rank_shares, sum_boundaries
 
     g = np.random.default_rng(8)
     pairs = [np.concatenate(([0.0], g.choice([-0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0], 12)))
@@ -376,7 +370,7 @@ def test_signed_rank_kernel_matches_the_indicator_matrix(rope):
 
 
 def test_dirichlet_kernels_match_numpy():
-    from mcda._kernels.dirichlet import count_winners, normalise_and_count
+    from mcda._core._kernels.dirichlet import count_winners, normalise_and_count
 
     g = np.random.default_rng(2)
     gammas = g.standard_gamma([0.5, 3.0, 2.0], size=(1000, 3))
@@ -664,7 +658,7 @@ def test_rounding_at_the_rope_is_equivalent_except_in_baycomp_mode():
 
 
 def test_signed_rank_kernel_with_a_tolerance_band():
-    from mcda._kernels.signed_rank import signed_rank_shares, sum_boundaries
+    from mcda._core._kernels.signed_rank import signed_rank_shares, sum_boundaries
 
     g = np.random.default_rng(12)
     z = np.r_[0.0, 0.77 - 0.76, 0.68 - 0.67, -(0.77 - 0.76), g.normal(0, 0.02, 9)]

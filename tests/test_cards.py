@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 import mcda
-from mcda.cards import CardError, MetricCard, UnknownMetricError, card_from_dict, get_card, list_cards, \
+from mcda.data.cards import CardError, MetricCard, UnknownMetricError, card_from_dict, get_card, list_cards, \
     properties_for, register_card
 
 PROMISED = ["accuracy", "balanced_accuracy", "f1_macro", "f1_micro", "auroc", "auprc", "log_loss", "brier", "mcc",

@@ -13,7 +13,7 @@ import pytest
 
 import mcda
 from mcda import Report
-from mcda.cli import main, read_scores
+from mcda.app.cli import main, read_scores
 
 pytestmark = pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
 
@@ -232,14 +232,14 @@ def test_read_scores_keeps_missing_cells(tmp_path):
 
 
 def test_the_installed_command_runs_as_a_subprocess(tmp_path):
-    run_ = subprocess.run([sys.executable, "-m", "mcda.cli", "compare", "--example", "duo2018", "--out",
+    run_ = subprocess.run([sys.executable, "-m", "mcda.app.cli", "compare", "--example", "duo2018", "--out",
                            str(tmp_path), "--rng", "0"], capture_output=True, text=True, timeout=300)
     assert run_.returncode == 0, run_.stderr
     assert "== Across datasets" in run_.stdout and "SAFE: lacks" in run_.stdout
     assert {"report.json", "critical_difference.png", "critical_difference.pdf"} <= _files(tmp_path)
     doc = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert doc["format"] == "mcda-report" and doc["settings"]["rng"] == 0
-    bad = subprocess.run([sys.executable, "-m", "mcda.cli", "compare", str(tmp_path / "nothere.csv"), "--metric",
+    bad = subprocess.run([sys.executable, "-m", "mcda.app.cli", "compare", str(tmp_path / "nothere.csv"), "--metric",
                           "ari"], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 1 and "Traceback" not in bad.stderr and bad.stderr.count("\n") == 1
 

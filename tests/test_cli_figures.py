@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from mcda.cli import FIGURES, PAIRWISE_PANELS_MAX, POSTERIOR_BARS_MAX, _figure_plan, main
+from mcda.app.cli import FIGURES, PAIRWISE_PANELS_MAX, POSTERIOR_BARS_MAX, _figure_plan, main
 
 
 def run(argv):
@@ -83,12 +83,12 @@ def test_what_does_not_apply_to_the_data_is_never_written():
 def test_figures_of_several_pages_write_one_file_per_page(tmp_path):
     import mcda
 
-    # 17 datasets of 3 methods: 16 pair panels fill a page (mcda.plots._layout.pairwise_grid), so 2 pages
+    # 17 datasets of 3 methods: 16 pair panels fill a page (mcda.present.plots._layout.pairwise_grid), so 2 pages
     cube = mcda.datasets.synthetic(n_datasets=17, n_methods=3, n_seeds=3, rng=1)
     frame = cube.to_dataframe(name="score").reset_index()[["dataset", "method", "seed", "score"]]
     csv = tmp_path / "scores.csv"
     frame.to_csv(csv, index=False)
-    from mcda.plots._layout import pairwise_grid
+    from mcda.present.plots._layout import pairwise_grid
 
     assert len(pairwise_grid(17, 3, width=7.0)["pages"]) == 2
     out = tmp_path / "o"
@@ -122,9 +122,9 @@ def test_plackett_luce_samples_must_be_positive(tmp_path):
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_diagram_of_more_methods_than_a_page_labels_is_written_page_by_page(tmp_path, jobs):
     # 50 methods with 38-character names (three lines a label): the CD diagram's labels take two
-    # pages (mcda.plots.critical_difference.cd_pages); the command writes both, as its files say
+    # pages (mcda.present.plots.critical_difference.cd_pages); the command writes both, as its files say
     import mcda
-    from mcda.plots._layout import PageOutOfRange
+    from mcda.present.plots._layout import PageOutOfRange
 
     cube = mcda.datasets.synthetic(n_datasets=6, n_methods=50, n_seeds=1, rng=2)
     frame = cube.to_dataframe(name="accuracy").reset_index()[["dataset", "method", "accuracy"]]

@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import mcda.cli
-from mcda.cli import main
+import mcda.app.cli
+from mcda.app.cli import main
 
 pytestmark = pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
 
@@ -49,19 +49,19 @@ def _same_files(a: Path, b: Path):
 def drawing_pids(monkeypatch, tmp_path):
     """The pids of the processes that drew pages (a file each worker appends to)."""
     log = tmp_path / "pids.txt"
-    draw = mcda.cli._draw_page
+    draw = mcda.app.cli._draw_page
 
     def logged(*args, **kwargs):
         with open(log, "a") as f:
             f.write(f"{os.getpid()}\n")
         return draw(*args, **kwargs)
 
-    monkeypatch.setattr(mcda.cli, "_draw_page", logged)
+    monkeypatch.setattr(mcda.app.cli, "_draw_page", logged)
     return lambda: {int(line) for line in log.read_text().split()} if log.exists() else set()
 
 
 def test_jobs_2_writes_the_same_bytes_and_says_the_same(tmp_path, drawing_pids):
-    forked = threading.active_count() == 1 and mcda.cli._jobs_for(2, ["pairwise"]) == 2
+    forked = threading.active_count() == 1 and mcda.app.cli._jobs_for(2, ["pairwise"]) == 2
     outputs = _compare_jobs(tmp_path, ["compare", str(DATA), "--metric", "accuracy", "--rng", "0", "--figures",
                                        "critical_difference,posterior_top_pair,pairwise,rank_stability"])
     (a, text_a), (b, text_b) = outputs[1], outputs[2]
@@ -132,7 +132,7 @@ def test_bad_jobs_are_refused(tmp_path, value, capsys):
 
 def test_files_are_listed_in_natural_order():
     names = ["forest_page10.png", "forest.png", "forest_page2.png", "report.json"]
-    assert sorted(names, key=mcda.cli._natural) == ["forest.png", "forest_page2.png", "forest_page10.png",
+    assert sorted(names, key=mcda.app.cli._natural) == ["forest.png", "forest_page2.png", "forest_page10.png",
                                                       "report.json"]
 
 
@@ -142,8 +142,8 @@ def test_a_page_past_the_end_says_how_many_pages_as_data():
     import matplotlib.pyplot as plt
 
     from mcda.plots import plot_forest
-    from mcda.plots._layout import PageOutOfRange
-    from mcda.within import summary
+    from mcda.present.plots._layout import PageOutOfRange
+    from mcda.stats.within.seeds import summary
 
     rng = np.random.default_rng(0)
     frame = pd.DataFrame([(f"d{d:02d}", f"m{m}", s, float(rng.random()))

@@ -21,7 +21,7 @@ def _python(code: str, tmp_path: Path) -> str:
 def test_the_command_does_not_import_dask_array(tmp_path):
     out = _python(f"""
 import sys
-from mcda.cli import main
+from mcda.app.cli import main
 sys.argv = ["mcda", "compare", {str(DATA)!r}, "--metric", "accuracy", "--rng", "0", "--out", "out", "--no-figures"]
 code = main(stdout=open("report.txt", "w"))
 print("CODE", code, "DASK_ARRAY", "dask.array" in sys.modules)
@@ -36,7 +36,7 @@ import numpy as np
 import xarray as xr
 from packaging.version import Version
 from xarray.namedarray import pycompat
-from mcda.cli import _defer_dask_array
+from mcda.app.cli import _defer_dask_array
 _defer_dask_array()
 print("BEFORE", pycompat.array_type("dask"), type(xr.DataArray(np.zeros(3)).data).__name__)
 import dask

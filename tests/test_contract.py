@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mcda._results import Result
+from mcda._core.results import Result
 import tests.contract as contract_pkg
 from tests.contract.harness import (
     Case,
@@ -149,7 +149,7 @@ def test_results_share_one_base(case: Case):
     result = _public_result(case.call(make_cube(case)))
     if result is None:
         return
-    assert isinstance(result, Result), f"{type(result).__name__} does not derive from mcda._results.Result"
+    assert isinstance(result, Result), f"{type(result).__name__} does not derive from mcda._core.results.Result"
     assert dataclasses.is_dataclass(result) and type(result).__dataclass_params__.frozen
     assert repr(result) == f"{type(result).__name__}\n{result.summary()}"
     assert isinstance(result.to_frame(), pd.DataFrame)

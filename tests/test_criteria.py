@@ -1,8 +1,8 @@
-"""Tests of mcda.criteria: practical dominance, the Pareto front, PROMETHEE II, weight stability.
+"""Tests of mcda.stats.criteria: practical dominance, the Pareto front, PROMETHEE II, weight stability.
 
 References are independent of the code under test: brute-force loops written here (the
 definitions, one dataset and one pair at a time), ``scipy.stats.binomtest`` for the sign test,
-``mcda.pairwise.pairwise_counts`` for the one-criterion case, the binomial order-statistic
+``mcda.stats.pairwise.pairwise_counts`` for the one-criterion case, the binomial order-statistic
 interval of the median (Conover 1999, §3.2), the peer package pymcdm (PROMETHEE II, run in the
 test when it is installed) and the published conclusion of Duò et al. (2018).
 """
@@ -22,14 +22,8 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import mcda
-from mcda.cards import MetricCard
-from mcda.criteria import (
-    _simplex_grid,
-    compare_criteria,
-    practical_dominance,
-    promethee,
-    weight_stability,
-)
+from mcda.data.cards import MetricCard
+from mcda.stats.criteria import (_simplex_grid, compare_criteria, practical_dominance, promethee, weight_stability)
 
 SETTINGS = settings(max_examples=40, deadline=None)
 
@@ -211,7 +205,7 @@ def test_a_method_better_on_every_criterion_beyond_every_floor_is_never_dominate
 def test_with_one_criterion_dominance_is_superiority_at_the_noise_floor(problem):
     values, directions, floors = problem
     res = practical_dominance(make_cube(values, directions, floors))
-    # reference: mcda.pairwise.pairwise_counts on the single-metric cube, rope = the floor
+    # reference: mcda.stats.pairwise.pairwise_counts on the single-metric cube, rope = the floor
     card = MetricCard(name="test_single", direction=directions[0], noise_floor=float(floors[0]))
     single = mcda.score_cube(values[:, :, 0], metric=card, method_names=res.methods)
     with warnings.catch_warnings():  # a drawn dataset may have no result at all (named, then left out)
@@ -530,7 +524,7 @@ def test_reprs_are_readable():
 # --------------------------------------------------------------------------- plots (geometry, then Agg draws)
 
 def test_tradeoff_points_come_from_the_result():
-    from mcda.plots.tradeoffs import tradeoff_points
+    from mcda.present.plots.tradeoffs import tradeoff_points
 
     cube = mcda.datasets.load("duo2018_all").sel(metric=["ARI", "elapsed"])
     dom = practical_dominance(cube)
@@ -540,14 +534,14 @@ def test_tradeoff_points_come_from_the_result():
         assert points.loc[method, "x"] == summary.loc[("elapsed", method), "median"]
         assert points.loc[method, "y_high"] == summary.loc[("ARI", method), "ci_high"]
         assert points.loc[method, "on_front"] == (method in dom.front)
-    # one metric selector (mcda.cube.select_metric): the card name 'runtime' finds the 'elapsed' label, as in score_cube
+    # one metric selector (mcda.data.cube.select_metric): the card name 'runtime' finds the 'elapsed' label, as in score_cube
     pd.testing.assert_frame_equal(tradeoff_points(dom, x="runtime", y="ari"), tradeoff_points(dom, x="elapsed", y="ARI"))
     with pytest.raises(ValueError, match=r"`x` must be one of the metrics \['ARI', 'elapsed'\]; got 'nmi'"):
         tradeoff_points(dom, x="nmi", y="ARI")
 
 
 def test_ternary_coordinates_put_each_vertex_at_a_corner():
-    from mcda.plots.tradeoffs import ternary_coordinates
+    from mcda.present.plots.tradeoffs import ternary_coordinates
 
     xy = ternary_coordinates(np.eye(3))
     np.testing.assert_allclose(xy, [[0, 0], [1, 0], [0.5, math.sqrt(3) / 2]])
@@ -559,7 +553,7 @@ def test_ternary_coordinates_put_each_vertex_at_a_corner():
 
 
 def test_weight_segments_cover_the_grid_in_order():
-    from mcda.plots.tradeoffs import weight_segments
+    from mcda.present.plots.tradeoffs import weight_segments
 
     values = np.array([[[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]]])
     cube = make_cube(values, ["higher_is_better", "higher_is_better"], [0, 0])
@@ -570,7 +564,7 @@ def test_weight_segments_cover_the_grid_in_order():
 
 
 def test_label_offsets_never_overlap_when_there_is_room():
-    from mcda.plots.tradeoffs import label_offsets
+    from mcda.present.plots.tradeoffs import label_offsets
 
     anchors = np.array([[0.0, 0.0], [2.0, 1.0], [4.0, -1.0], [1.0, 2.0]])
     widths, height = [30.0, 30.0, 30.0, 30.0], 8.0
@@ -585,7 +579,7 @@ def test_plots_draw_and_return_figure_and_axes():
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from mcda.plots.tradeoffs import plot_tradeoffs, plot_weight_stability
+    from mcda.present.plots.tradeoffs import plot_tradeoffs, plot_weight_stability
 
     cube = mcda.datasets.load("duo2018_all")
     dom = practical_dominance(cube, metrics=["ARI", "elapsed"])

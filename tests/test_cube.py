@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mcda
-from mcda import cube as C
-from mcda.cards import UnknownMetricError
+from mcda.data import cube as C
+from mcda.data.cards import UnknownMetricError
 
 
 def tidy_example():
@@ -56,7 +56,7 @@ def test_tidy_with_seed_metric_epoch_split_dims():
     assert cube.dims == ("dataset", "method", "seed", "metric", "epoch", "split")
     assert list(cube.coords["direction"].values) == ["higher_is_better", "lower_is_better"]
     assert list(cube.coords["noise_floor"].values)[0] == 0.01
-    assert mcda.cube.cube_cards(cube)["runtime"].name == "runtime"
+    assert mcda.data.cube.cube_cards(cube)["runtime"].name == "runtime"
 
 
 def test_configurable_column_names():

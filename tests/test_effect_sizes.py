@@ -8,7 +8,7 @@ import pytest
 from scipy import stats
 
 import mcda
-from mcda.effects import EFFECT_SIZE_THRESHOLDS, magnitude
+from mcda.stats.effects import EFFECT_SIZE_THRESHOLDS, magnitude
 
 autorank = pytest.importorskip("autorank")
 from autorank import _util as autorank_util  # noqa: E402
@@ -84,7 +84,7 @@ def test_magnitude_labels_equal_autorank():
 
 
 def _python_stream(key: int, count: int):
-    """The SplitMix64 uniforms of mcda._kernels (low half first), in plain Python integers."""
+    """The SplitMix64 uniforms of mcda._core._kernels (low half first), in plain Python integers."""
     mask = (1 << 64) - 1
     out = []
     k = 1
@@ -100,7 +100,7 @@ def _python_stream(key: int, count: int):
 
 @pytest.mark.parametrize("kind", ["cohen_d", "cohen_d_pooled", "cliff_delta", "akinshin_gamma"])
 def test_kernel_resamples_equal_a_plain_python_reference(kind):
-    from mcda._kernels.effect_sizes import KINDS, resampled_effects
+    from mcda._core._kernels.effect_sizes import KINDS, resampled_effects
 
     rng = np.random.default_rng(9)
     x, y = np.round(rng.normal(size=7), 2), np.round(rng.normal(size=7), 2)

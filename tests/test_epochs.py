@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mcda
-from mcda.cards import get_card
-from mcda.epochs import epoch_selection_support, select_epoch, selected_epochs
+from mcda.data.cards import get_card
+from mcda.stats.within.epochs import epoch_selection_support, select_epoch, selected_epochs
 
 
 def _tidy(rng=0, n_datasets=3, n_methods=3, n_seeds=2, n_epochs=5, splits=("test", "val"), decimals=None):

@@ -148,7 +148,7 @@ def test_long_names_break_where_a_word_changes_case_or_kind():
     # the line-break points LaTeX may use in a long name: after _ - . /, and inside a letter/digit run
     # over 12 characters where its case or kind changes (as the figures wrap), cut every 12 only beyond;
     # a word of five letters or more after a space is guarded from hyphenation by a \nobreak before it
-    from mcda.export import _breakable
+    from mcda.present.latex import _breakable
 
     brk, guard = r"\allowbreak{}", r"\nobreak{}"
     assert _breakable("GradientBoostedEnsemble_v3_tuned") == (
@@ -290,7 +290,7 @@ def test_tex_breaks_names_only_at_their_break_points(tmp_path):
     # TeX's own hyphenation of each name as the captions write it (\showhyphens logs the points TeX
     # would hyphenate at): none inside a name; the same words written plainly are hyphenated
     # ("Gra-di-ent"), so the check can see a hyphenation
-    from mcda.export import _breakable
+    from mcda.present.latex import _breakable
 
     _need_pdflatex()
     names = ["GradientBoostedEnsemble_v3_tuned", "LongMethodName_variant_03_with_tuning",
@@ -313,7 +313,7 @@ def test_every_cli_table_compiles_with_pdflatex(tmp_path):
     # for the scores and comparison tables, at 20 and 50 methods; 40-character names, one missing cell.
     # The .log must show no LaTeX error, no float too large for the page, no overfull box over 1 pt.
     _need_pdflatex()
-    from mcda.cli import main
+    from mcda.app.cli import main
     import io
 
     for n_methods, n_seeds in ((8, 5), (20, 2), (50, 2)):

@@ -194,7 +194,7 @@ def test_as_cube_is_the_same_check_for_a_built_cube(data):
     data = data.copy()
     data.attrs["direction"] = "higher_is_better"
     try:
-        cube = _call(mcda.cube.as_cube, data)
+        cube = _call(mcda.data.cube.as_cube, data)
     except McdaArgumentError:
         return
     assert np.isfinite(cube.values[~np.isnan(cube.values)]).all()
@@ -203,4 +203,4 @@ def test_as_cube_is_the_same_check_for_a_built_cube(data):
     with pytest.raises(McdaArgumentError):
         bad = cube.copy()
         bad.attrs["direction"] = "sideways"
-        mcda.cube.as_cube(bad)
+        mcda.data.cube.as_cube(bad)

@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 import mcda
-from mcda._cliques import maximal_cliques as _maximal_cliques
-from mcda.multitest import _shaffer_counts, _true_hypothesis_counts
+from mcda.stats._shared.cliques import maximal_cliques as _maximal_cliques
+from mcda.stats._shared.multitest import _shaffer_counts, _true_hypothesis_counts
 
 
 # --------------------------------------------------------------------------- sizes: cliques and Shaffer
@@ -95,8 +95,8 @@ _KERNEL_RUN = (
     "tempfile.tempdir = os.environ.get('TEST_TEMPDIR') or None\n"
     "warnings.simplefilter('always')\n"
     "with warnings.catch_warnings(record=True) as caught:\n"
-    "    from mcda._kernels.counts import region_counts\n"
-    "    from mcda._kernels._jit import cache_directory\n"
+    "    from mcda._core._kernels.counts import region_counts\n"
+    "    from mcda._core._kernels._jit import cache_directory\n"
     "    region_counts(np.arange(6.0).reshape(3, 2), 0.0, 8.0)\n"
     "print('CACHE', repr(cache_directory()))\n"
     "print('WARNINGS', [str(w.message) for w in caught if 'mcda' in str(w.message)])\n"
@@ -137,7 +137,7 @@ def test_every_kernel_compiles_through_the_one_jit_helper():
     root = Path(mcda.__file__).parent
     offenders = [str(p.relative_to(root)) for p in root.rglob("*.py")
                  if p.name != "_jit.py" and ("numba.njit" in p.read_text() or "@njit" in p.read_text())]
-    assert not offenders, f"use mcda._kernels._jit.jit (a writable cache directory) instead of numba.njit: {offenders}"
+    assert not offenders, f"use mcda._core._kernels._jit.jit (a writable cache directory) instead of numba.njit: {offenders}"
 
 
 # --------------------------------------------------------------------------- outputs: no live LaTeX from a label
@@ -201,7 +201,7 @@ _ATTR_VALUES = st.one_of(
 def test_netcdf_round_trip_is_exact_for_any_labels_and_attrs(engine, seeds, datasets, attrs, tmp_path):
     if engine == "h5netcdf":
         pytest.importorskip("h5netcdf")
-    from mcda.cube import from_netcdf, to_netcdf
+    from mcda.data.cube import from_netcdf, to_netcdf
 
     values = np.arange(len(datasets) * 2 * len(seeds), dtype=np.float64).reshape(len(datasets), 2, len(seeds))
     values[0, 0, 0] = np.nan
@@ -234,7 +234,7 @@ def test_netcdf_round_trip_is_exact_for_any_labels_and_attrs(engine, seeds, data
 def _cli(argv):
     import io
 
-    from mcda.cli import main
+    from mcda.app.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     status = main(argv, stdout=out, stderr=err)

@@ -13,7 +13,8 @@ import pytest
 from scipy import stats
 
 import mcda
-from mcda import _mcmc, hierarchical_comparison, score_cube
+from mcda import hierarchical_comparison, score_cube
+from mcda._core import mcmc as _mcmc
 
 
 def _fold_frame() -> pd.DataFrame:
@@ -270,7 +271,7 @@ def test_diagnostics_agree_with_arviz(shift):
 def test_report_and_cli_show_the_models(tmp_path):
     import io
 
-    from mcda.cli import main
+    from mcda.app.cli import main
 
     folds = mcda.datasets.load("benavoli2017_uci54_folds").isel(dataset=slice(0, 6), seed=slice(0, 10))
     folds = folds.sel({"method": ["nbc", "aode", "hnb"]})

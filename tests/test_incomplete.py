@@ -130,7 +130,7 @@ def test_missing_policies_on_friedman_and_the_ranks():
     reference = stats.friedmanchisquare(*complete.values.T)  # scipy on the 7 complete datasets, no ties
     assert by_datasets.statistic == pytest.approx(reference.statistic, rel=1e-10)
     available = mcda.friedman_test(cube, missing="available")
-    assert isinstance(available, mcda.incomplete.SkillingsMackResult)
+    assert isinstance(available, mcda.stats.across.incomplete.SkillingsMackResult)
     assert available.statistic == pytest.approx(_skillings_mack_by_hand(-cube.values), rel=1e-10)
     with pytest.warns(mcda.MissingDataWarning):
         ranks = mcda.average_ranks(cube, missing="datasets")
@@ -169,7 +169,7 @@ def test_balanced_incomplete_compare_uses_durbin_and_conover():
 
 
 def test_report_and_cli_take_missing(tmp_path, capsys):
-    from mcda.cli import main
+    from mcda.app.cli import main
 
     cube = _one_hole()
     tidy = cube.to_dataframe(name="score").reset_index()[["dataset", "method", "score"]].dropna()

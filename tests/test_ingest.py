@@ -1,4 +1,4 @@
-"""Streaming ingestion (mcda.ingest): tidy Parquet / CSV files into Zarr, rows in any order.
+"""Streaming ingestion (mcda.ingest.convert): tidy Parquet / CSV files into Zarr, rows in any order.
 
 References: the tidy table itself (each stored cell is looked up in the pandas frame it came
 from), pandas' own parsing of the same CSV text, plain Python references for the kernels
@@ -23,8 +23,9 @@ pytest.importorskip("zarr")
 import pyarrow.parquet as pq  # noqa: E402
 
 import mcda  # noqa: E402
-from mcda import ingest, store  # noqa: E402
-from mcda._kernels import ingest as kernels  # noqa: E402
+from mcda import store  # noqa: E402
+from mcda.ingest import convert as ingest
+from mcda.ingest import _kernels as kernels
 
 DATA = Path(__file__).parent / "data" / "zarr_store_v0"
 

@@ -31,7 +31,8 @@ import xarray as xr
 dask = pytest.importorskip("dask")
 
 import mcda  # noqa: E402
-from mcda import ranks, store  # noqa: E402
+from mcda import store  # noqa: E402
+from mcda.stats._shared import ranks
 
 N_DATASETS, N_METHODS = 120, 5
 SETUPS = ("chunks7", "chunks40", "distributed7")

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mcda
-from mcda.letters import letter_name
+from mcda.stats.across.letters import letter_name
 
 sp = pytest.importorskip("scikit_posthocs")
 

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 import mcda
-from mcda.multitest import rom_critical_values
+from mcda.stats._shared.multitest import rom_critical_values
 
 DATA = Path(__file__).parent / "data" / "multitest_scmamp"
 multitest = pytest.importorskip("statsmodels.stats.multitest")

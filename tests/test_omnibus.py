@@ -1,4 +1,4 @@
-"""Friedman aligned ranks, Quade, and the Conover / Siegel / Miller post-hocs (mcda.omnibus).
+"""Friedman aligned ranks, Quade, and the Conover / Siegel / Miller post-hocs (mcda.stats.across.rank_tests).
 
 References: R 4.2.2's ``stats::quade.test`` and scmamp's aligned-ranks functions, stored with the
 script that produced them (tests/data/rank_omnibus_r); scikit-posthocs run in the tests on random

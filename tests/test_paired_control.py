@@ -13,7 +13,7 @@ import pytest
 from scipy import stats
 
 import mcda
-from mcda.cli import main
+from mcda.app.cli import main
 from mcda.export import pairwise_to_latex
 
 statsmodels = pytest.importorskip("statsmodels")

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from scipy import special, stats
 
 import mcda
-from mcda import SmallSampleWarning, bradley_terry, marginal_means, pairwise_superiority, pairwise_transitivity
-from mcda.pairwise import PairwiseCounts, beyond_rope, count_regions, pairwise_counts, sign_test_pvalues
+from mcda import (SmallSampleWarning, bradley_terry, marginal_means, pairwise_superiority, pairwise_transitivity)
+from mcda.stats.pairwise import PairwiseCounts, beyond_rope, count_regions, pairwise_counts, sign_test_pvalues
 
 DATA = Path(__file__).parent / "data" / "kendall_bs1940"
 FAST = settings(max_examples=40, deadline=None)
@@ -135,7 +135,7 @@ def test_superior_and_equivalent_pairs_follow_alpha():
 
 
 def test_issue_call_shape_with_an_array_and_the_ari_noise_floor():
-    from mcda.cards import properties_for
+    from mcda.data.cards import properties_for
 
     cube = mcda.datasets.load("duo2018")
     ari_by_dataset = cube.values
@@ -495,8 +495,8 @@ def test_results_read_well():
 @given(score_matrices(min_methods=2, max_methods=6), st.sampled_from([0.0, 0.01, 0.05]))
 def test_numba_region_counts_kernel_agrees_with_a_plain_numpy_reference(values, rope):
     # a plain broadcast computation of the documented rule is the reference for the one-pass
-    # kernel (mcda._kernels.counts) behind count_regions
-    from mcda._numeric import EPS, SCORE_ULPS
+    # kernel (mcda._core._kernels.counts) behind count_regions
+    from mcda._core.numeric import EPS, SCORE_ULPS
 
     a = values[:, :, None]
     b = values[:, None, :]
@@ -515,7 +515,7 @@ def test_numba_region_counts_kernel_agrees_with_a_plain_numpy_reference(values, 
 def test_per_dataset_beyond_kernel_agrees_with_a_plain_numpy_reference(values, rope):
     # the same broadcast reference of the documented rule, kept per dataset (the outranking
     # views' indicator), and each dataset's indicator is that dataset's wins > 0
-    from mcda._numeric import EPS, SCORE_ULPS
+    from mcda._core.numeric import EPS, SCORE_ULPS
 
     a = values[:, :, None]
     b = values[:, None, :]

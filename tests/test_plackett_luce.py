@@ -154,7 +154,7 @@ def test_each_tie_order_move_leaves_the_conditional_order_distribution_invariant
 def _tie_move_driver():
     import numba
 
-    from mcda._kernels.plackett_luce import _update_tied_orders
+    from mcda._core._kernels.plackett_luce import _update_tied_orders
 
     @numba.njit
     def run(order, a, b, below, w, n, swaps):
@@ -192,7 +192,7 @@ def test_the_samplers_gamma_draws_follow_scipys_gamma(shape):
 def _gamma_driver():
     import numba
 
-    from mcda._kernels.plackett_luce import _gamma
+    from mcda._core._kernels.plackett_luce import _gamma
 
     @numba.njit
     def run(shape, scale, n, seed):

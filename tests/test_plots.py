@@ -24,7 +24,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 import mcda  # noqa: E402
 from mcda.plots import _style  # noqa: E402
-from mcda.plots.critical_difference import (  # noqa: E402
+from mcda.present.plots.critical_difference import (  # noqa: E402
     BAR_PAD,
     cd_layout,
     clique_bars,

@@ -27,7 +27,7 @@ from hypothesis import strategies as st  # noqa: E402
 from scipy import stats  # noqa: E402
 
 import mcda  # noqa: E402
-from mcda.pairwise import PairwiseCounts  # noqa: E402
+from mcda.stats.pairwise import PairwiseCounts  # noqa: E402
 from mcda.plots import (  # noqa: E402
     plot_forest,
     plot_learning_curves,
@@ -38,10 +38,10 @@ from mcda.plots import (  # noqa: E402
     plot_relation,
     plot_superiority,
 )
-from mcda.plots.forest import forest_positions  # noqa: E402
-from mcda.plots.pairwise import list_rows, pair_matrix  # noqa: E402
-from mcda.plots.posterior import TRIANGLE, pair_draws, pair_rows, ternary_xy  # noqa: E402
-from mcda.plots.superiority import circle_layout, relation_edges, superiority_matrix  # noqa: E402
+from mcda.present.plots.forest import forest_positions  # noqa: E402
+from mcda.present.plots.pairwise import list_rows, pair_matrix  # noqa: E402
+from mcda.present.plots.posterior import TRIANGLE, pair_draws, pair_rows, ternary_xy  # noqa: E402
+from mcda.present.plots.superiority import circle_layout, relation_edges, superiority_matrix  # noqa: E402
 
 DATA = Path(__file__).parent / "data"
 

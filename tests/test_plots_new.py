@@ -20,7 +20,7 @@ import pytest  # noqa: E402
 
 import mcda  # noqa: E402
 from mcda.plots import plot_critical_difference  # noqa: E402
-from mcda.plots.critical_difference import hue_colors  # noqa: E402
+from mcda.present.plots.critical_difference import hue_colors  # noqa: E402
 from tests.test_plots_sizes import DATASETS, SIZES, assert_legible, flat  # noqa: E402
 
 sp = pytest.importorskip("scikit_posthocs")
@@ -101,7 +101,7 @@ def test_cd_hue_refuses_what_it_cannot_draw():
 @pytest.mark.parametrize("k", SIZES)
 def test_mcm_is_legible_at_every_size(k, width):
     from mcda.plots import plot_mcm
-    from mcda.plots.mcm import mcm_layout
+    from mcda.present.plots.mcm import mcm_layout
 
     res = _quiet(mcda.pairwise_over_datasets, flat(k, DATASETS[k]))
     fig, ax = plot_mcm(res, width=width)
@@ -121,7 +121,7 @@ def test_mcm_is_legible_at_every_size(k, width):
 def test_mcm_numbers_come_from_scipy_on_the_same_pairs():
     from scipy import stats
 
-    from mcda.plots.mcm import mcm_cells
+    from mcda.present.plots.mcm import mcm_cells
 
     scores = flat(4, 10).isel(dataset=slice(2, None))      # complete: the missing cell's dataset left out
     frame = scores.to_pandas()
@@ -150,7 +150,7 @@ def test_mcm_numbers_come_from_scipy_on_the_same_pairs():
 
 def test_mcm_against_and_control_and_bad_input():
     from mcda.plots import plot_mcm
-    from mcda.plots.mcm import mcm_cells
+    from mcda.present.plots.mcm import mcm_cells
 
     scores = flat(8, 50)
     res = _quiet(mcda.pairwise_over_datasets, scores)
@@ -173,7 +173,7 @@ def test_mcm_against_and_control_and_bad_input():
 @pytest.mark.parametrize("k", SIZES)
 def test_rank_intervals_are_legible_at_every_size(k, width):
     from mcda.plots import plot_rank_intervals
-    from mcda.plots.intervals import interval_layout
+    from mcda.present.plots.intervals import interval_layout
 
     res = _quiet(mcda.rank_stability, flat(k, DATASETS[k]), n_resamples=100, rng=0)
     layout = interval_layout(list(res.mean_ranks.index), width=mcda.plots.WIDTHS[width])

@@ -40,9 +40,9 @@ from mcda.plots import (  # noqa: E402
     plot_weight_stability,
 )
 from mcda.plots import _layout  # noqa: E402
-from mcda.plots.forest import forest_layout  # noqa: E402
+from mcda.present.plots.forest import forest_layout  # noqa: E402
 from mcda.plots import _style  # noqa: E402
-from mcda.plots._style import WIDTHS  # noqa: E402
+from mcda.present.plots._style import WIDTHS  # noqa: E402
 
 SIZES = [4, 8, 20, 50]
 DATASETS = {4: 10, 8: 50, 20: 200, 50: 50}
@@ -208,7 +208,7 @@ def test_posterior_bars_are_legible_at_every_size(k, width):
 @pytest.mark.parametrize("width", ["column", "page"])
 @pytest.mark.parametrize("k,n_pages", [(8, 1), (20, 1), (50, 1), (100, 2), (200, 4)])
 def test_posterior_bars_of_one_method_page_every_baseline_once(k, n_pages, width):
-    from mcda.plots.posterior import posterior_bar_pages
+    from mcda.present.plots.posterior import posterior_bar_pages
 
     res = mcda.bayesian_sign_comparison(flat(k, 10), rope=0.01)
     mine = str(res.methods[-1])
@@ -255,7 +255,7 @@ def test_posterior_bars_of_a_long_list_of_pairs_page_too():
 @pytest.mark.parametrize("k", [8, 20, 50])
 def test_full_mcm_keeps_its_numbers_in_pages_at_every_size(k, width):
     from mcda.plots import plot_mcm
-    from mcda.plots.mcm import MCM_CELL_FONT, mcm_cells, mcm_layout
+    from mcda.present.plots.mcm import MCM_CELL_FONT, mcm_cells, mcm_layout
 
     res = _quiet(mcda.pairwise_over_datasets, flat(k, DATASETS[k]))
     cells = mcm_cells(res)
@@ -534,7 +534,7 @@ def test_pairwise_marks_a_pair_with_a_difference_but_no_p_value_apart():
 
 
 def test_pairwise_list_pages_cover_every_comparison_once():
-    from mcda.plots.pairwise import list_pages
+    from mcda.present.plots.pairwise import list_pages
 
     for counts, per_page in (([1225] * 3, 54), ([6, 6, 6], 10), ([28], 54), ([1, 1], 2)):
         pages = list_pages(counts, per_page)
@@ -580,7 +580,7 @@ def test_learning_curves_are_legible_and_split_into_pages(k, n_datasets, width):
 @pytest.mark.parametrize("width", ["column", "page"])
 @pytest.mark.parametrize("k", [8, 20, 50])
 def test_learning_curves_beyond_eight_methods_give_each_method_its_panel(k, width):
-    from mcda.plots.learning_curves import learning_curve_layout, method_panel_pages
+    from mcda.present.plots.learning_curves import learning_curve_layout, method_panel_pages
 
     n_datasets = 2 if k < 50 else 1                               # each dataset starts a page (seen at 8, 20)
     curves = _quiet(mcda.learning_curves, _epochs(k, n_datasets))

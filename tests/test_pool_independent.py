@@ -17,7 +17,7 @@ import pytest
 from scipy import stats
 
 import mcda
-from mcda._kernels.paired_ranks import ZERO_CODES, pair_signed_ranks, signed_rank_null_counts
+from mcda._core._kernels.paired_ranks import ZERO_CODES, pair_signed_ranks, signed_rank_null_counts
 
 multitest = pytest.importorskip("statsmodels.stats.multitest")
 
@@ -256,7 +256,7 @@ def test_cd_diagram_draws_the_cliques_without_a_cd_bar():
     import matplotlib.pyplot as plt
 
     from mcda.plots import plot_critical_difference
-    from mcda.plots.critical_difference import cd_layout
+    from mcda.present.plots.critical_difference import cd_layout
 
     res = mcda.pairwise_over_datasets(mcda.datasets.load("benavoli2017_uci54"))
     fig, ax = plot_critical_difference(res)

@@ -114,7 +114,7 @@ def test_eisinga2017_table4_quantities_equal_the_authors_code():
     # every rank-sum difference d. The printed table was not found (PROVENANCE.md); the reference is
     # the authors' pexactfrsd() for the same quantities (table4_r_reference.csv): P(D >= d), P(D = d),
     # mid-p = P(D >= d) - P(D = d)/2 and the doubled count 2 W(D >= d) of the (k(k-1))^n outcomes.
-    from mcda._rank_sum_exact import rank_sum_difference_count, rank_sum_difference_pvalue
+    from mcda.stats._shared.exact import rank_sum_difference_count, rank_sum_difference_pvalue
 
     ref = pd.read_csv(DATA / "eisinga2017" / "table4_r_reference.csv")
     k, n = 5, 5

@@ -16,9 +16,8 @@ import pandas as pd
 import pytest
 
 import mcda
-from mcda._kernels.paired_ranks import rank_sum_difference_tail
-from mcda._rank_sum_exact import (exact_critical_rank_sum, rank_sum_difference_count,
-                                  rank_sum_difference_pvalue)
+from mcda._core._kernels.paired_ranks import rank_sum_difference_tail
+from mcda.stats._shared.exact import (exact_critical_rank_sum, rank_sum_difference_count, rank_sum_difference_pvalue)
 
 DATA = Path(__file__).parent / "data" / "eisinga2017"
 multitest = pytest.importorskip("statsmodels.stats.multitest")

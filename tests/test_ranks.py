@@ -1,4 +1,4 @@
-"""Tests of mcda.ranks: weighted mean ranks, the rank-stability bootstrap and jackknife, and the kernels.
+"""Tests of mcda.stats._shared.ranks: weighted mean ranks, the rank-stability bootstrap and jackknife, and the kernels.
 
 Reference numbers come from Demšar (2006) Table 6 (tests/data/demsar2006, see its PROVENANCE.md)
 and from slow references written here with scipy.stats.rankdata / kendalltau / t.
@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import mcda
-from mcda import ranks as ranks_module
-from mcda.ranks import _index_blocks, _prepare_aggregation, _stability_from_indices, _tie_positions
+from mcda.stats._shared import ranks as ranks_module
+from mcda.stats._shared.ranks import (_index_blocks, _prepare_aggregation, _stability_from_indices, _tie_positions)
 
 DEMSAR = "demsar2006"
 # Demšar (2006) §3.2.2, printed average ranks of Table 6 (from the printed ranks; see PROVENANCE.md pitfall 1)
@@ -527,7 +527,7 @@ small_matrices = st.integers(1, 6).flatmap(lambda k: st.lists(
 @settings(max_examples=50, deadline=None)
 @given(small_matrices)
 def test_rank_rows_kernel_equals_scipy(rows):
-    from mcda._kernels.rank_positions import rank_rows_average
+    from mcda._core._kernels.rank_positions import rank_rows_average
 
     values = np.array(rows, dtype=np.float64)
     out = np.empty_like(values)
@@ -540,19 +540,19 @@ def test_rank_rows_kernel_on_long_rows_and_large_input(monkeypatch):
     rng = np.random.default_rng(0)
     wide = np.round(rng.random((50, 90)), 1)  # rows longer than the insertion-sort cutoff
     wide[rng.random(wide.shape) < 0.1] = np.nan
-    from mcda._kernels.rank_positions import rank_rows_average
+    from mcda._core._kernels.rank_positions import rank_rows_average
 
     out = np.empty_like(wide)
     rank_rows_average(wide, out)
     np.testing.assert_array_equal(out, stats.rankdata(-wide, axis=1, nan_policy="omit"))
     tall = np.round(rng.random((ranks_module._KERNEL_MIN_CELLS // 20, 20)), 2)  # rank_rows takes the kernel path
-    np.testing.assert_array_equal(mcda.ranks.rank_rows(tall), stats.rankdata(-tall, axis=1))
+    np.testing.assert_array_equal(mcda.stats._shared.ranks.rank_rows(tall), stats.rankdata(-tall, axis=1))
 
 
 @settings(max_examples=50, deadline=None)
 @given(st.integers(1, 7), st.integers(1, 6), st.integers(0, 2**32 - 1))
 def test_weighted_counts_kernel_equals_add_at(n, rows, seed):
-    from mcda._kernels.rank_positions import weighted_counts
+    from mcda._core._kernels.rank_positions import weighted_counts
 
     rng = np.random.default_rng(seed)
     indices = rng.integers(n, size=(rows, n))
@@ -572,7 +572,7 @@ def test_weighted_counts_kernel_equals_add_at(n, rows, seed):
 @settings(max_examples=50, deadline=None)
 @given(st.integers(1, 6), st.lists(st.integers(0, 3), min_size=6, max_size=60))
 def test_position_sums_equal_reference(k, flat):
-    from mcda.ranks import _position_sums
+    from mcda.stats._shared.ranks import _position_sums
 
     values = np.array(flat[: (len(flat) // k) * k], dtype=np.float64).reshape(-1, k) / 2.0
     if values.size == 0:

@@ -12,7 +12,7 @@ import xarray as xr
 
 import mcda
 from mcda import Report
-from mcda.cube import reduce_seeds
+from mcda.data.cube import reduce_seeds
 
 pytestmark = pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
 
@@ -292,7 +292,7 @@ def test_bundle_errors_are_clear(tmp_path):
     with pytest.raises(FileNotFoundError, match="is not a file"):
         Report.from_json(tmp_path / "nothing.json")
     other = tmp_path / "cube.json"
-    mcda.cube.to_json(mcda.datasets.load("demsar2006"), other)
+    mcda.data.cube.to_json(mcda.datasets.load("demsar2006"), other)
     with pytest.raises(ValueError, match="not an mcda report bundle"):
         Report.from_json(other)
     newer = json.loads(Report(mcda.datasets.load("demsar2006"), rng=0).to_json())
@@ -329,7 +329,7 @@ def test_plackett_luce_draws_per_chain_grow_beyond_20_methods():
     (plackett_luce_draws' documented rule); a setting or the call's n_samples overrides it."""
     import warnings
 
-    from mcda.report import plackett_luce_draws
+    from mcda.app.report import plackett_luce_draws
 
     assert [plackett_luce_draws(k) for k in (3, 20, 21, 50)] == [2000, 2000, 2100, 5000]
     raw = mcda.datasets.synthetic(n_datasets=4, n_methods=21, n_seeds=2, rng=0)

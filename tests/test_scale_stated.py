@@ -13,7 +13,7 @@ import warnings
 import pytest
 
 import mcda
-from mcda._results import scale_sentence
+from mcda._core.results import scale_sentence
 from mcda.export import comparison_to_latex, pairwise_to_latex, scores_to_latex
 from tests.contract.harness import make_cube
 from tests.test_contract import CASES
@@ -88,7 +88,7 @@ def test_comparison_and_pairwise_tables_state_the_conversion():
 def test_the_cli_states_the_conversion_in_every_table(tmp_path):
     from pathlib import Path
 
-    from mcda.cli import main
+    from mcda.app.cli import main
     import io
 
     data = Path(__file__).parent / "data" / "user_benchmark" / "percent_scale.csv"

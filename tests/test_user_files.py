@@ -9,7 +9,7 @@ import xarray as xr
 from scipy import stats
 
 import mcda
-from mcda.cli import main
+from mcda.app.cli import main
 
 DATA = Path(__file__).parent / "data" / "user_benchmark"
 COLUMNS = {"method": "model", "score": "accuracy"}

@@ -22,7 +22,7 @@ from scipy import stats
 
 import mcda
 from mcda import McdaArgumentError, McdaArgumentTypeError
-from mcda.cards import MetricCard
+from mcda.data.cards import MetricCard
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -68,7 +68,7 @@ def test_unknown_metric_and_card_errors_are_argument_errors():
     with pytest.raises(McdaArgumentError) as info:
         mcda.get_card("acuracy")
     assert info.value.argument == "metric" and isinstance(info.value, KeyError)
-    assert isinstance(mcda.cards.CardError("x"), McdaArgumentError)
+    assert isinstance(mcda.data.cards.CardError("x"), McdaArgumentError)
 
 
 def test_no_module_branches_on_the_wording_of_a_reason():
@@ -94,13 +94,13 @@ def test_a_metric_card_enforces_its_invariants_when_built(kwargs, field):
     with pytest.raises(McdaArgumentError, match=f"`{field}`") as info:
         MetricCard(name="my_metric", **kwargs)
     assert info.value.argument == field
-    assert not mcda.cards.has_card("my_metric")
+    assert not mcda.data.cards.has_card("my_metric")
 
 
 def test_the_issues_card_is_refused_before_it_can_register():
     with pytest.raises(McdaArgumentError, match="`direction` must be one of"):
         mcda.register_card(MetricCard(name="updown", direction="up", noise_floor=-1))
-    assert not mcda.cards.has_card("updown")
+    assert not mcda.data.cards.has_card("updown")
 
 
 # --------------------------------------------------------------------------- hints name the called function's arguments
@@ -193,7 +193,7 @@ def test_a_cube_narrowed_by_xarray_is_accepted_wherever_a_cube_is(narrow, functi
         warnings.simplefilter("ignore", mcda.McdaWarning)
         result = getattr(mcda, function)(sub)
     assert result is not None
-    checked = mcda.cube.single_score_cube(sub)
+    checked = mcda.data.cube.single_score_cube(sub)
     label = str(sub.coords["metric"].values.ravel()[0])
     assert checked.attrs["direction"] == ("higher_is_better" if label == "ARI" else "lower_is_better")
     assert checked.attrs["noise_floor"] == mcda.get_card(label).noise_floor
@@ -261,7 +261,7 @@ def test_a_cube_with_edited_attrs_is_checked_like_new_input(edit, match):
 def test_a_cube_without_a_card_keeps_its_own_checked_noise_floor():
     c = mcda.score_cube(demsar().values, direction="higher_is_better", method_names=list("abcd"))
     c.attrs["noise_floor"] = 0.02
-    assert mcda.cube.resolve_rope(mcda.cube.as_cube(c)) == 0.02
+    assert mcda.data.cube.resolve_rope(mcda.data.cube.as_cube(c)) == 0.02
     c.attrs["noise_floor"] = -0.02
     with pytest.raises(McdaArgumentError, match="noise floor"):
         mcda.pairwise_counts(c)
@@ -283,14 +283,14 @@ def test_concatenated_copies_are_refused_not_counted_twice():
 
 def test_from_json_validates_and_refuses_json_true():
     c = demsar()
-    doc = json.loads(mcda.cube.to_json(c))
+    doc = json.loads(mcda.data.cube.to_json(c))
     doc["values"][0][0] = True  # JSON true was read as 1.0
     with pytest.raises(McdaArgumentError, match="booleans|non-numeric"):
-        mcda.cube.from_json(json.dumps(doc))
-    doc = json.loads(mcda.cube.to_json(c))
+        mcda.data.cube.from_json(json.dumps(doc))
+    doc = json.loads(mcda.data.cube.to_json(c))
     doc["attrs"]["direction"] = "lower_is_better"
     with pytest.raises(McdaArgumentError, match="contradicts the card"):
-        mcda.cube.from_json(json.dumps(doc))
+        mcda.data.cube.from_json(json.dumps(doc))
 
 
 def test_from_netcdf_and_open_cube_validate(tmp_path):
@@ -301,7 +301,7 @@ def test_from_netcdf_and_open_cube_validate(tmp_path):
     out = out.assign_coords({n: out.coords[n].astype(str) for n in out.coords if out.coords[n].dtype == object})
     out.to_netcdf(tmp_path / "bad.nc")  # written by xarray directly: to_netcdf would refuse it
     with pytest.raises(McdaArgumentError, match="must be one of"):
-        mcda.cube.from_netcdf(tmp_path / "bad.nc")
+        mcda.data.cube.from_netcdf(tmp_path / "bad.nc")
     pytest.importorskip("zarr")
     twice = xr.concat([c, c], "dataset")
     twice = twice.assign_coords({n: twice.coords[n].astype(str) for n in twice.coords
@@ -405,7 +405,7 @@ def test_the_report_and_the_cli_follow_the_same_rule(tmp_path):
     frame = cube.to_dataframe().reset_index()[["dataset", "method", "score"]]
     path = tmp_path / "scores.csv"
     frame.to_csv(path, index=False)
-    from mcda.cli import main
+    from mcda.app.cli import main
     import io
 
     out, err = io.StringIO(), io.StringIO()

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import mcda
-from mcda._validation import as_rng, check_alpha, check_choice, check_positive_int, check_probability
+from mcda._core.validation import as_rng, check_alpha, check_choice, check_positive_int, check_probability
 
 
 def test_warnings_point_at_the_users_line_even_through_nested_views():
@@ -50,7 +50,7 @@ def test_as_rng_accepts_what_default_rng_accepts_and_refuses_legacy_state():
 
 def test_every_control_argument_is_checked_by_one_rule():
     # check_control is the one home: every function with `control=` says the same thing
-    from mcda._validation import check_control
+    from mcda._core.validation import check_control
 
     gen = np.random.default_rng(4)
     scores = gen.uniform(size=(8, 4))

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import mcda
-from mcda._kernels import bootstrap as kernel
+from mcda._core._kernels import bootstrap as kernel
 
 DATA = Path(__file__).parent / "data" / "demsar2006"
 statsmodels = pytest.importorskip("statsmodels")

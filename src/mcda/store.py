@@ -1,9 +1,11 @@
-"""Cubes larger than memory: Zarr / netCDF stores opened lazily, chunked along ``dataset``.
+"""Cubes larger than memory: the public namespace ``mcda.store``.
 
-Per-item evaluation makes cubes of millions of "datasets" (items). The same public functions
-run on a dask-backed cube: every across-dataset statistic reduces along ``dataset`` through
-sufficient statistics that add up over chunks (rank sums, tie terms, pairwise region counts),
-so a chunk is read, reduced and dropped. Needs the ``dask`` extra (``pip install mcda[dask]``).
+Zarr / netCDF stores opened lazily and chunked along ``dataset`` (:mod:`mcda.data.io`), the
+streaming conversion of tidy Parquet or CSV files (:mod:`mcda.ingest`), and the helpers that tell
+a lazy cube from an in-memory one. Per-item evaluation makes cubes of millions of "datasets"
+(items); the same public functions run on a dask-backed cube, every across-dataset statistic
+reducing along ``dataset`` through sufficient statistics that add up over chunks. Needs the
+``dask`` extra (``pip install method-comparisons[dask]``).
 
 Examples
 --------
@@ -16,44 +18,10 @@ Examples
 (5, 5, 2)
 """
 
-from __future__ import annotations
-
-from pathlib import Path
-
-import numpy as np
-import pandas as pd
-import xarray as xr
-
-from ._validation import McdaArgumentTypeError
-from ._validation import McdaArgumentError
-from ._chunks import is_lazy, require_in_memory
-from ._validation import check_positive_int
-from ._progress import progress
-from .cube import as_cube, open_cube, require_dask
-from .ingest import csv_to_zarr, parquet_to_zarr
+from mcda._core.progress import progress
+from mcda.data.blocks import is_lazy, require_in_memory
+from mcda.data.cube import open_cube
+from mcda.data.io import to_zarr
+from mcda.ingest import csv_to_zarr, parquet_to_zarr
 
 __all__ = ["open_cube", "to_zarr", "parquet_to_zarr", "csv_to_zarr", "is_lazy", "require_in_memory", "progress"]
-
-
-def to_zarr(cube: xr.DataArray, path, *, chunk_datasets: int = 100_000, overwrite: bool = False) -> None:
-    """Write a cube to a Zarr store, chunked along ``dataset`` (labels, NaNs and card kept).
-
-    An existing ``path`` is refused unless ``overwrite=True`` (a store is often the result of a
-    long ingestion; replacing it silently loses it).
-    """
-    require_dask()
-    chunk_datasets = check_positive_int("chunk_datasets", chunk_datasets)
-    if not isinstance(overwrite, bool):
-        raise McdaArgumentTypeError(f"`overwrite` must be True or False; got {overwrite!r}")
-    if Path(path).exists() and not overwrite:
-        raise FileExistsError(f"`path` {str(path)!r} already exists; pass overwrite=True to replace it")
-    cube = as_cube(cube)
-    out = cube.copy()
-    for name in list(out.coords):
-        if out.coords[name].dtype == object:
-            out = out.assign_coords({name: (out.coords[name].dims, out.coords[name].values.astype(str))})
-    out = out.chunk({"dataset": chunk_datasets, **{d: -1 for d in out.dims if d != "dataset"}})
-    attrs = {k: ("" if v is None else v) for k, v in out.attrs.items()}
-    out.attrs = attrs
-    out.name = "score"
-    out.to_dataset().to_zarr(str(path), mode="w", consolidated=False, zarr_format=2)

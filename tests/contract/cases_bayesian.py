@@ -1,4 +1,4 @@
-"""Contract cases for mcda.bayesian.
+"""Contract cases for mcda.stats.bayesian.models.
 
 The sampled sign comparison is not a case: each pair draws its own gammas from the stream in
 pair order, so reordering or relabelling methods changes its Monte Carlo noise (its

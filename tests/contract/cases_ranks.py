@@ -1,4 +1,4 @@
-"""Contract cases for mcda.ranks: mean_ranks and rank_stability under every aggregation."""
+"""Contract cases for mcda.stats._shared.ranks: mean_ranks and rank_stability under every aggregation."""
 
 from __future__ import annotations
 

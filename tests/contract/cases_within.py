@@ -1,4 +1,4 @@
-"""Contract cases for mcda.within: intervals, paired tests, equivalence and power over seeds."""
+"""Contract cases for mcda.stats.within.seeds: intervals, paired tests, equivalence and power over seeds."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ import pandas as pd
 import xarray as xr
 
 import mcda
-from mcda.cards import get_card
+from mcda.data.cards import get_card
 
 
 @dataclass

@@ -21,9 +21,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .._validation import McdaArgumentError
-from .._validation import as_rng, check_nonnegative_float, check_positive_int, check_probability
-from ..cube import score_cube
+from mcda._core.validation import McdaArgumentError
+from mcda._core.validation import as_rng, check_nonnegative_float, check_positive_int, check_probability
+from mcda.data.cube import score_cube
 
 __all__ = ["load", "available", "describe", "synthetic"]
 
@@ -66,7 +66,7 @@ def describe(name: str) -> str:
 
 def _check_name(name):
     if name not in _DATA:
-        from .._validation import nearest
+        from mcda._core.validation import nearest
 
         close = nearest(str(name), list(_DATA))
         hint = f" Did you mean {close[0]!r}?" if close else ""
@@ -179,7 +179,7 @@ def synthetic(*, n_datasets: int = 10, n_methods: int = 5, n_seeds: int = 5, eff
     effects = np.asarray(effects, dtype=float)
     if effects.shape != (n_methods,):
         raise McdaArgumentError(f"`effects` must have one value per method ({n_methods}); got shape {effects.shape}")
-    from ..cards import get_card
+    from mcda.data.cards import get_card
 
     sign = get_card(metric).sign
     ds_effect = gen.normal(0.0, dataset_sd, size=(n_datasets, 1))

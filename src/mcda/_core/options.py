@@ -1,0 +1,103 @@
+"""Library-wide options, each with a validator (as ``xarray.set_options``).
+
+``memory_limit`` bounds what one call may allocate for results it keeps or buffers it needs
+whose size the caller chooses (posterior draws kept per pair, bootstrap resamples kept for
+intervals). A call that would exceed it is refused *before* allocating, with the estimate and
+the way on (fewer resamples, fewer kept draws, or a larger limit), instead of growing until the
+operating system kills the process.
+
+>>> import mcda
+>>> mcda.get_options()["memory_limit"] == 2 * 2**30
+True
+>>> with mcda.set_options(memory_limit="8GiB"):
+...     mcda.get_options()["memory_limit"]
+8589934592
+"""
+
+from __future__ import annotations
+from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
+
+import re
+
+__all__ = ["set_options", "get_options", "check_allocation", "format_bytes"]
+
+_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
+          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
+
+
+def _parse_bytes(value) -> int:
+    if isinstance(value, bool):
+        raise McdaArgumentTypeError(f"`memory_limit` must be a number of bytes or a size such as '4GiB'; got {value!r}")
+    if isinstance(value, (int, float)):
+        number, unit = float(value), ""
+    elif isinstance(value, str):
+        match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([a-zA-Z]*)\s*", value)
+        if not match or match.group(2).lower() not in _UNITS:
+            raise McdaArgumentError(f"`memory_limit` must be a number of bytes or a size such as '4GiB' or '500MB'; "
+                             f"got {value!r}")
+        number, unit = float(match.group(1)), match.group(2).lower()
+    else:
+        raise McdaArgumentTypeError(f"`memory_limit` must be a number of bytes or a size such as '4GiB'; got {value!r}")
+    nbytes = number * _UNITS[unit]
+    if not nbytes >= 1:
+        raise McdaArgumentError(f"`memory_limit` must be at least 1 byte; got {value!r}")
+    return int(nbytes)
+
+
+_VALIDATORS = {"memory_limit": _parse_bytes}
+_OPTIONS: dict = {"memory_limit": 2 * 2**30}
+
+
+def get_options() -> dict:
+    """A copy of the current options."""
+    return dict(_OPTIONS)
+
+
+class set_options:  # noqa: N801 - used as a function and a context manager, as xarray's
+    """Set options globally, or for a ``with`` block (restored on leaving it).
+
+    Parameters
+    ----------
+    memory_limit : int, float or str, default 2 GiB
+        The most one call may allocate for what it keeps (bytes, or a size such as ``"8GiB"``).
+
+    Raises
+    ------
+    ValueError, TypeError
+        An unknown option or a bad value, naming it.
+    """
+
+    def __init__(self, **options):
+        unknown = sorted(set(options) - set(_VALIDATORS))
+        if unknown:
+            raise McdaArgumentError(f"unknown option(s) {unknown}; the options are {sorted(_VALIDATORS)}")
+        parsed = {name: _VALIDATORS[name](value) for name, value in options.items()}
+        self._previous = {name: _OPTIONS[name] for name in parsed}
+        _OPTIONS.update(parsed)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _OPTIONS.update(self._previous)
+
+
+def format_bytes(nbytes: float) -> str:
+    """``1536`` → ``'1.5 KiB'``."""
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if abs(nbytes) < 1024 or unit == "PiB":
+            return f"{nbytes:.0f} {unit}" if unit == "B" else f"{nbytes:.1f} {unit}"
+        nbytes /= 1024
+    raise AssertionError  # pragma: no cover
+
+
+def check_allocation(nbytes: float, what: str, way_on: str) -> None:
+    """Refuse, before allocating, a buffer larger than ``memory_limit``.
+
+    ``what`` says what would be allocated and by which argument (``"`n_resamples`=10**9 keeps
+    10**9 × 20 mean ranks"``); ``way_on`` how to ask for less.
+    """
+    limit = _OPTIONS["memory_limit"]
+    if nbytes > limit:
+        raise McdaArgumentError(f"{what}: about {format_bytes(nbytes)}, over the memory limit of {format_bytes(limit)}. "
+                         f"{way_on}, or raise the limit with mcda.set_options(memory_limit=...).")

@@ -1,0 +1,1144 @@
+"""The ``mcda`` command: a CSV of scores in, the whole analysis out.
+
+::
+
+    mcda compare SCORES.csv [--metric ari] [--direction ...] [--rope ...] [--alpha ...] [--out DIR]
+    mcda compare --example demsar2006          # or duo2018: the main job on bundled data
+    mcda cards list [--task clustering]
+    mcda cards show NAME
+
+``mcda compare`` prints a readable report (the Friedman verdict, the critical-difference
+groups, pairwise superiority and transitivity, the Bayesian decisions, the within-dataset
+views when there are seeds, the excluded methods) and writes the figures (PNG and PDF), the
+LaTeX tables and the JSON bundle (re-analyse it later with ``mcda.Report.from_json``) to
+``--out`` (default ``./mcda-out``).
+
+Errors a user can fix (a missing file, an unknown column or metric, duplicate rows,
+non-numeric cells) print one line naming the file, line or column, and exit with status 1;
+bad options exit with status 2 (argparse). ``--debug`` shows the traceback instead.
+
+Examples
+--------
+>>> from mcda.app.cli import main
+>>> main(["cards", "show", "ARI"])  # doctest: +ELLIPSIS
+ari: Adjusted Rand index
+  direction     higher_is_better
+...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from mcda._core.validation import McdaArgumentError
+from mcda._core.validation import shown
+from mcda.data.cube import check_csv_fields
+
+__all__ = ["main", "read_scores", "CliError", "build_parser"]
+
+EXAMPLES = ("demsar2006", "duo2018", "benavoli2017_uci54_folds")
+_ROLES = ("dataset", "method", "score", "seed", "epoch", "split", "metric")
+_SHOWN = 5
+_DEMSAR_NOTE = (
+    "Demšar (2006) Table 6 prints the AUCs of C4.5+cf and C4.5+m+cf on 'voting' as 0.975 each, and ranks them 2 "
+    "and 3 from unrounded values. Ranked from the printed AUCs (ties averaged, as here), chi2_F = 9.857 and "
+    "F_F = 3.987 instead of the published 9.28 and 3.69; mcda.datasets.load('demsar2006_published_ranks') "
+    "reproduces the published numbers (see tests/data/demsar2006/PROVENANCE.md).")
+
+
+class CliError(Exception):
+    """An error the user can fix; the message is one line and is printed without a traceback."""
+
+
+class _DefaultsHelpFormatter(argparse.HelpFormatter):
+    """Appends "(default: X)" to an option's help only when X says something: not for None / False, and not
+    when the help already names its default (argparse's ArgumentDefaultsHelpFormatter printed
+    "(default: the card's noise floor) (default: None)")."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if "default" in text or action.default in (None, False) or action.default is argparse.SUPPRESS:
+            return text
+        if action.option_strings or action.nargs in (argparse.OPTIONAL, argparse.ZERO_OR_MORE):
+            return text + " (default: %(default)s)"
+        return text
+
+
+# --------------------------------------------------------------------------- reading a CSV
+
+def _line(index) -> int:
+    """The line of a data row in the CSV (the header is line 1)."""
+    return int(index) + 2
+
+
+def _numeric_column(frame: pd.DataFrame, column: str, source: str) -> pd.Series:
+    raw = frame[column]
+    values = pd.to_numeric(raw, errors="coerce")
+    bad = raw.notna() & values.isna()
+    if bad.any():
+        where = [f"line {_line(i)} ({raw[i]!r})" for i in list(raw.index[bad])[:_SHOWN]]
+        more = f" and {int(bad.sum()) - _SHOWN} more" if bad.sum() > _SHOWN else ""
+        raise CliError(f"{source}: column {column!r} must hold numbers; not a number at " + ", ".join(where) + more)
+    infinite = np.isinf(values)
+    if infinite.any():
+        where = [f"line {_line(i)}" for i in list(values.index[infinite])[:_SHOWN]]
+        raise CliError(f"{source}: column {column!r} holds infinite values at " + ", ".join(where)
+                       + " (leave a cell empty or write NA for a missing result)")
+    return values
+
+
+def read_scores(path, *, columns: dict | None = None, metric: str | None = None) -> pd.DataFrame:
+    """Read a tidy or wide CSV of scores, checking what a user can get wrong, with line numbers.
+
+    Parameters
+    ----------
+    path : str or Path
+        A CSV file. **Tidy**: one row per result, columns ``dataset, method, score`` and
+        optionally ``seed, epoch, split, metric``. **Wide**: one row per dataset (first column
+        or a ``dataset`` column), one column per method.
+    columns : dict, optional
+        Role -> column name for a tidy file, e.g. ``{"score": "ari", "dataset": "data"}``.
+    metric : str, optional
+        The metric: a tidy file without a ``score`` column may name its score column after it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Tidy (renamed to the standard roles) or wide (indexed by dataset), numeric scores,
+        NaN for empty / NA cells.
+
+    Raises
+    ------
+    CliError
+        A missing or unreadable file, a named column that does not exist, no score column,
+        an empty key cell, duplicate rows, a non-numeric or infinite score (by line).
+    """
+    path = Path(path)
+    source = str(path)
+    if not path.exists():
+        raise CliError(f"{source}: no such file")
+    if path.is_dir():
+        raise CliError(f"{source}: is a directory, not a CSV file")
+    try:
+        frame = pd.read_csv(path, dtype=str, skipinitialspace=True)
+    except pd.errors.EmptyDataError:
+        raise CliError(f"{source}: the file is empty") from None
+    except pd.errors.ParserError as exc:
+        raise CliError(f"{source}: not a readable CSV ({' '.join(str(exc).split())})") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{source}: not a UTF-8 text file") from None
+    try:
+        check_csv_fields(frame, source)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    frame.columns = [str(c).strip() for c in frame.columns]
+    if len(frame.columns) == 1:
+        header = str(frame.columns[0])
+        for sep, name in ((";", "semicolons"), ("\t", "tabs"), ("|", "vertical bars")):
+            if sep in header:
+                raise CliError(f"{source}: the header {header!r} is one column separated by {name}; mcda reads "
+                               "comma-separated files (re-save it as CSV with commas)")
+    if frame.empty:
+        raise CliError(f"{source}: no data rows under the header")
+    columns = dict(columns or {})
+    for role, name in columns.items():
+        if name not in frame.columns:
+            raise CliError(f"{source}: no column {name!r} (given for the {role}); the columns are "
+                           f"{shown(frame.columns, 20)}")
+    roles = {role: columns.get(role, role) for role in _ROLES}
+    notes = []
+    if "score" not in columns and "score" not in frame.columns and metric is not None and metric in frame.columns:
+        roles["score"] = metric  # a tidy file whose score column is named after the metric
+    if "method" not in columns and roles["method"] not in frame.columns:
+        from mcda.data.cube import METHOD_COLUMN_NAMES  # the one list, shared with score_cube
+
+        named = [c for c in frame.columns if c.lower() in METHOD_COLUMN_NAMES]
+        if len(named) == 1:  # a tidy file whose method column is called model, algorithm, classifier, ...
+            roles["method"] = named[0]
+            notes.append(f"read as a tidy file with {named[0]!r} as the method column (name another with "
+                         "--method-column)")
+        elif len(named) > 1:
+            raise CliError(f"{source}: columns {shown(named)} could each be the method column; name it with "
+                           "--method-column")
+    if roles["method"] in frame.columns:
+        out = _read_tidy(frame, roles, source, explicit_score="score" in columns, metric=metric)
+        out.attrs["notes"] = notes + out.attrs.get("notes", [])
+        return out
+    if any(role in columns for role in ("method", "score", "seed", "epoch", "split", "metric")):
+        raise CliError(f"{source}: no method column {roles['method']!r}; a tidy file needs one (name it with "
+                       "--method-column), a wide file has one column per method")
+    return _read_wide(frame, roles["dataset"], source)
+
+
+def _read_tidy(frame: pd.DataFrame, roles: dict, source: str, explicit_score: bool,
+               metric: str | None = None) -> pd.DataFrame:
+    if roles["dataset"] not in frame.columns:
+        raise CliError(f"{source}: no dataset column {roles['dataset']!r} (name it with --dataset-column); the columns "
+                       f"are {shown(frame.columns, 20)}")
+    if roles["score"] not in frame.columns:
+        hint = "" if explicit_score else " (name it with --score-column)"
+        named = [c for c in frame.columns if c not in {roles[r] for r in _ROLES if r != "score"} and _is_card(c)]
+        if not explicit_score and len(named) == 1:
+            hint = f" (the column {named[0]!r} names a metric card: give --metric {named[0]})"
+        raise CliError(f"{source}: no score column {roles['score']!r}{hint}; the columns are "
+                       f"{shown(frame.columns, 20)}")
+    present = [r for r in _ROLES if roles[r] in frame.columns]
+    keys = [r for r in present if r != "score"]
+    unused = [c for c in frame.columns if c not in {roles[r] for r in present}]
+    notes = []
+    if unused:  # runtime, notes, ...: ignored and said; a numeric one can be analysed instead with --metric
+        numeric = [c for c in unused if pd.to_numeric(frame[c], errors="coerce").notna().sum() ==
+                   frame[c].notna().sum() and frame[c].notna().any()]
+        text = [c for c in unused if c not in numeric]
+        parts = []
+        if numeric:
+            parts.append(f"numeric column{'s' if len(numeric) > 1 else ''} {shown(numeric, _SHOWN)} "
+                         f"(analyse one instead with --metric {numeric[0]})")
+        if text:
+            parts.append(f"text column{'s' if len(text) > 1 else ''} {shown(text, _SHOWN)}")
+        notes.append(f"ignored the extra {' and '.join(parts)}; the analysis reads {roles['score']!r} as the score")
+    out = frame[[roles[r] for r in present]].rename(columns={roles[r]: r for r in present})
+    for key in keys:
+        empty = out[key].isna() | (out[key].astype(str).str.strip() == "")
+        if empty.any():
+            lines = [str(_line(i)) for i in list(out.index[empty])[:_SHOWN]]
+            raise CliError(f"{source}: empty {key} at line{'s' if len(lines) > 1 else ''} {', '.join(lines)}")
+        out[key] = out[key].astype(str).str.strip()
+    for key in ("seed", "epoch"):
+        if key in out.columns:
+            as_number = pd.to_numeric(out[key], errors="coerce")
+            if as_number.notna().all() and (as_number == as_number.round()).all():
+                out[key] = as_number.astype(np.int64)
+    duplicated = out.duplicated(subset=keys, keep=False)
+    if duplicated.any():
+        first = out[duplicated].iloc[0]
+        same = out.index[(out[keys] == first[keys]).all(axis=1)]
+        where = ", ".join(f"{k}={first[k]!r}" for k in keys)
+        n = int(out[duplicated].drop_duplicates(subset=keys).shape[0])
+        others = f" ({n} repeated keys in all)" if n > 1 else ""
+        raise CliError(f"{source}: duplicate rows at lines {' and '.join(str(_line(i)) for i in same[:_SHOWN])} "
+                       f"({where}){others}. Each ({', '.join(keys)}) may appear once: add a seed column, or "
+                       "aggregate first")
+    out["score"] = _numeric_column(out, "score", source)
+    out.attrs["notes"] = notes
+    return out
+
+
+def _is_card(name: str) -> bool:
+    from mcda.data.cards import get_card
+
+    try:
+        get_card(name)
+    except (KeyError, ValueError):
+        return False
+    return True
+
+
+def _read_wide(frame: pd.DataFrame, dataset_column: str, source: str) -> pd.DataFrame:
+    if dataset_column in frame.columns:
+        labels_column = dataset_column
+    else:
+        labels_column = frame.columns[0]
+        numeric = pd.to_numeric(frame[labels_column], errors="coerce")
+        if numeric.notna().all():
+            raise CliError(f"{source}: a wide file needs dataset labels in its first column (or a 'dataset' column); "
+                           f"the first column {labels_column!r} holds numbers. A tidy file needs a 'method' column")
+    text = [m for m in frame.columns if m != labels_column if pd.to_numeric(frame[m], errors="coerce").isna().sum() > frame[m].isna().sum()
+            and pd.to_numeric(frame[m], errors="coerce").isna().mean() > 0.5]
+    if text:
+        raise CliError(f"{source}: read as a wide file (no method column), but column{'s' if len(text) > 1 else ''} "
+                       f"{shown(text, _SHOWN)} hold{'' if len(text) > 1 else 's'} text, not scores. If the file is "
+                       f"tidy (one row per result), name its method column with --method-column (e.g. "
+                       f"--method-column {text[0]})")
+    labels = frame[labels_column].astype(str).str.strip()
+    empty = frame[labels_column].isna() | (labels == "")
+    if empty.any():
+        raise CliError(f"{source}: empty dataset label at line {_line(frame.index[empty][0])}")
+    repeated = labels.duplicated(keep=False)
+    if repeated.any():
+        label = labels[repeated].iloc[0]
+        lines = [str(_line(i)) for i in labels.index[labels == label]]
+        raise CliError(f"{source}: dataset {label!r} appears on lines {' and '.join(lines)}; each dataset may appear "
+                       "once in a wide file (use a tidy file with a seed column for several runs)")
+    methods = [c for c in frame.columns if c != labels_column]
+    if len(methods) < 2:
+        raise CliError(f"{source}: a wide file needs at least 2 method columns besides {labels_column!r}; it has "
+                       f"{shown(methods, _SHOWN)}")
+    out = pd.DataFrame({m: _numeric_column(frame, m, source) for m in methods})
+    out.index = pd.Index(labels.tolist(), name="dataset")
+    out.attrs["notes"] = []
+    if len(methods) > len(labels):
+        out.attrs["notes"].append(
+            f"this wide file has {len(labels)} rows (read as datasets: {shown(labels.tolist(), 4)}) and {len(methods)} "
+            f"columns (read as methods: {shown(methods, 4)}); more methods than datasets often means the table is "
+            "transposed. If its rows are methods, transpose it (one row per dataset, one column per method)")
+    return out
+
+
+# --------------------------------------------------------------------------- the commands
+
+def _float_argument(text: str, *, number: str, valid, must: str) -> float:
+    """An argparse number: "must be {number}" when ``text`` is no number, "must {must}" when not ``valid``."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be {number}; got {text!r}") from None
+    if not valid(value):
+        raise argparse.ArgumentTypeError(f"must {must}; got {text}")
+    return value
+
+
+def _level(text: str) -> float:
+    return _float_argument(text, number="a number between 0 and 1", valid=lambda v: 0 < v < 1,
+                           must="lie strictly between 0 and 1")
+
+
+def _nonnegative(text: str) -> float:
+    return _float_argument(text, number="a number >= 0", valid=lambda v: np.isfinite(v) and v >= 0,
+                           must="be a finite number >= 0")
+
+
+def _jobs(text: str):
+    """``--jobs``: auto or a positive integer."""
+    word = str(text).strip()
+    if word == "auto":
+        return "auto"
+    try:
+        value = int(word)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer or auto; got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``mcda`` (every command has ``--help``)."""
+    from mcda import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="mcda", description="Which differences between benchmarked methods are real: across datasets, within "
+                                 "a dataset over seeds, and pairwise.")
+    parser.add_argument("--version", action="version", version=f"mcda {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+
+    compare = commands.add_parser(
+        "compare", help="analyse a CSV of scores (or a bundled example) and write figures, LaTeX and a JSON bundle",
+        description="Read a tidy CSV (dataset, method, score[, seed, epoch, split, metric]) or a wide CSV (datasets x "
+                    "methods), print the analysis and write figures (PNG and PDF), LaTeX tables and the JSON "
+                    "bundle to --out.",
+        formatter_class=_DefaultsHelpFormatter)
+    compare.add_argument("scores", nargs="?", metavar="SCORES.csv", help="the CSV file (omit with --example)")
+    compare.add_argument("--example", choices=EXAMPLES, help="analyse bundled example data instead of a file")
+    compare.add_argument("--metric", help="the metric card (e.g. ari, accuracy, runtime); with a metric column, "
+                                          "the metric to analyse")
+    compare.add_argument("--direction", choices=("higher_is_better", "lower_is_better"),
+                         help="which way is better (needed when the metric has no card)")
+    compare.add_argument("--scale", choices=("fraction", "percent"),
+                         help="the unit of the scores when it is not the card's: percent divides them by 100 (accuracy "
+                              "97.8 -> 0.978) so the card's range and noise floor apply; recorded in the report")
+    compare.add_argument("--rope", type=_nonnegative, help="region of practical equivalence in the metric's units "
+                                                    "(default: the card's noise floor)")
+    compare.add_argument("--alpha", type=_level, default=0.05, help="level of every test")
+    compare.add_argument("--out", default="mcda-out", metavar="DIR",
+                         help="where to write figures, tables and bundle; replaced whole when it holds an earlier "
+                              "mcda output, refused when it holds anything else (see --force)")
+    compare.add_argument("--force", action="store_true",
+                         help="write into --out even when it is a non-empty folder that mcda did not write "
+                              "(files of the same names are replaced, others left alone)")
+    compare.add_argument("--test",
+                         help="post-hoc across datasets: bergmann-hommel, holm, nemenyi, shaffer (default: nemenyi); "
+                              "with --control: bonferroni-dunn, hochberg, holm, hommel (default: holm)")
+    compare.add_argument("--missing", choices=("methods", "datasets", "available"), default="methods",
+                         help="a missing (dataset, method) cell in the across-dataset test: drop the incomplete "
+                              "methods, drop the incomplete datasets, or test the incomplete design as it is "
+                              "(Durbin / Skillings-Mack); nothing is imputed")
+    compare.add_argument("--control", help="a control method chosen beforehand: the across-dataset test compares it "
+                                           "with each other method (then --test is a control test), and with seeds "
+                                           "the within-dataset paired tests of it against each other method, Holm "
+                                           "over those k-1 per dataset, are written to pairwise_control.tex "
+                                           "(pairwise.tex keeps every pair)")
+    compare.add_argument("--ci-method", choices=("t", "bootstrap"), help="interval over seeds (default: the card's)")
+    compare.add_argument("--pairwise-method", choices=("t", "wilcoxon"), default="t",
+                         help="paired test over seeds within a dataset")
+    compare.add_argument("--unpaired", action="store_true",
+                         help="seeds are not paired runs (seed labels differ between methods): compare each "
+                              "method's seeds as two samples (Welch t, or Mann-Whitney with --pairwise-method "
+                              "wilcoxon)")
+    compare.add_argument("--epoch-selection", choices=("final", "best_val"), default="final",
+                         help="with an epoch column: the final epoch, or the best on the validation split")
+    compare.add_argument("--fallback-final", action="store_true",
+                         help="with --epoch-selection best_val: use the final epoch on datasets without a validation "
+                              "series instead of stopping (they are named in the report)")
+    compare.add_argument("--cv-runs", type=int, metavar="N",
+                         help="the seeds are the folds of N runs of k-fold cross-validation (the same folds for "
+                              "every method): adds the hierarchical model of Corani et al. (2017)")
+    compare.add_argument("--plackett-luce-samples", type=int, metavar="N",
+                         help="draws kept per chain of the Bayesian Plackett-Luce ranking (default 2000, or 100 "
+                              "per method beyond 20 methods; more when the report says its chains have not converged)")
+    compare.add_argument("--rng", type=int, help="seed of the random views (default: drawn and stored in the bundle)")
+    for role in ("dataset", "method", "score", "seed"):
+        compare.add_argument(f"--{role}-column", metavar="NAME", help=f"the {role} column of a tidy file "
+                                                                      f"(default: {role})")
+    compare.add_argument("--figures", type=_figure_choice, default=("auto",), metavar="NAMES",
+                         help="which figures to write (PNG and PDF): auto, all, none, or a comma-separated list of "
+                              f"{', '.join(FIGURES)}. {FIGURES_RULE[0].upper() + FIGURES_RULE[1:]}; all writes every "
+                              "figure that applies to the data (default: auto). A figure taller than a page is "
+                              "written one file per page (forest.png, forest_page2.png, ...): critical_difference, "
+                              "forest, pairwise, learning_curves and shrinkage_top_pair")
+    compare.add_argument("--no-figures", action="store_true", help="the same as --figures none")
+    compare.add_argument("--jobs", type=_jobs, default=None, metavar="N",
+                         help="processes drawing the figures' pages: a positive integer, or auto (the usable "
+                              "cores; the default on the command line; from Python's mcda.app.cli.main(argv) the "
+                              "default is 1); 1 draws them in this process. The files are the same byte for byte")
+    compare.add_argument("--debug", action="store_true", help="show tracebacks instead of one-line errors")
+
+    cards = commands.add_parser("cards", help="list or show metric cards",
+                                description="Metric cards: direction, range, noise floor (the default rope), interval.")
+    card_commands = cards.add_subparsers(dest="cards_command", metavar="{list,show}")
+    card_commands.required = True
+    listing = card_commands.add_parser("list", help="list the known metric cards",
+                                       description="List the known metric cards, one per line.")
+    listing.add_argument("--task", help="only the cards of one task (classification, clustering, regression, "
+                                        "ranking, cost, other)")
+    show = card_commands.add_parser("show", help="show one metric card", description="Show one metric card.")
+    show.add_argument("name", metavar="NAME", help="a card name or alias (case-insensitive)")
+    return parser
+
+
+def _unknown_metric(name: str, what: str = "--metric") -> str:
+    from mcda._core.validation import nearest
+    from mcda.data.cards import get_card, list_cards
+
+    known = list_cards()
+    aliases = {a: n for n in known for a in get_card(n).aliases}
+    close = nearest(str(name), known + list(aliases))
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    if what == "card":
+        return f"no metric card {name!r}.{hint} See `mcda cards list`"
+    return (f"--metric {name!r} has no metric card.{hint} See `mcda cards list`; for a metric without a card give "
+            "--direction (and --rope)")
+
+
+_OPTION_WORDS = (("`selection`='best_val'", "--epoch-selection best_val"),
+                 ("`epoch_selection`='best_val'", "--epoch-selection best_val"),
+                 ("Pass strict=False", "Give --fallback-final"), ("selected_epochs()", "the report"),
+                 ("selection='final'", "--epoch-selection final"), ("`control`", "--control"),
+                 ("`test`", "--test"), ("`metric`", "--metric"), ("pass `metric=`", "give --metric"),
+                 ("pass `scale='percent'` (CLI: --scale percent)", "give --scale percent"),
+                 ("with `metric=` (see mcda.list_cards())", "with --metric (see `mcda cards list`)"),
+                 ("`missing`", "--missing"), ("`scale`", "--scale"),
+                 ("missing='datasets'", "--missing datasets"), ("missing='available'", "--missing available"),
+                 ("missing='methods'", "--missing methods"),
+                 ("Pass missing='complete' to treat such a cell as missing instead.",
+                  "To treat such a cell as missing instead, reduce the seeds yourself: "
+                  "mcda.reduce_seeds(cube, how='mean', missing='complete')."),
+                 ("use paired_tests(..., paired=False) (Welch t / Mann-Whitney)", "give --unpaired (Welch t / "
+                  "Mann-Whitney)"))
+# library argument (or (argument, value)) -> how the command line spells it. Errors carry the
+# arguments they mention as data (McdaArgumentError.mentions); nothing here reads their wording.
+FLAGS = {
+    "metric": "--metric", "direction": "--direction", "rope": "--rope", "alpha": "--alpha",
+    "test": "--test", "control": "--control", "rng": "--rng",
+    "selection": "--epoch-selection", "epoch_selection": "--epoch-selection",
+    "ci_method": "--ci-method", "pairwise_method": "--pairwise-method",
+    "plackett_luce_samples": "--plackett-luce-samples",
+    ("strict", "False"): "--fallback-final", ("strict", "True"): "no --fallback-final",
+}
+
+
+def _in_flags(exc: Exception) -> str:
+    """A library error in the command line's words: each argument it mentions spelled as its flag."""
+    from mcda._core.validation import McdaArgumentError
+
+    if isinstance(exc, McdaArgumentError):
+        return _option_words(exc.render(FLAGS))
+    return _option_words(str(exc))
+
+
+def _option_words(message: str) -> str:
+    """Phrases (not argument names, which FLAGS spells from the error's data) in the command line's words."""
+    for library, option in _OPTION_WORDS:
+        message = message.replace(library, option)
+    return message
+
+
+def _cards(args, out) -> int:
+    from mcda.data.cards import get_card, list_cards
+
+    if args.cards_command == "list":
+        names = list_cards(args.task) if args.task else list_cards()
+        width = max(len(n) for n in names) if names else 0
+        for name in names:
+            card = get_card(name)
+            out.write(f"{name:<{width}}  {card.direction:<16}  noise floor {card.noise_floor:<6g}  {card.long_name}\n")
+        return 0
+    from mcda.data.cards import UnknownMetricError
+
+    try:
+        card = get_card(args.name)
+    except UnknownMetricError:
+        raise CliError(_unknown_metric(args.name, what="card")) from None
+    out.write(card.summary() + "\n")
+    return 0
+
+
+def _load(args):
+    import mcda
+
+    if args.example and args.scores:
+        raise CliError("give SCORES.csv or --example, not both")
+    if args.example:
+        cube = mcda.datasets.load(args.example)
+        if args.metric is not None or args.direction is not None:
+            return mcda.score_cube(cube, metric=args.metric, direction=args.direction), args.example
+        return cube, args.example
+    if not args.scores:
+        raise CliError("give a CSV of scores (mcda compare SCORES.csv) or --example demsar2006|duo2018")
+    columns = {role: getattr(args, f"{role}_column") for role in ("dataset", "method", "score", "seed")
+               if getattr(args, f"{role}_column")}
+    return read_scores(args.scores, columns=columns, metric=args.metric), Path(args.scores).name
+
+
+#: Every figure ``mcda compare`` can write, in the order it writes them (``--figures`` names).
+FIGURES = ("critical_difference", "superiority", "relation", "posterior_bars", "signed_rank_bars",
+           "posterior_top_pair", "rank_stability", "forest", "pairwise", "learning_curves", "rank_distribution",
+           "shrinkage_top_pair", "hierarchical_top_pair")
+#: Beyond this many methods the per-dataset k x k panels of ``pairwise`` are not written by default.
+PAIRWISE_PANELS_MAX = 12
+#: Beyond this many methods the posterior and signed-rank bars (a grid of P(row better) beyond
+#: a page of bars) are not written by default: the superiority matrix carries the pairwise view.
+POSTERIOR_BARS_MAX = 20
+FIGURES_RULE = (f"by default (auto) every figure that applies, except the per-dataset pair panels (pairwise) "
+                f"beyond {PAIRWISE_PANELS_MAX} methods and the posterior and signed-rank bars beyond "
+                f"{POSTERIOR_BARS_MAX} methods (a grid past a page; the superiority matrix shows the pairs)")
+
+
+def _figure_choice(text: str) -> tuple[str, ...]:
+    """``--figures``: auto, all, none, or a comma-separated list of figure names (in FIGURES' order)."""
+    words = [w.strip() for w in str(text).split(",") if w.strip()]
+    choices = ("auto", "all", "none") + FIGURES
+    if not words:
+        raise argparse.ArgumentTypeError(f"must name figures; choose from {', '.join(choices)}")
+    unknown = [w for w in words if w not in choices]
+    if unknown:
+        from mcda._core.validation import nearest
+
+        close = nearest(unknown[0], list(choices))
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise argparse.ArgumentTypeError(f"unknown figure {unknown[0]!r}{hint}; choose from {', '.join(choices)} "
+                                         "(a comma-separated list of names, or auto, all or none)")
+    keywords = [w for w in words if w in ("auto", "all", "none")]
+    if keywords and len(words) > 1:
+        raise argparse.ArgumentTypeError(f"{keywords[0]} stands alone; got {text!r} (give auto, all, none, or a "
+                                         "comma-separated list of figure names)")
+    return tuple(dict.fromkeys(words))
+
+
+def _figure_plan(report) -> dict:
+    """Figure name -> None when it applies by default, or the reason it is not written (by the documented rule).
+
+    Reasons starting with "needs" mean the figure does not apply to the data at all; the others
+    are the size rule (FIGURES_RULE) and give way to an explicit ``--figures`` name or ``all``.
+    """
+    k = len(report.methods)
+    plan = {name: None for name in FIGURES}
+    if not report.has_seeds:
+        plan["forest"] = plan["pairwise"] = "needs seeds (several runs per cell)"
+    if not report.has_epochs:
+        plan["learning_curves"] = "needs an epoch column"
+    if k < 3:
+        plan["rank_distribution"] = "needs 3 or more methods"
+    if not (report.has_seeds and report.raw.attrs.get("cv_runs") is not None):
+        plan["shrinkage_top_pair"] = plan["hierarchical_top_pair"] = "needs seeds that are folds (--cv-runs)"
+    if plan["pairwise"] is None and k > PAIRWISE_PANELS_MAX:
+        plan["pairwise"] = f"{k} methods: more than {PAIRWISE_PANELS_MAX} for the per-dataset pair panels"
+    for name in ("posterior_bars", "signed_rank_bars"):
+        if k > POSTERIOR_BARS_MAX:
+            plan[name] = f"{k} methods: more than {POSTERIOR_BARS_MAX} for the bars of every pair"
+    return plan
+
+
+def _figures(report, out_dir: Path, stdout, chosen=("auto",), jobs=1) -> list[str]:
+    """Draw the chosen figures (``--figures``); a figure that fails is named, and the rest still drawn.
+
+    ``jobs``: 1 draws here, one page after another; more (or ``"auto"``, the usable cores) draws
+    the pages in that many forked processes where forking is safe (else here), with the same
+    files, bytes and messages.
+    """
+    chosen = tuple(chosen)
+    if chosen == ("none",):
+        return []  # before importing matplotlib (a second of start-up)
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    def top_pair():
+        table = report.hierarchical().to_frame()
+        row = table.iloc[int(np.nanargmax(np.abs(table["population_diff"].to_numpy(dtype=float))))]
+        return row["method_a"], row["method_b"]
+
+    def hierarchical():
+        from mcda.present.plots import plot_posterior
+
+        return plot_posterior(report.hierarchical(), top_pair())
+
+    draws = {"critical_difference": lambda: report.plot_critical_difference(),
+             "superiority": lambda: report.plot_superiority(),
+             "relation": lambda: report.plot_relation(),
+             "posterior_bars": lambda: report.plot_posterior_bars(),
+             "signed_rank_bars": lambda: report.plot_signed_rank_bars(),
+             "posterior_top_pair": lambda: report.plot_posterior(tuple(report.bayesian().order[:2])),
+             "rank_stability": lambda: report.plot_rank_stability(),
+             "forest": lambda: report.plot_forest(),
+             "pairwise": lambda: report.plot_pairwise(),
+             "learning_curves": lambda: report.plot_learning_curves(),
+             "rank_distribution": lambda: _rank_distribution(report),
+             "shrinkage_top_pair": lambda: report.plot_shrinkage(top_pair()),
+             "hierarchical_top_pair": hierarchical}
+    plan = _figure_plan(report)
+    if chosen in (("auto",), ("all",)):
+        everything = chosen == ("all",)
+        wanted = [n for n in FIGURES if plan[n] is None or (everything and not plan[n].startswith("needs"))]
+        skipped = [n for n in FIGURES if n not in wanted and not plan[n].startswith("needs")]
+        if skipped:
+            stdout.write(f"  figures not written by default: {', '.join(f'{n} ({plan[n]})' for n in skipped)}; "
+                         "name them with --figures, or give --figures all\n")
+    else:
+        wanted = [n for n in FIGURES if n in chosen]
+        for n in wanted:
+            if plan[n] is not None and plan[n].startswith("needs"):
+                stdout.write(f"  figure {n}: not drawn ({plan[n]})\n")
+        wanted = [n for n in wanted if plan[n] is None or not plan[n].startswith("needs")]
+    paged = {"critical_difference": lambda page: report.plot_critical_difference(page=page),  # methods
+             "forest": lambda page: report.plot_forest(page=page),  # datasets beyond a page: further files
+             "pairwise": lambda page: report.plot_pairwise(page=page),
+             "learning_curves": lambda page: report.plot_learning_curves(page=page),
+             "shrinkage_top_pair": lambda page: report.plot_shrinkage(top_pair(), page=page)}
+    jobs = _jobs_for(jobs, wanted)
+    # A figure is a few thousand objects in reference cycles (artists, transforms, the figure):
+    # the collector's youngest generation, at 700 allocations, ran about a thousand times and its
+    # older ones a hundred while the figures were drawn, walking the figure alive each time; a
+    # larger first threshold finds the same garbage in fewer passes (closed figures wait a little)
+    thresholds = gc.get_threshold()
+    gc.set_threshold(max(thresholds[0], _DRAWING_GC_THRESHOLD), *thresholds[1:])
+    try:
+        if jobs > 1:
+            return _figures_parallel(report, out_dir, stdout, wanted, draws, paged, top_pair, jobs)
+        done = dict(_draw_pages(draws, paged, out_dir, name, (1, None)) for name in wanted)
+        return _serial_results(stdout, wanted, paged, done)
+    finally:
+        gc.set_threshold(*thresholds)
+
+
+_DRAWING_GC_THRESHOLD = 20_000  # the collector's first threshold while figures are drawn (see _figures)
+
+
+def _rank_distribution(report):
+    """The Plackett-Luce figure, or the reason it has nothing to draw in the command line's words."""
+    result = report.plackett_luce()
+    if result.reason:  # no rank probabilities (chains not converged): the figure would be empty
+        raise CliError(f"{result.reason}; give a larger --plackett-luce-samples (now {result.n_samples})")
+    return report.plot_rank_distribution()
+
+
+def _draw_page(draws, paged, name: str, page: int, out_dir: Path):
+    """Draw and save one page of one figure: ("drawn", paths), ("no page", None) or ("failed", the reason)."""
+    import matplotlib.pyplot as plt
+
+    from mcda.present.plots._style import save_formats
+
+    from mcda.present.plots._layout import PageOutOfRange
+
+    try:
+        drawn = draws[name]() if page == 1 else paged[name](page)
+    except PageOutOfRange as exc:
+        if page > 1:  # no further page
+            return "no page", None
+        return "failed", " ".join(str(exc).split())
+    except Exception as exc:  # a figure that cannot be drawn must not lose the rest of the analysis
+        return "failed", " ".join(str(exc).split())
+    fig = drawn[0] if isinstance(drawn, tuple) else drawn
+    fig = getattr(fig, "figure", fig)
+    stem = name if page == 1 else f"{name}_page{page}"
+    paths = [out_dir / f"{stem}.{ext}" for ext in ("png", "pdf")]
+    try:
+        save_formats(fig, paths)  # laid out and measured once for both files
+    finally:
+        plt.close(fig)
+    return "drawn", [str(p) for p in paths]
+
+
+def _auto_jobs() -> int:
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def _jobs_for(jobs, wanted) -> int:
+    """The worker processes to draw with: 1 (in this process) where forking is not safe or not worth it."""
+    import multiprocessing
+    import threading
+
+    if jobs is None or jobs == 1 or len(wanted) == 0:
+        return 1
+    if "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() > 1:
+        return 1  # fork copies one thread only: with others alive a lock may be held forever (an optimisation)
+    return _auto_jobs() if jobs == "auto" else int(jobs)
+
+
+_FORKED = {}  # the state a forked drawing worker inherits (set in the parent just before the fork)
+
+
+def _page_count(paged, name: str):
+    """The pages of a paged figure, from its own check of a page far past the end (the error's
+    ``n_pages``), or None when it does not say."""
+    from mcda.present.plots._layout import PageOutOfRange
+
+    try:
+        figure = paged[name](10**9)
+    except PageOutOfRange as exc:
+        return exc.n_pages
+    except Exception:
+        return None
+    import matplotlib.pyplot as plt
+
+    plt.close(getattr(figure, "figure", figure))  # pragma: no cover - a plot that does not check its page
+    return None
+
+
+def _draw_pages(draws, paged, out_dir, name: str, pages):
+    """(name, [(page, outcome, detail), ...]) of pages (first, last) of one figure, or (1, None): every
+    page, one after another, up to the first that is missing or fails."""
+    results = []
+    page = pages[0]
+    while True:
+        outcome, detail = _draw_page(draws, paged, name, page, out_dir)
+        results.append((page, outcome, detail))
+        if outcome != "drawn" or name not in paged or (pages[1] is not None and page >= pages[1]):
+            return name, results
+        page += 1
+
+
+def _forked_task(task):
+    return _draw_pages(_FORKED["draws"], _FORKED["paged"], _FORKED["out_dir"], *task)
+
+
+def _figures_parallel(report, out_dir, stdout, wanted, draws, paged, top_pair, jobs) -> list[str]:
+    """The serial loop's files and messages, the pages drawn by ``jobs`` forked processes.
+
+    Everything the figures compute is computed here first, in the order the serial loop draws
+    them (the report caches it), so the workers only draw: no numba kernel runs in them.
+    """
+    import multiprocessing
+
+    analyses = {"critical_difference": lambda: report.compare(), "superiority": lambda: report.superiority(),
+                "relation": lambda: report.transitivity(), "posterior_bars": lambda: report.bayesian(threshold=0.95),
+                "signed_rank_bars": lambda: report.bayesian_signed_rank(threshold=0.95),
+                "posterior_top_pair": lambda: (report.bayesian(),
+                                               report._posterior_pair(tuple(report.bayesian().order[:2]), {})),
+                "rank_stability": lambda: report.rank_stability(), "rank_distribution": lambda: report.plackett_luce(),
+                "shrinkage_top_pair": lambda: top_pair(), "hierarchical_top_pair": lambda: top_pair()}
+    tasks = []
+    for name in wanted:
+        try:
+            analyses.get(name, lambda: None)()
+        except Exception:  # the worker meets the same error and reports it as the serial loop does
+            pass
+        if name not in paged:
+            tasks.append((name, (1, 1)))
+            continue
+        count = _page_count(paged, name)  # computes (and caches) the figure's analysis, draws nothing
+        if count is None:
+            tasks.append((name, (1, None)))
+        else:
+            tasks += [(name, (page, page)) for page in range(1, count + 1)]
+    jobs = min(jobs, len(tasks))
+    done: dict = {}
+    if jobs <= 1:  # one task (a single page): drawn here
+        for name, results in (_draw_pages(draws, paged, out_dir, *task) for task in tasks):
+            done.setdefault(name, []).extend(results)
+        return _serial_results(stdout, wanted, paged, done)
+    weight = {"forest": 2, "pairwise": 2, "learning_curves": 2, "rank_stability": 1.5}  # whole pages first
+    order = sorted(tasks, key=lambda t: -(10 if t[1][1] is None else weight.get(t[0], 1)))
+    # matplotlib already uses Agg here (_figures chose it before any figure): the workers inherit it,
+    # and the first drawing's one-off costs (the PDF backend's import, fonts loaded) paid once here
+    _stop_compiling_ahead()  # every analysis is done: a compiling process left would only take a core
+    _warm_matplotlib()
+    _FORKED.update(draws=draws, paged=paged, out_dir=out_dir)
+    try:
+        with multiprocessing.get_context("fork").Pool(processes=jobs) as pool:
+            for name, results in pool.imap_unordered(_forked_task, order, chunksize=1):
+                done.setdefault(name, []).extend(results)
+    finally:
+        _FORKED.clear()
+    return _serial_results(stdout, wanted, paged, done)
+
+
+def _warm_matplotlib() -> None:
+    """Draw a tiny figure to PNG and PDF in memory, so that forked workers inherit what a first one loads."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    from mcda.present.plots._style import FONT_SIZE
+
+    fig, ax = plt.subplots(figsize=(1, 1))
+    try:
+        ax.plot([0, 1])
+        ax.set_title("mcda", fontsize=FONT_SIZE)
+        for fmt in ("png", "pdf"):
+            fig.savefig(io.BytesIO(), format=fmt)
+    finally:
+        plt.close(fig)
+
+
+def _serial_results(stdout, wanted, paged, done) -> list[str]:
+    """The files and messages of the serial loop from the pages' outcomes, in its order: a figure's
+    pages up to its first missing or failed one (pages drawn past that are removed)."""
+    written = []
+    for name in wanted:
+        outcomes = sorted(done.get(name, []), key=lambda r: r[0])
+        stop = False
+        for page, outcome, detail in outcomes:
+            if stop:
+                for path in detail or ():
+                    Path(path).unlink(missing_ok=True)
+                continue
+            if outcome == "drawn":
+                written += detail
+                continue
+            if outcome == "failed":
+                stdout.write(f"  figure {name}: not drawn ({detail})\n")
+            stop = True
+    return written
+
+
+def _natural(name: str):
+    """Sort key: numbers by value (forest_page2 before forest_page10)."""
+    import re
+
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", name)]
+
+
+_OUT_MARKER = ".mcda-output"  # names a folder as one mcda compare wrote (and may replace whole)
+
+
+def _check_out(value: str, force: bool) -> Path:
+    """The --out folder, checked before the analysis: one mcda owns whole, or a new one.
+
+    The rule: a missing or empty folder is created; a folder holding an earlier mcda output (its
+    marker file) is replaced whole, so no file of an earlier run stays beside the new ones; any
+    other non-empty folder (or a file) is refused unless --force, and with --force mcda writes its
+    files into it (replacing files of the same names) and touches nothing else there.
+    """
+    if not str(value).strip():
+        raise CliError("--out must name a folder; got ''")
+    out_dir = Path(value)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise CliError(f"--out {value!r} is a file, not a folder")
+    if out_dir.is_dir() and any(out_dir.iterdir()) and not (out_dir / _OUT_MARKER).exists() and not force:
+        raise CliError(f"--out {value!r} is a non-empty folder that mcda did not write; choose another --out, "
+                       "or give --force to replace its contents")
+    try:
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"--out {value!r}: cannot create the folder ({exc.strerror})") from None
+    return out_dir
+
+
+class _StagedOutput:
+    """Write into a fresh sibling folder; on success, swap it in for --out in one step.
+
+    Two runs writing the same --out at once each build their own folder; the swap (under a lock
+    where the platform has one) leaves one run's complete output, never a mix of both.
+    """
+
+    def __init__(self, out_dir: Path):
+        import tempfile
+
+        self.out_dir = out_dir
+        try:
+            self.stage = Path(tempfile.mkdtemp(prefix=f".{out_dir.name or 'out'}.", suffix=".partial",
+                                               dir=out_dir.resolve().parent))
+        except OSError as exc:
+            raise CliError(f"--out {str(out_dir)!r}: cannot write beside it ({exc.strerror})") from None
+        (self.stage / _OUT_MARKER).write_text("written by mcda compare; the folder is replaced whole by the "
+                                              "next run with the same --out\n", encoding="utf-8")
+
+    def discard(self) -> None:
+        import shutil
+
+        shutil.rmtree(self.stage, ignore_errors=True)
+
+    def publish(self) -> None:
+        import os
+        import shutil
+
+        target = self.out_dir.resolve()
+        foreign = target.is_dir() and any(target.iterdir()) and not (target / _OUT_MARKER).exists()
+        lock_path = target.parent / f".{target.name}.lock"
+        with open(lock_path, "a") as lock:
+            try:
+                import fcntl
+
+                fcntl.flock(lock, fcntl.LOCK_EX)
+            except ImportError:  # pragma: no cover - no flock on this platform: the renames alone
+                pass
+            old = None
+            if foreign:  # --force on a folder mcda did not write: add our files, keep the rest
+                (self.stage / _OUT_MARKER).unlink()
+                for path in self.stage.iterdir():
+                    os.replace(path, target / path.name)
+                self.stage.rmdir()
+            else:
+                if target.exists():
+                    old = target.parent / f".{target.name}.{os.getpid()}.old"
+                    os.replace(target, old)
+                os.replace(self.stage, target)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+        try:
+            lock_path.unlink()
+        except OSError:
+            pass
+
+
+def _compare(args, stdout) -> int:
+    from mcda.data.cards import UnknownMetricError
+    from mcda.present.latex import comparison_to_latex
+    from mcda.app.report import Report
+
+    data, source = _load(args)
+    read_notes = list(getattr(data, "attrs", {}).get("notes", [])) if isinstance(data, pd.DataFrame) else []
+    test = args.test
+    if test is None:
+        test = "holm" if args.control is not None else "nemenyi"
+        if args.control is not None:
+            read_notes.append(f"--control {args.control} without --test: Holm's step-down against {args.control} "
+                              "(give --test bonferroni-dunn, hochberg or hommel for another)")
+    settings = {"alpha": args.alpha, "rope": args.rope, "test": test, "control": args.control,
+                "pairwise_method": args.pairwise_method, "epoch_selection": args.epoch_selection,
+                "missing": args.missing, "paired": not args.unpaired,
+                "strict": not args.fallback_final}
+    if args.no_figures and args.figures != ("auto",) and args.figures != ("none",):
+        raise CliError(f"--no-figures contradicts --figures {','.join(args.figures)}; give one of them")
+    out_dir = _check_out(args.out, args.force)  # before the analysis, so a bad --out does not cost the whole run
+    if args.ci_method:
+        settings["ci_method"] = args.ci_method
+    if args.rng is not None:
+        settings["rng"] = args.rng
+    if args.plackett_luce_samples is not None:
+        settings["plackett_luce_samples"] = args.plackett_luce_samples
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if args.example:
+            report = Report(data, scale=args.scale, **settings)
+        else:
+            has_metric_column = isinstance(data, pd.DataFrame) and "metric" in data.columns
+            if has_metric_column and args.metric is None and data["metric"].nunique() > 1:
+                raise CliError(f"{source}: the metric column holds several metrics "
+                               f"({shown(pd.unique(data['metric']))}); choose one with --metric")
+            if args.metric is None and args.direction is None and not has_metric_column:
+                raise CliError("name the metric with --metric (a card such as accuracy or ari; see `mcda cards list`) "
+                               "or give --direction higher_is_better|lower_is_better")
+            try:
+                report = Report(data, metric=args.metric, direction=args.direction, scale=args.scale, **settings)
+            except UnknownMetricError:
+                raise CliError(_unknown_metric(args.metric)) from None
+            if args.rope is None and report.card is None:
+                raise CliError(f"--metric {args.metric!r} has no metric card, so there is no noise floor to use as "
+                               "the rope; give --rope (0 for none)" if args.metric else
+                               "without a metric card there is no noise floor to use as the rope; give --rope "
+                               "(0 for none) or --metric naming a card (see `mcda cards list`)")
+        if args.cv_runs is not None:
+            if args.cv_runs < 1:
+                raise CliError(f"--cv-runs must be a positive integer; got {args.cv_runs}")
+            if not report.has_seeds:
+                raise CliError("--cv-runs describes the folds along the seed column, and these scores have no seeds")
+            report.raw.attrs["cv_runs"] = int(args.cv_runs)  # the design, read by the hierarchical view
+        text = report.overview()
+        paper = report.text()
+    # The report and its cached results stay alive to the end, and so do the modules the analysis
+    # imported (numba's and scipy's: a few hundred thousand objects): frozen, they are no longer
+    # walked by every full collection while the figures are drawn (matplotlib makes many cycles).
+    if gc.get_freeze_count():  # main froze before: the caller did not freeze objects of its own
+        gc.freeze()
+    stdout.write(f"source: {source}\n")
+    stdout.write(text + "\n")
+    notes = list(read_notes)
+    for w in caught:
+        message = _option_words(" ".join(str(w.message).split()))
+        if message not in notes:  # each warning once
+            notes.append(message)
+    if args.example == "demsar2006":
+        notes.append(_DEMSAR_NOTE)
+    notes_text = ("\n== Notes\n" + "".join(f"  - {n}\n" for n in notes)) if notes else ""
+    stdout.write(notes_text)
+
+    written = []
+    staged = _StagedOutput(out_dir)
+    stage = staged.stage
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            bundle = stage / "report.json"
+            report.to_json(bundle)
+            written.append(str(bundle))
+            report.to_latex(stage / "scores.tex")
+            written.append(str(stage / "scores.tex"))
+            if not report.compare_not_applicable():  # else the overview said why
+                comparison_to_latex(report.compare(), stage / "comparison.tex")
+                written.append(str(stage / "comparison.tex"))
+            if report.has_seeds:
+                report.pairwise_to_latex(stage / "pairwise.tex")
+                written.append(str(stage / "pairwise.tex"))
+                if args.control is not None:  # "my method vs each baseline": Holm over its k-1 per dataset
+                    report.pairwise_to_latex(stage / "pairwise_control.tex", control=args.control)
+                    written.append(str(stage / "pairwise_control.tex"))
+            (stage / "report.txt").write_text(f"source: {source}\n{text}\n{notes_text}", encoding="utf-8")
+            written.append(str(stage / "report.txt"))
+            md_notes = ("\n## Notes\n\n" + "".join(f"- {n}\n" for n in notes)) if notes else ""
+            (stage / "report.md").write_text(f"<!-- source: {source}; written by mcda compare -->\n{paper}{md_notes}",
+                                             encoding="utf-8")
+            written.append(str(stage / "report.md"))
+            stdout.write(f"\n== Files written to {out_dir}/\n")
+            jobs = args.jobs if args.jobs is not None else (None if args.from_python else "auto")
+            written += _figures(report, stage, stdout, ("none",) if args.no_figures else args.figures, jobs=jobs)
+    except BaseException:
+        staged.discard()
+        raise
+    staged.publish()
+    names = sorted({Path(p).name for p in written}, key=_natural)
+    stdout.write("  " + ", ".join(names) + "\n")
+    stdout.write(f"  re-analyse later: mcda.Report.from_json({str(out_dir / bundle.name)!r})\n")
+    return 0
+
+
+#: The kernel modules ``mcda compare`` uses, in the order it first needs them (the figures' analyses last).
+KERNELS_AHEAD = ("mcda._core._kernels.counts", "mcda._core._kernels.signed_rank", "mcda._core._kernels.bootstrap")
+KERNELS_AHEAD_FIGURES = ("mcda._core._kernels.dirichlet", "mcda._core._kernels.rank_positions")
+
+
+def _compile_ahead(args) -> None:
+    """On an empty numba cache, compile the kernels the analysis needs later in a forked process while
+    this one reads and imports (:mod:`mcda._core._kernels._precompile`); nothing happens on a warm cache."""
+    from mcda._core._kernels import _precompile
+
+    figures = not args.no_figures and tuple(args.figures) != ("none",)
+    try:
+        _precompile.start(KERNELS_AHEAD + (KERNELS_AHEAD_FIGURES if figures else ()))
+    except OSError:  # no fork or no pipe here: the kernels compile in this process, as they always could
+        pass
+
+
+class _DaskArrayType:
+    """xarray's record of dask (``xarray.namedarray.pycompat``) without importing ``dask.array`` first.
+
+    xarray asks for dask's array type (``isinstance(data, array_type("dask"))``) whenever it
+    wraps data, and its record imports ``dask.array`` to answer: half a second of start-up for a
+    command that reads a CSV. Nothing is a dask array before ``dask.array`` is imported, so this
+    record answers with no type until then and with dask's own ``Array`` once it is imported (by
+    a lazy cube, say): the same answer for every object, read afresh at every call.
+    """
+
+    available = True
+
+    @property
+    def module(self):
+        import dask
+
+        return dask
+
+    @property
+    def version(self):
+        from packaging.version import Version
+
+        return Version(self.module.__version__)
+
+    @property
+    def type(self):
+        array = sys.modules.get("dask.array")
+        return (array.Array,) if array is not None and hasattr(array, "Array") else ()
+
+
+def _defer_dask_array() -> None:
+    """Install :class:`_DaskArrayType` as xarray's record of dask, where xarray keeps one and dask is installed."""
+    import importlib.util
+
+    if "dask.array" in sys.modules or importlib.util.find_spec("dask") is None:
+        return
+    try:
+        from xarray.namedarray import pycompat
+    except ImportError:  # pragma: no cover - an xarray without that module: it imports dask.array as it does
+        return
+    cache = getattr(pycompat, "_cached_duck_array_modules", None)
+    if isinstance(cache, dict) and "dask" not in cache and callable(getattr(pycompat, "array_type", None)):
+        cache["dask"] = _DaskArrayType()
+
+
+def _stop_compiling_ahead() -> None:
+    module = sys.modules.get("mcda._core._kernels._precompile")
+    if module is not None:
+        module.stop()
+
+
+def main(argv=None, *, stdout=None, stderr=None) -> int:
+    """Run ``mcda`` with ``argv`` (default: the command line); returns the exit status.
+
+    0 on success, 1 for an error in the input (one line on stderr), 2 for bad options.
+    """
+    stdout = stdout if stdout is not None else sys.stdout
+    stderr = stderr if stderr is not None else sys.stderr
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        args.from_python = argv is not None  # then --jobs is 1 unless given (the caller may hold threads)
+    except SystemExit as exc:  # --help, --version, or a usage error (argparse printed it)
+        return int(exc.code or 0)
+    debug = getattr(args, "debug", False)
+    # What is imported so far lives to the end: frozen, out of the collector's way (see _compare);
+    # not when the caller froze objects itself (their freeze is theirs to undo).
+    freezing = gc.get_freeze_count() == 0
+    if freezing:
+        gc.freeze()
+    try:
+        if args.command == "cards":
+            return _cards(args, stdout)
+        if argv is None:  # the process's own command: kernels not yet cached compile ahead in a forked process
+            _compile_ahead(args)
+            _defer_dask_array()
+        return _compare(args, stdout)
+    except BrokenPipeError:  # e.g. `mcda cards list | head`: the reader left, nothing to report
+        return 0
+    except (CliError, ValueError, TypeError, KeyError, OSError) as exc:
+        if debug:
+            raise
+        message = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+        if isinstance(exc, OSError) and getattr(exc, "filename", None) and exc.strerror:
+            message = f"{exc.filename}: {exc.strerror}"
+        elif args.command == "compare" and not isinstance(exc, CliError):
+            message = _in_flags(exc)
+        stderr.write(f"mcda {args.command}: error: {' '.join(message.split())}\n")
+        return 1
+    finally:
+        _stop_compiling_ahead()
+        if freezing and argv is None:  # the process's own command: it exits now, no need to collect first
+            gc.freeze()
+        elif freezing:  # called from Python: everything back in the collector's care
+            gc.unfreeze()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

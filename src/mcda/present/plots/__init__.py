@@ -1,0 +1,75 @@
+"""Figures for papers, drawn from mcda's result objects.
+
+Every ``plot_*`` function takes a result object (or a score cube, for learning curves), draws it
+in mcda's style (:mod:`mcda.present.plots._style`: Okabe–Ito colours, paper-column sizes, embedded
+TrueType fonts) and returns ``(fig, ax)``; pass ``ax=`` to draw into an existing axes. Plots
+compute no statistics: the numbers come from the result, and the geometry (positions, cliques,
+label placement) lives in pure functions tested without drawing.
+
+The figures
+-----------
+========================================  ================================================
+``plot_critical_difference(result)``      Demšar's diagram (ComparisonResult, PairwiseOverDatasets or MeanRanks)
+``plot_mcm(result)``                      Multi-Comparison Matrix, aeon's (PairwiseOverDatasets)
+``plot_rank_intervals(result)``           mean ranks or effect sizes with intervals (RankStability, EffectSizes)
+``plot_posterior_histogram(result, pair)``  baycomp's posterior histogram of one pair (Bayesian results with draws)
+``plot_forest(summary)``                  per-dataset intervals over seeds (IntervalSummary)
+``plot_pairwise(result, layout=...)``     paired tests per dataset (PairedTests)
+``plot_superiority(report)``              probability-of-superiority matrix (SuperiorityReport)
+``plot_relation(result)``                 pairwise-majority graph, cycles highlighted (TransitivityResult)
+``plot_posterior(result, pair)``          posterior simplex of one pair (BayesianComparison)
+``plot_posterior_bars(result)``           the three posterior probabilities of every pair
+``plot_shrinkage(result, pair)``          raw vs shrunk per-dataset differences (HierarchicalComparison)
+``plot_rank_distribution(result)``        P(best) and the rank distribution (PlackettLuceResult)
+``plot_rank_stability(result)``           P(position = r) and mean-rank intervals (RankStability)
+``plot_learning_curves(result)``          mean and t band over seeds per epoch (``mcda.learning_curves``)
+``plot_tradeoffs``, ``plot_weight_stability``  several criteria (see :mod:`mcda.stats.criteria`)
+========================================  ================================================
+
+Every rank axis has rank 1 (best) at the left. Save with :func:`savefig` to keep the vector
+settings (embedded TrueType fonts) in PDF and SVG output.
+
+Importing ``mcda.plots`` imports matplotlib; ``import mcda`` does not.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from mcda.present.plots._style import WIDTHS, savefig, style
+
+# public name -> module inside mcda.plots (imported on first use)
+_PLOTS: dict[str, str] = {
+    "plot_critical_difference": "critical_difference",
+    "plot_rank_stability": "rank_stability",
+    "plot_learning_curves": "learning_curves",
+    "plot_superiority": "superiority",
+    "plot_relation": "superiority",
+    "plot_posterior": "posterior",
+    "plot_posterior_bars": "posterior",
+    "plot_shrinkage": "bayesian_models",
+    "plot_rank_distribution": "bayesian_models",
+    "plot_forest": "forest",
+    "plot_pairwise": "pairwise",
+    # the peers' figures: aeon's MCM, autorank's interval plot, baycomp's histogram
+    "plot_mcm": "mcm",
+    "plot_rank_intervals": "intervals",
+    "plot_posterior_histogram": "histogram",
+    # several criteria
+    "plot_tradeoffs": "tradeoffs",
+    "plot_weight_stability": "tradeoffs",
+}
+
+__all__ = ["style", "savefig", "WIDTHS", *sorted(_PLOTS)]
+
+
+def __getattr__(name: str):
+    if name in _PLOTS:
+        value = getattr(importlib.import_module(f".{_PLOTS[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'mcda.plots' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_PLOTS))

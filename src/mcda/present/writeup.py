@@ -1,0 +1,479 @@
+"""The Methods and Results paragraphs of :meth:`mcda.Report.text`, with their BibTeX references.
+
+Every sentence is written from the results the report computed (the same cached views the
+overview and the figures read), so the paragraphs say what was done: the procedures, α, the
+adjustments, the rope and where it came from, what was excluded. Nothing is computed here.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from mcda._core.results import p_text
+
+__all__ = ["methods_and_results", "BIBTEX"]
+
+BIBTEX = {
+    "demsar2006": """@article{demsar2006,
+  author  = {Dem\\v{s}ar, Janez},
+  title   = {Statistical Comparisons of Classifiers over Multiple Data Sets},
+  journal = {Journal of Machine Learning Research},
+  volume  = {7},
+  pages   = {1--30},
+  year    = {2006},
+  url     = {https://jmlr.org/papers/v7/demsar06a.html}
+}""",
+    "friedman1937": """@article{friedman1937,
+  author  = {Friedman, Milton},
+  title   = {The Use of Ranks to Avoid the Assumption of Normality Implicit in the Analysis of Variance},
+  journal = {Journal of the American Statistical Association},
+  volume  = {32},
+  number  = {200},
+  pages   = {675--701},
+  year    = {1937},
+  doi     = {10.1080/01621459.1937.10503522}
+}""",
+    "iman1980": """@article{iman1980,
+  author  = {Iman, Ronald L. and Davenport, James M.},
+  title   = {Approximations of the Critical Region of the {F}riedman Statistic},
+  journal = {Communications in Statistics -- Theory and Methods},
+  volume  = {9},
+  number  = {6},
+  pages   = {571--595},
+  year    = {1980},
+  doi     = {10.1080/03610928008827904}
+}""",
+    "nemenyi1963": """@phdthesis{nemenyi1963,
+  author = {Nemenyi, Peter B.},
+  title  = {Distribution-free Multiple Comparisons},
+  school = {Princeton University},
+  year   = {1963}
+}""",
+    "holm1979": """@article{holm1979,
+  author  = {Holm, Sture},
+  title   = {A Simple Sequentially Rejective Multiple Test Procedure},
+  journal = {Scandinavian Journal of Statistics},
+  volume  = {6},
+  number  = {2},
+  pages   = {65--70},
+  year    = {1979}
+}""",
+    "shaffer1986": """@article{shaffer1986,
+  author  = {Shaffer, Juliet Popper},
+  title   = {Modified Sequentially Rejective Multiple Test Procedures},
+  journal = {Journal of the American Statistical Association},
+  volume  = {81},
+  number  = {395},
+  pages   = {826--831},
+  year    = {1986},
+  doi     = {10.1080/01621459.1986.10478341}
+}""",
+    "bergmann1988": """@incollection{bergmann1988,
+  author    = {Bergmann, Beate and Hommel, Gerhard},
+  title     = {Improvements of General Multiple Test Procedures for Redundant Systems of Hypotheses},
+  booktitle = {Multiple Hypothesenpr{\\"u}fung / Multiple Hypotheses Testing},
+  publisher = {Springer},
+  pages     = {100--115},
+  year      = {1988},
+  doi       = {10.1007/978-3-642-52307-6_8}
+}""",
+    "garcia2008": """@article{garcia2008,
+  author  = {Garc{\\'i}a, Salvador and Herrera, Francisco},
+  title   = {An Extension on ``Statistical Comparisons of Classifiers over Multiple Data Sets'' for all Pairwise Comparisons},
+  journal = {Journal of Machine Learning Research},
+  volume  = {9},
+  pages   = {2677--2694},
+  year    = {2008}
+}""",
+    "skillings1981": """@article{skillings1981,
+  author  = {Skillings, John H. and Mack, Gregory A.},
+  title   = {On the Use of a {F}riedman-Type Statistic in Balanced and Unbalanced Block Designs},
+  journal = {Technometrics},
+  volume  = {23},
+  number  = {2},
+  pages   = {171--177},
+  year    = {1981},
+  doi     = {10.1080/00401706.1981.10486261}
+}""",
+    "chatfield2009": """@article{chatfield2009,
+  author  = {Chatfield, Mark and Mander, Adrian},
+  title   = {The {S}killings--{M}ack Test ({F}riedman Test when there are Missing Data)},
+  journal = {The Stata Journal},
+  volume  = {9},
+  number  = {2},
+  pages   = {299--305},
+  year    = {2009},
+  doi     = {10.1177/1536867X0900900208}
+}""",
+    "durbin1951": """@article{durbin1951,
+  author  = {Durbin, James},
+  title   = {Incomplete Blocks in Ranking Experiments},
+  journal = {British Journal of Statistical Psychology},
+  volume  = {4},
+  number  = {2},
+  pages   = {85--90},
+  year    = {1951},
+  doi     = {10.1111/j.2044-8317.1951.tb00310.x}
+}""",
+    "conover1999": """@book{conover1999,
+  author    = {Conover, W. J.},
+  title     = {Practical Nonparametric Statistics},
+  edition   = {3},
+  publisher = {Wiley},
+  year      = {1999}
+}""",
+    "benavoli2017": """@article{benavoli2017,
+  author  = {Benavoli, Alessio and Corani, Giorgio and Dem\\v{s}ar, Janez and Zaffalon, Marco},
+  title   = {Time for a Change: a Tutorial for Comparing Multiple Classifiers Through {B}ayesian Analysis},
+  journal = {Journal of Machine Learning Research},
+  volume  = {18},
+  number  = {77},
+  pages   = {1--36},
+  year    = {2017}
+}""",
+    "schuirmann1987": """@article{schuirmann1987,
+  author  = {Schuirmann, Donald J.},
+  title   = {A Comparison of the Two One-Sided Tests Procedure and the Power Approach for Assessing the Equivalence of Average Bioavailability},
+  journal = {Journal of Pharmacokinetics and Biopharmaceutics},
+  volume  = {15},
+  number  = {6},
+  pages   = {657--680},
+  year    = {1987},
+  doi     = {10.1007/BF01068419}
+}""",
+    "welch1947": """@article{welch1947,
+  author  = {Welch, B. L.},
+  title   = {The Generalization of ``{S}tudent's'' Problem when Several Different Population Variances are Involved},
+  journal = {Biometrika},
+  volume  = {34},
+  number  = {1--2},
+  pages   = {28--35},
+  year    = {1947},
+  doi     = {10.1093/biomet/34.1-2.28}
+}""",
+    "mann1947": """@article{mann1947,
+  author  = {Mann, H. B. and Whitney, D. R.},
+  title   = {On a Test of Whether one of Two Random Variables is Stochastically Larger than the Other},
+  journal = {Annals of Mathematical Statistics},
+  volume  = {18},
+  number  = {1},
+  pages   = {50--60},
+  year    = {1947},
+  doi     = {10.1214/aoms/1177730491}
+}""",
+    "wilcoxon1945": """@article{wilcoxon1945,
+  author  = {Wilcoxon, Frank},
+  title   = {Individual Comparisons by Ranking Methods},
+  journal = {Biometrics Bulletin},
+  volume  = {1},
+  number  = {6},
+  pages   = {80--83},
+  year    = {1945},
+  doi     = {10.2307/3001968}
+}""",
+}
+
+_DISPLAY = {"holm": "Holm", "hochberg": "Hochberg", "hommel": "Hommel", "bonferroni": "Bonferroni",
+            "shaffer": "Shaffer", "bergmann-hommel": "Bergmann–Hommel", "nemenyi": "Nemenyi's test",
+            "bonferroni-dunn": "the Bonferroni–Dunn test", "sidak": "Šidák", "holm-sidak": "Holm–Šidák",
+            "fdr-bh": "Benjamini–Hochberg", "fdr-by": "Benjamini–Yekutieli"}
+
+
+def _display(name) -> str:
+    return _DISPLAY.get(str(name), str(name))
+
+
+_POSTHOC_WORDS = {
+    "nemenyi": ("Nemenyi's test for all pairs", ["nemenyi1963", "demsar2006"]),
+    "holm": ("Holm's step-down procedure", ["holm1979", "garcia2008"]),
+    "shaffer": ("Shaffer's static procedure for all pairs", ["shaffer1986", "garcia2008"]),
+    "bergmann-hommel": ("the Bergmann–Hommel procedure for all pairs", ["bergmann1988", "garcia2008"]),
+    "bonferroni-dunn": ("the Bonferroni–Dunn test", ["demsar2006"]),
+    "hochberg": ("Hochberg's step-up procedure", ["garcia2008"]),
+    "hommel": ("Hommel's procedure", ["garcia2008"]),
+}
+
+
+def _prob(row, region: str) -> float:
+    """P(region) of a Bayesian table row, whichever column prefix the table uses."""
+    for name in (f"prob_{region}", f"p_{region}"):
+        if hasattr(row, name):
+            return float(getattr(row, name))
+    raise AttributeError(region)
+
+
+def _p_eq(value: float) -> str:
+    """``p = 0.002`` / ``p = 6.9e-143``, or ``p < 1e-307`` where the p-value underflowed."""
+    if value is None or not np.isfinite(value):
+        return "p = n/a"  # as the report's texts always said
+    return p_text(value, ".2g" if value is not None and np.isfinite(value) and value < 0.001 else ".3f")
+
+
+def bayes_claims(result) -> list[tuple[str, str, float, str]]:
+    """(better, worse, P, label) for every decided pair (label 'better' or 'equivalent')."""
+    out = []
+    for r in result.to_frame().itertuples(index=False):
+        label = str(r.label)
+        if label == "a_better":
+            out.append((r.method_a, r.method_b, _prob(r, "a_better"), "better"))
+        elif label == "b_better":
+            out.append((r.method_b, r.method_a, _prob(r, "b_better"), "better"))
+        elif label == "equivalent":
+            out.append((r.method_a, r.method_b, _prob(r, "equivalent"), "equivalent"))
+    return out
+
+
+def _listing(items, limit: int) -> str:
+    items = list(items)
+    text = "; ".join(items[:limit])
+    return text + (f"; and {len(items) - limit} more" if len(items) > limit else "")
+
+
+def _separated_pairs(comparison) -> list[tuple[str, str]]:
+    """(better, worse) by mean rank for every pair the post-hoc separated."""
+    if comparison is None or comparison.posthoc is None:
+        return []
+    frame = comparison.posthoc.to_frame()
+    out = []
+    for r in frame[frame["significant"].astype(bool)].itertuples(index=False):
+        better, worse = (r.method_b, r.method_a) if r.rank_diff > 0 else (r.method_a, r.method_b)
+        out.append((str(better), str(worse)))
+    return out
+
+
+def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, list[str]]:
+    """(methods paragraph, results paragraph, reading paragraph, BibTeX keys used)."""
+    from mcda import __version__
+
+    cites: list[str] = []
+
+    def cite(*keys) -> str:
+        for k in keys:
+            if k not in cites:
+                cites.append(k)
+        return "[" + "; ".join(f"@{k}" for k in keys) + "]"
+
+    card = report.card
+    name = report.metric_name(long=True)
+    better = "higher is better" if report.direction == "higher_is_better" else "lower is better"
+    cube = report.cube
+    n_datasets, n_methods = cube.sizes["dataset"], cube.sizes["method"]
+    rope = report.rope_value()
+    alpha = report.alpha
+    if report.settings["rope"] is None and card is not None:
+        rope_words = (f"±{rope:g}, the noise floor of the {card.name} metric card"
+                      + (f" ({card.noise_floor_justification[0].lower()}{card.noise_floor_justification[1:].rstrip('.')})"
+                         if card.noise_floor_justification else ""))
+    else:
+        rope_words = f"±{rope:g}, set by the analyst"
+
+    methods = [f"We compared {n_methods} methods on {n_datasets} datasets by {name} ({better})."]
+    scale = report.raw.attrs.get("scale")
+    if scale:
+        methods.append(f"Scores were converted on reading ({scale}), so the card's range and noise floor apply.")
+    n_missing = len(report.missing_cells())
+    if "seed" in cube.dims:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            used = report.across_cube.coords["n_seeds"].values
+        full = int(used.max()) if used.size else 0
+        short = int(((used > 0) & (used < full)).sum())
+        lost = ""
+        if short:
+            lost = (f" ({short} cells that lost seeds were reduced over the seeds they had)" if short != 1 else
+                    " (1 cell that lost seeds was reduced over the seeds it had)")
+        methods.append(f"Each method was run with {full} seeds per dataset; for the comparisons across "
+                       f"datasets the seeds of each (dataset, method) cell were reduced by their "
+                       f"{report.seed_reduction}{lost}.")
+    if n_missing:
+        methods.append(f"{n_missing} (dataset, method) cell{'s have' if n_missing != 1 else ' has'} no result; "
+                       "nothing was imputed.")
+
+    why_not = report.compare_not_applicable()
+    comparison = None if why_not else report.compare()
+    if comparison is None:
+        methods.append(f"The rank-based comparison across datasets does not apply here: {why_not}")
+    else:
+        if comparison.design == "complete":
+            what = (f"Methods were ranked within each dataset (rank 1 = best, ties averaged) and their mean ranks "
+                    f"compared with the Friedman test {cite('friedman1937', 'demsar2006')}, reporting χ²_F without "
+                    f"the tie correction and deciding with the Iman–Davenport F {cite('iman1980')} at α = {alpha:g}")
+            if comparison.excluded:
+                what += (f"; {len(comparison.excluded)} method{'s' if len(comparison.excluded) != 1 else ''} "
+                         "lacking results on some datasets "
+                         f"({', '.join(f'{m}: {len(v)} dataset' + ('s' if len(v) != 1 else '') for m, v in comparison.excluded.items())}) "
+                         + ("were left out of this test (they appear in the pairwise comparisons on the datasets "
+                            "they have)" if len(comparison.excluded) != 1 else "was left out of this test (it appears "
+                            "in the pairwise comparisons on the datasets it has)"))
+            if comparison.excluded_datasets:
+                what += (f"; the {len(comparison.excluded_datasets)} dataset"
+                         f"{'s' if len(comparison.excluded_datasets) != 1 else ''} lacking a result for some method "
+                         f"{'were' if len(comparison.excluded_datasets) != 1 else 'was'} left out of this test")
+            methods.append(what + ".")
+            test = comparison.test
+            words, keys = _POSTHOC_WORDS.get(test, (test, []))
+            against = f" against {comparison.control}, chosen beforehand," if comparison.control else ""
+            methods.append(f"Only if the omnibus test rejected, pairs were compared with {words}{against} "
+                           f"{cite(*keys) if keys else ''} at a family-wise α = {alpha:g}.".replace(" .", "."))
+        elif comparison.design == "balanced incomplete":
+            methods.append(f"Not every method was run on every dataset, and the results form a balanced incomplete "
+                           f"block design; methods were ranked within each dataset among those present and compared "
+                           f"with Durbin's test {cite('durbin1951', 'conover1999')} at α = {alpha:g} (Conover's F form "
+                           f"decides); only if it rejected, pairs were compared with Conover's t on rank sums, "
+                           f"{_display(comparison.test.split('(')[-1].rstrip(')'))}-adjusted.")
+        else:
+            methods.append(f"Not every method was run on every dataset; to use every result, methods were ranked "
+                           f"within each dataset among those present and compared with the Skillings–Mack test "
+                           f"{cite('skillings1981', 'chatfield2009')} at α = {alpha:g} (datasets per method: "
+                           + ", ".join(f"{m} {int(n)}" for m, n in comparison.datasets_per_method.items())
+                           + "); no post-hoc test applies to this unbalanced design.")
+    methods.append(f"For every pair of methods, on the datasets both have, we counted the datasets on which each is "
+                   f"better by more than the rope and tested the split with an exact two-sided sign test, "
+                   + (f"{_display(report.adjust)}-adjusted over the pairs" if report.adjust else "unadjusted")
+                   + f" {cite('demsar2006', 'holm1979') if report.adjust == 'holm' else cite('demsar2006')}.")
+    methods.append(f"The Bayesian sign test and the Bayesian signed-rank test {cite('benavoli2017')} give, for every "
+                   "pair, the posterior probabilities that one method is practically better, that the two are "
+                   f"practically equivalent, or that the other is better, with a region of practical equivalence "
+                   f"(rope) of {rope_words}; a pair is decided when one probability reaches 0.95.")
+    if "seed" in cube.dims:
+        if report.paired:
+            test_words = ("paired t tests" if report.pairwise_method == "t" else
+                          f"Wilcoxon signed-rank tests {cite('wilcoxon1945')}")
+        else:
+            test_words = (f"Welch's unpaired t tests {cite('welch1947')}" if report.pairwise_method == "t" else
+                          f"Mann–Whitney U tests {cite('mann1947')}")
+        methods.append(f"Within each dataset, every pair was compared over seeds with {test_words}, Holm-adjusted "
+                       f"within the dataset {cite('holm1979')}"
+                       + (f", and tested for equivalence with TOST {cite('schuirmann1987')} at the rope as margin"
+                          if rope > 0 else "") + ".")
+    methods.append(f"Analyses used mcda {__version__} (random seed {report.rng}).")
+
+    # ---------------------------------------------------------------- results
+    results = []
+    if comparison is not None:
+        f = comparison.friedman
+        verb = "rejected" if f.rejected else "did not reject"
+        if comparison.design == "complete":
+            results.append(f"The Friedman test {verb} equal mean ranks (χ²_F({f.df}) = {f.statistic:.2f}, "
+                           f"{_p_eq(f.pvalue)}; Iman–Davenport F({f.f_df[0]}, {f.f_df[1]}) = {f.f_statistic:.2f}, "
+                           f"{_p_eq(f.f_pvalue)}; N = {comparison.n_datasets}).")
+        elif comparison.design == "balanced incomplete":
+            results.append(f"Durbin's test {verb} equal ranks (T1 = {f.statistic:.2f}, {_p_eq(f.pvalue)}; "
+                           f"F({f.f_df[0]}, {f.f_df[1]}) = {f.f_statistic:.2f}, {_p_eq(f.f_pvalue)}).")
+        else:
+            results.append(f"The Skillings–Mack test {verb} equal ranks (SM = {f.statistic:.2f}, df = {f.df}, "
+                           f"{_p_eq(f.pvalue)}).")
+        order = comparison.mean_ranks.sort_values(kind="stable")
+        results.append("Mean ranks (1 = best): " + ", ".join(f"{m} {r:.2f}" for m, r in order.items()) + ".")
+        separated = _separated_pairs(comparison)
+        if comparison.posthoc is not None:
+            n_pairs = len(comparison.posthoc.to_frame())
+            results.append(f"The post-hoc test separated {len(separated)} of {n_pairs} comparisons"
+                           + (": " + _listing([f"{a} ranks better than {b}" for a, b in separated], max_pairs)
+                              if separated else "") + ".")
+        elif f.rejected:
+            results.append("No post-hoc test applies to this design, so no pair may be claimed different from it.")
+        else:
+            results.append("No difference between methods may be claimed from this procedure.")
+    sup = report.superiority().to_frame()
+    sig = sup[sup["superior"].notna()] if "superior" in sup.columns else sup.iloc[0:0]
+    results.append(f"The pairwise sign tests found {len(sig)} of {len(sup)} pairs significantly different after "
+                   "adjustment" + (": " + _listing([f"{r.superior} better than "
+                                                   f"{r.method_b if r.superior == r.method_a else r.method_a}"
+                                                   for r in sig.itertuples(index=False)], max_pairs) if len(sig)
+                                   else "") + ".")
+    sign = report.bayesian()
+    sign_claims = bayes_claims(sign)
+    signed = report.bayesian_signed_rank()
+    signed_claims = bayes_claims(signed)
+    for label, claims, total in (("sign", sign_claims, len(sign.to_frame())),
+                                 ("signed-rank", signed_claims, len(signed.to_frame()))):
+        text = [f"{a} better than {b} (P = {p:.3f})" if kind == "better" else
+                f"{a} and {b} practically equivalent (P = {p:.3f})" for a, b, p, kind in claims]
+        results.append(f"The Bayesian {label} test decided {len(claims)} of {total} pairs"
+                       + (": " + _listing(text, max_pairs) if text else "") + ".")
+    if "seed" in cube.dims:
+        tests = report.pairwise().to_frame()
+        n_sig = int(tests["significant"].astype(bool).sum())
+        results.append(f"Within datasets, {n_sig} of {len(tests)} (dataset, pair) differences were significant over "
+                       f"seeds at α = {alpha:g}.")
+
+    reading = reading_paragraph(report, comparison, sign_claims, alpha)
+    return " ".join(methods), " ".join(results), reading, cites
+
+
+def _sign_significant(report) -> dict:
+    """(better, worse) -> adjusted p of every pair the pairwise sign tests separate."""
+    table = report.superiority().to_frame()
+    out = {}
+    for r in table.itertuples(index=False):
+        if getattr(r, "superior", None) is None or (isinstance(r.superior, float) and math.isnan(r.superior)):
+            continue
+        worse = r.method_b if r.superior == r.method_a else r.method_a
+        out[(str(r.superior), str(worse))] = float(getattr(r, "p_adjusted", math.nan))
+    return out
+
+
+def reading_paragraph(report, comparison, sign_claims, alpha: float) -> str:
+    """One or two sentences on what each procedure supports when they disagree (or that they agree)."""
+    separated = set(_separated_pairs(comparison))
+    sign = _sign_significant(report)
+    better = [(a, b, p) for a, b, p, kind in sign_claims if kind == "better"]
+    rope = report.rope_value()
+    if comparison is None:
+        return ("Only the pairwise views apply here; each claims something about one pair on the datasets it shares, "
+                "not about all methods at once.")
+    test = _display(comparison.test) if comparison.test in _DISPLAY else comparison.test
+    n_pairs = comparison.n_methods * (comparison.n_methods - 1) // 2
+
+    def pair_words(a, b, p):
+        words = f"the Bayesian sign test's P = {p:.3f} that {a} is better than {b} by more than the rope (±{rope:g})"
+        if (a, b) in sign:
+            words += f", and the pairwise sign test (Holm-adjusted {_p_eq(sign[(a, b)])})"
+        return words
+
+    if comparison.posthoc is None and not comparison.friedman.rejected:
+        if not better:
+            return ("The omnibus test does not reject and no pair is decided by the Bayesian sign test: the data "
+                    "license no claim that one method is better than another.")
+        a, b, p = better[0]
+        return (f"The omnibus test does not reject at α = {alpha:g}, so no difference in mean rank may be claimed; "
+                f"{pair_words(a, b, p)} {'support' if (a, b) in sign else 'supports'} a claim about that pair only. "
+                f"Write it as such (e.g. \"{a} is probably better than {b}, P = {p:.3f}\"), not as a significant "
+                "difference between the methods.")
+    if comparison.posthoc is None:  # the omnibus rejects but no post-hoc applies (unbalanced incomplete design)
+        n_sign = len(sign)
+        example = next(((a, b, p) for a, b, p in better if (a, b) in sign), better[0] if better else None)
+        text = (f"The {comparison.friedman.test.replace('-', '–').title()} test says the methods differ overall but "
+                "names no pair; claims about pairs rest on the pairwise views, each on the datasets the pair shares: "
+                f"the sign tests separate {n_sign} of {n_pairs} pairs (Holm-adjusted) and the Bayesian sign test "
+                f"decides {len(better)} as one method better.")
+        if example is not None:
+            a, b, p = example
+            text += f" For example, write \"{a} is better than {b}\" citing {pair_words(a, b, p)}."
+        return text
+    ranked = set(map(str, comparison.mean_ranks.index))  # excluded methods are not in the post-hoc at all
+    bayes_only = [(a, b, p) for a, b, p in better if (a, b) not in separated and a in ranked and b in ranked]
+    freq_only = [(a, b) for a, b in separated if not any((a, b) == (x, y) for x, y, _ in better)]
+    if bayes_only:
+        a, b, p = bayes_only[0]
+        return (f"The procedures answer different questions: {test} separates {len(separated)} of {n_pairs} pairs "
+                "while controlling the chance of any false claim among all pairs of mean ranks at once, and it does "
+                f"not separate {a} from {b}; {pair_words(a, b, p)} {'speak' if (a, b) in sign else 'speaks'} about "
+                f"that pair alone. The data license writing that {a} is probably better than {b} (P = {p:.3f})"
+                + (f" and that it wins significantly more datasets (sign test, Holm over the pairs)" if (a, b) in sign
+                   else "")
+                + f", not that {a} ranks significantly better than {b} in the comparison of all methods.")
+    if freq_only:
+        a, b = freq_only[0]
+        return (f"{test[0].upper() + test[1:]} separates {a} from {b} by mean rank, but the Bayesian sign test does "
+                f"not find {a} better by more than the rope (±{rope:g}) with P ≥ 0.95: write that {a} ranks "
+                f"significantly better than {b}, without claiming a practically relevant difference.")
+    if separated or better:
+        return (f"{test[0].upper() + test[1:]} and the Bayesian sign test agree on every pair either decides; the "
+                "other pairs remain undecided by both.")
+    return ("No procedure separates any pair: the data license no claim that one method is better than another; "
+            "at most that the differences are smaller than these datasets can resolve.")

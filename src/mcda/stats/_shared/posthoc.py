@@ -1,0 +1,146 @@
+"""The result of a post-hoc procedure on mean ranks, shared by :mod:`mcda.stats.across.compare` (Nemenyi,
+Bonferroni–Dunn, the step-down procedures) and :mod:`mcda.stats.across.rank_tests` (Conover, Siegel, Miller, the
+aligned-ranks and Quade post-hocs). Public as ``mcda.stats.across.compare.PosthocResult``; it lives here so
+that neither module imports the other's internals (and there is no import cycle between them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from mcda._core.results import Result
+
+__all__ = ["PosthocResult", "pair_matrix"]
+
+
+def pair_matrix(values, methods, diagonal, *, antisymmetric: bool = False) -> pd.DataFrame:
+    """The methods × methods table (index ``method``, columns ``versus``) of one value per pair.
+
+    ``values`` are in ``np.triu_indices(k, 1)`` order, (0, 1), (0, 2), …; the lower triangle
+    mirrors them (negated when ``antisymmetric``); a bool ``diagonal`` makes a bool table.
+    """
+    k = len(methods)
+    a, b = np.triu_indices(k, 1)
+    values = np.asarray(values)
+    out = np.full((k, k), diagonal, dtype=bool if isinstance(diagonal, bool) else np.float64)
+    out[a, b] = values
+    out[b, a] = -values if antisymmetric else values
+    index = pd.Index(methods, name="method")
+    return pd.DataFrame(out, index=index, columns=index.rename("versus"))
+
+
+@dataclass(frozen=True, repr=False)
+class PosthocResult(Result):
+    """A post-hoc procedure on mean ranks: all pairs, or every method against a control.
+
+    Attributes
+    ----------
+    test : str
+        "nemenyi", "holm", "shaffer", "bergmann-hommel" (all pairs) or "bonferroni-dunn",
+        "holm", "hochberg", "hommel" (against ``control``).
+    control : str or None
+        The control method, or None for all pairs.
+    alpha : float
+        Family-wise level of ``significant``.
+    mean_ranks : pandas.Series
+        Mean rank per method (1 = best).
+    z : pandas.DataFrame or pandas.Series
+        z = (R̄_a − R̄_b) / SE with SE = √(k(k+1)/(6N)): positive when b ranks better than a.
+        All pairs: k × k, ``z.loc[a, b]`` (antisymmetric, zero diagonal). Against a control:
+        a Series over the other methods, ``z[b] = (R̄_control − R̄_b) / SE``.
+    pvalues : pandas.DataFrame or pandas.Series
+        Raw two-sided normal p-values 2Φ(−|z|), same shape as ``z`` (symmetric, NaN diagonal).
+    pvalues_adjusted : pandas.DataFrame or pandas.Series
+        P-values adjusted by ``test`` (Nemenyi: the studentized-range p-value
+        P(range of k normals ≥ √2 |z|), which is ``scikit_posthocs.posthoc_nemenyi_friedman``).
+    significant : pandas.DataFrame or pandas.Series of bool
+        ``pvalues_adjusted <= alpha`` (diagonal False). For Nemenyi and Bonferroni–Dunn this is
+        |R̄_a − R̄_b| ≥ ``critical_difference``.
+    critical_difference : float or None
+        CD for "nemenyi" and "bonferroni-dunn"; None for the step procedures.
+    n_datasets, n_methods : int
+    standard_error : float
+        √(k(k+1)/(6N)) for the Friedman z; the standard error of the statistic's numerator for
+        the other post-hocs (aligned ranks, Quade, Conover).
+    distribution : str
+        The reference distribution of ``z``: "normal" (a z statistic) or "t" (a t statistic,
+        with ``df`` degrees of freedom: Conover, Quade). ``to_frame()`` names the column
+        "z" or "t" accordingly.
+    df : float or None
+        Degrees of freedom of a t statistic (None for z).
+    adjust : str or None
+        The canonical name of the p-value adjustment applied, when ``test`` does not name it
+        itself (the Conover, Siegel, aligned-ranks and Quade post-hocs take ``adjust=``);
+        None for raw or simultaneous p-values and for the procedures named by ``test``.
+    exact : bool
+        Whether ``pvalues`` are the exact p-values of the rank-sum differences (Eisinga et al.
+        2017) rather than the normal approximation 2Φ(−|z|); see :func:`mcda.nemenyi`.
+    """
+
+    test: str
+    control: str | None
+    alpha: float
+    mean_ranks: pd.Series
+    z: pd.DataFrame | pd.Series
+    pvalues: pd.DataFrame | pd.Series
+    pvalues_adjusted: pd.DataFrame | pd.Series
+    significant: pd.DataFrame | pd.Series
+    critical_difference: float | None
+    n_datasets: int
+    n_methods: int
+    standard_error: float
+    distribution: str = "normal"
+    df: float | None = None
+    adjust: str | None = None
+    exact: bool = False
+
+    def _pairs(self) -> tuple[list, list]:
+        methods = list(self.mean_ranks.index)
+        if self.control is not None:
+            others = list(self.z.index)
+            return [self.control] * len(others), others
+        a, b = np.triu_indices(len(methods), 1)
+        return [methods[i] for i in a], [methods[j] for j in b]
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per comparison: ``method_a, method_b, mean_rank_a, mean_rank_b, rank_diff, z, p_raw,
+        p_adjusted, significant`` (rank_diff = mean_rank_a − mean_rank_b; against a control,
+        method_a is the control). The statistic's column is "t" instead of "z" when
+        ``distribution`` is "t"."""
+        first, second = self._pairs()
+        if self.control is not None:
+            pick = lambda frame: frame.loc[second].to_numpy()  # noqa: E731
+        else:
+            pick = lambda frame: np.array([frame.at[x, y] for x, y in zip(first, second)])  # noqa: E731
+        rank_a = self.mean_ranks.loc[first].to_numpy()
+        rank_b = self.mean_ranks.loc[second].to_numpy()
+        return pd.DataFrame({
+            "method_a": first, "method_b": second, "mean_rank_a": rank_a, "mean_rank_b": rank_b,
+            "rank_diff": rank_a - rank_b, ("t" if self.distribution == "t" else "z"): pick(self.z).astype(float),
+            "p_raw": pick(self.pvalues).astype(float),
+            "p_adjusted": pick(self.pvalues_adjusted).astype(float),
+            "significant": pick(self.significant).astype(bool),
+        })
+
+    @property
+    def n_significant(self) -> int:
+        """The number of comparisons rejected."""
+        return int(self.to_frame()["significant"].sum())
+
+    def summary(self) -> str:
+        """The procedure, its CD if any, and the separated pairs."""
+        frame = self.to_frame()
+        what = f"against control {self.control}" if self.control is not None else "all pairs"
+        cd = f", CD = {self.critical_difference:.3f}" if self.critical_difference is not None else ""
+        lines = [f"{self.test} ({what}) at alpha = {self.alpha:g}{cd}: "
+                 f"{int(frame['significant'].sum())} of {len(frame)} comparisons significant"]
+        for row in frame[frame["significant"]].itertuples(index=False):
+            # rank 1 = best: the method with the lower mean rank is the better one
+            better, worse = (row.method_b, row.method_a) if row.rank_diff > 0 else (row.method_a, row.method_b)
+            lines.append(f"  {better} ranks better than {worse} (mean rank {self.mean_ranks[better]:.3f} vs "
+                         f"{self.mean_ranks[worse]:.3f}, difference {abs(row.rank_diff):.3f}), "
+                         f"p = {row.p_raw:.3g}, adjusted {row.p_adjusted:.3g}")
+        return "\n".join(lines)

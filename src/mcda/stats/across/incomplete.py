@@ -1,0 +1,495 @@
+"""Across datasets when some cells are missing: test the incomplete design as it is.
+
+Dropping every method that lacks one dataset (the complete-case default of
+:func:`mcda.friedman_test`) can lose the method a paper is about; dropping every dataset with
+a hole can lose most datasets. The tests here use every result there is, ranking the methods
+within each dataset among those present:
+
+- :func:`skillings_mack_test` — any missing pattern (Skillings & Mack 1981); on a complete
+  design it is Friedman's χ² (the untied one, which mcda reports by default).
+- :func:`durbin_test` — a balanced incomplete block design (every dataset has the same
+  number k of methods, every method the same number r of datasets, every pair of methods
+  meets on the same number λ of datasets; Durbin 1951), with Conover's F form and his
+  post-hoc comparisons of rank sums (Conover 1999, §5.9).
+
+Nothing is imputed. Ranks are 1 = best on the oriented scores (the statistics do not depend
+on the direction; the mean ranks reported do).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy import special, stats
+
+from mcda._core.validation import McdaArgumentError
+from mcda._core.validation import check_alpha, shown
+from mcda.stats._shared.ranks import prepare_across
+from mcda._core.results import states_scale
+
+__all__ = ["skillings_mack_test", "durbin_test", "SkillingsMackResult", "DurbinResult", "design_of", "Design"]
+
+_TOL = 1e-9
+
+
+@dataclass(frozen=True)
+class Design:
+    """The missing pattern of a datasets × methods cube (what is present where).
+
+    Attributes
+    ----------
+    kind : {"complete", "balanced incomplete", "unbalanced incomplete"}
+    n_datasets_per_method : pandas.Series
+        Datasets on which each method has a result.
+    n_methods_per_dataset : pandas.Series
+        Methods with a result on each dataset.
+    pair_counts : pandas.DataFrame
+        Datasets shared by each pair of methods (λ for a balanced design; diagonal = r).
+    """
+
+    kind: str
+    n_datasets_per_method: pd.Series
+    n_methods_per_dataset: pd.Series
+    pair_counts: pd.DataFrame
+
+    def summary(self) -> str:
+        counts = self.n_datasets_per_method
+        per = ", ".join(f"{m} {int(n)}" for m, n in counts.items())
+        return f"{self.kind} design; datasets per method: {per}"
+
+
+def design_of(present: np.ndarray, methods, datasets) -> Design:
+    """The :class:`Design` of a presence mask (datasets × methods, True where a result exists)."""
+    p = present.astype(np.int64)
+    pairs = p.T @ p
+    per_method = pd.Series(p.sum(axis=0), index=pd.Index(methods, name="method"), name="n_datasets")
+    per_dataset = pd.Series(p.sum(axis=1), index=pd.Index(datasets, name="dataset"), name="n_methods")
+    if present.all():
+        kind = "complete"
+    else:
+        off = pairs[~np.eye(len(methods), dtype=bool)]
+        balanced = (per_dataset.nunique() == 1 and per_method.nunique() == 1 and len(set(off.tolist())) == 1
+                    and off[0] > 0)
+        kind = "balanced incomplete" if balanced else "unbalanced incomplete"
+    return Design(kind=kind, n_datasets_per_method=per_method, n_methods_per_dataset=per_dataset,
+                  pair_counts=pd.DataFrame(pairs, index=pd.Index(methods, name="method"),
+                                           columns=pd.Index(methods, name="versus")))
+
+
+def prepared_incomplete(scores, direction, method_names, what: str):
+    """Oriented values with NaN kept; datasets with fewer than 2 results are dropped and named."""
+    prep = prepare_across(scores, direction, method_names=method_names, missing="available")
+    values = prep.values
+    present = ~np.isnan(values)
+    few = present.sum(axis=1) < 2
+    dropped = tuple(np.asarray(prep.datasets, dtype=object)[few].tolist()) + tuple(prep.empty_datasets)
+    values, present = values[~few], present[~few]
+    datasets = [d for d, f in zip(prep.datasets, few) if not f]
+    if values.shape[0] == 0:
+        raise McdaArgumentError(f"{what} needs datasets with results for at least 2 methods; none has "
+                         f"(datasets {shown(prep.datasets)})")
+    lonely = [m for m, n in zip(prep.methods, present.sum(axis=0)) if n == 0]
+    if lonely:
+        raise McdaArgumentError(f"{what}: methods {shown(lonely)} share no dataset with another method, so nothing "
+                         "compares them; drop them or add results")
+    return values, present, list(prep.methods), datasets, dropped
+
+
+def _ranks_present(values: np.ndarray, present: np.ndarray) -> np.ndarray:
+    """Rank 1 = best among the methods present on each dataset (ties averaged); NaN where absent."""
+    masked = np.where(present, -values, np.nan)
+    return stats.rankdata(masked, axis=1, method="average", nan_policy="omit")
+
+
+@dataclass(frozen=True, repr=False)
+class SkillingsMackResult:
+    """The Skillings–Mack test on an incomplete (or complete) design.
+
+    Attributes
+    ----------
+    statistic : float
+        SM = A' Σ⁻ A (see Notes of :func:`skillings_mack_test`).
+    pvalue : float
+        P(χ²_df ≥ SM).
+    df : int
+        The rank of Σ (k − 1 when the methods are connected through shared datasets).
+    rejected : bool
+        ``pvalue <= alpha``.
+    alpha : float
+    n_datasets, n_methods : int
+    mean_ranks : pandas.Series
+        Mean within-dataset rank (1 = best) over the datasets each method has: ranked among
+        different pools where cells are missing, so descriptive only.
+    adjusted_rank_sums : pandas.Series
+        A_j, the weighted sums of centred ranks the statistic is built from (positive = ranks
+        better than average).
+    design : Design
+        The missing pattern tested (its ``kind``, datasets per method, pair counts).
+    excluded : dict
+        Always empty: no method is dropped (kept for the shape of a Friedman result).
+    dropped_datasets : tuple
+        Datasets with fewer than 2 results (they carry no rank information).
+    reason : str
+        Why a value is NaN ("" when all apply), or a note on the approximation.
+    """
+
+    statistic: float
+    pvalue: float
+    df: int
+    rejected: bool
+    alpha: float
+    n_datasets: int
+    n_methods: int
+    mean_ranks: pd.Series
+    adjusted_rank_sums: pd.Series
+    design: Design
+    excluded: dict = field(default_factory=dict)
+    dropped_datasets: tuple = ()
+    reason: str = ""
+    test: str = "skillings-mack"
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row: ``test, statistic, df, pvalue, design``."""
+        return pd.DataFrame({"test": [self.test], "statistic": [self.statistic], "df": [self.df],
+                             "pvalue": [self.pvalue], "design": [self.design.kind]})
+
+    def summary(self) -> str:
+        lines = [f"Skillings-Mack chi2({self.df}) = {self.statistic:.3f}, p = {self.pvalue:.3g} "
+                 f"({self.design.kind} design, {self.n_datasets} datasets; each method ranked among the methods "
+                 "present on each dataset)",
+                 "  datasets per method: " + ", ".join(f"{m} {int(n)}" for m, n in
+                                                       self.design.n_datasets_per_method.items())]
+        if self.dropped_datasets:
+            lines.append(f"  datasets with fewer than 2 results (no rank information): {list(self.dropped_datasets)}")
+        if self.reason:
+            lines.append(f"  note: {self.reason}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        verdict = "rejects" if self.rejected else "does not reject"
+        return f"SkillingsMackResult({verdict} at alpha = {self.alpha:g})\n  " + self.summary()
+
+
+def _skillings_mack(values: np.ndarray, present: np.ndarray):
+    ranks = _ranks_present(values, present)
+    size = present.sum(axis=1, keepdims=True).astype(float)
+    # Skillings & Mack (1981) eq. (2.1): sqrt(12/(k_i+1)) (r_ij - (k_i+1)/2), 0 where j is absent on dataset i.
+    # Centred so that a better rank (a smaller number) counts positive.
+    weighted = np.where(present, np.sqrt(12.0 / (size + 1.0)) * ((size + 1.0) / 2.0 - np.nan_to_num(ranks)), 0.0)
+    adjusted = weighted.sum(axis=0)
+    p = present.astype(float)
+    together = p.T @ p
+    np.fill_diagonal(together, 0.0)
+    sigma = np.diag(together.sum(axis=1)) - together  # Σ: -λ_jl off the diagonal, Σ_l λ_jl on it
+    df = int(np.linalg.matrix_rank(sigma))
+    statistic = float(adjusted @ np.linalg.pinv(sigma) @ adjusted)
+    return statistic, df, adjusted, ranks
+
+
+@states_scale
+def skillings_mack_test(scores, direction=None, *, alpha: float = 0.05, method_names=None) -> SkillingsMackResult:
+    """Skillings & Mack's Friedman-type test for any pattern of missing cells.
+
+    Parameters
+    ----------
+    scores : any input of :func:`mcda.score_cube`
+        One score per (dataset, method), NaN where a method has no result (reduce a ``seed``
+        dim first, :func:`mcda.reduce_seeds`).
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.data.cube.as_cube`.
+    alpha : float
+        Level of ``rejected``.
+    method_names : sequence of str, optional
+        As in :func:`mcda.data.cube.as_cube`.
+
+    Returns
+    -------
+    SkillingsMackResult
+        ``statistic``, ``pvalue``, ``df``, ``rejected``, ``mean_ranks`` (descriptive),
+        ``adjusted_rank_sums``, ``design`` (with the datasets per method), ``dropped_datasets``.
+
+    Raises
+    ------
+    ValueError
+        No dataset with 2 results; a method that shares no dataset with any other; a ``seed`` dim.
+
+    Notes
+    -----
+    On dataset i with k_i methods present, method j's rank r_ij (among the present ones)
+    becomes √(12/(k_i + 1)) ((k_i + 1)/2 − r_ij), and 0 where j is absent; A_j sums these over
+    the datasets. Under the null (no method effect, cells missing independently of the scores)
+    A has covariance Σ with Σ_jl = −λ_jl (j ≠ l) and Σ_jj = Σ_l λ_jl, λ_jl the number of
+    datasets j and l share. SM = A' Σ⁻ A (Σ⁻ a generalised inverse) is approximately χ² with
+    rank(Σ) degrees of freedom (Skillings & Mack 1981; Chatfield & Mander 2009).
+
+    On a complete design SM equals Friedman's χ²_F without the tie correction, the statistic
+    :func:`mcda.friedman_test` reports; on a balanced incomplete design it equals Durbin's
+    statistic without ties. The covariance assumes no ties (Chatfield & Mander's "no-ties"
+    covariance): with many tied scores the χ² p-value is conservative. The χ² approximation
+    wants a fair number of datasets per method; with few, treat p as indicative.
+
+    References
+    ----------
+    Skillings, J. H., Mack, G. A. (1981). On the use of a Friedman-type statistic in balanced
+    and unbalanced block designs. Technometrics 23(2):171–177. doi:10.1080/00401706.1981.10486261
+
+    Chatfield, M., Mander, A. (2009). The Skillings–Mack test (Friedman test when there are
+    missing data). Stata Journal 9(2):299–305. doi:10.1177/1536867X0900900208
+
+    Examples
+    --------
+    Skillings & Mack (1981), Table 1 (four methods of assembling a product, nine blocks,
+    lower time is better):
+
+    >>> import numpy as np, mcda
+    >>> y = np.array([[3.2, 4.1, 3.8, 4.2], [3.1, 3.9, 3.4, 4.0], [4.3, 3.5, 4.6, 4.8],
+    ...               [3.5, 3.6, 3.9, 4.0], [3.6, 4.2, 3.7, 3.9], [4.5, 4.7, 3.7, np.nan],
+    ...               [np.nan, 4.2, 3.4, np.nan], [4.3, 4.6, 4.4, 4.9], [3.5, np.nan, 3.7, 3.9]])
+    >>> res = mcda.skillings_mack_test(y, "lower_is_better", method_names=list("ABCD"))
+    >>> round(res.statistic, 3), res.df, round(res.pvalue, 4)
+    (15.493, 3, 0.0014)
+    """
+    alpha = check_alpha(alpha)
+    values, present, methods, datasets, dropped = prepared_incomplete(scores, direction, method_names,
+                                                          "the Skillings-Mack test")
+    statistic, df, adjusted, ranks = _skillings_mack(values, present)
+    pvalue = float(special.chdtrc(df, statistic)) if df > 0 else math.nan
+    reason = "" if df > 0 else "the methods share no dataset pairwise: Σ is 0 and the test does not apply"
+    if df > 0 and df < len(methods) - 1:
+        reason = (f"the methods fall into groups that share no dataset: df = {df} < k - 1 = {len(methods) - 1}, "
+                  "and methods in different groups are not compared")
+    design = design_of(present, methods, datasets)
+    mean = pd.Series(np.nanmean(ranks, axis=0), index=pd.Index(methods, name="method"), name="mean_rank")
+    return SkillingsMackResult(statistic=statistic, pvalue=pvalue, df=df, rejected=bool(pvalue <= alpha),
+                               alpha=alpha, n_datasets=len(datasets), n_methods=len(methods), mean_ranks=mean,
+                               adjusted_rank_sums=pd.Series(adjusted, index=mean.index, name="adjusted_rank_sum"),
+                               design=design, dropped_datasets=dropped, reason=reason)
+
+
+# --------------------------------------------------------------------------- Durbin
+
+
+@dataclass(frozen=True, repr=False)
+class DurbinResult:
+    """Durbin's test for a balanced incomplete block design, with Conover's F form and post-hoc.
+
+    Attributes
+    ----------
+    statistic : float
+        Durbin's T1 (Conover 1999, eq. 5.9.?): χ²_{t−1} under the null.
+    pvalue : float
+        P(χ²_{t−1} ≥ T1).
+    df : int
+        t − 1.
+    f_statistic, f_pvalue : float
+        Conover's T2 = (T1/(t − 1)) / ((b(k − 1) − T1)/(bk − b − t + 1)) and its p-value under
+        F(t − 1, bk − b − t + 1); ``rejected`` uses it (Conover: more accurate than χ²).
+    f_df : tuple of int
+    rejected : bool
+    alpha : float
+    n_datasets, n_methods : int
+        b and t.
+    methods_per_dataset, datasets_per_method, pair_count : int
+        k, r and λ.
+    rank_sums, mean_ranks : pandas.Series
+        R_j (1 = best) and R_j / r.
+    pairwise : pandas.DataFrame
+        One row per pair: ``method_a, method_b, rank_sum_diff`` (R_a − R_b), ``statistic`` (t),
+        ``p_raw``, ``p_adjusted`` (``adjust``), ``significant``. Empty when the omnibus does not
+        reject: no pair may then be claimed different.
+    adjust : str or None
+    design : Design
+    excluded : dict
+        Always empty (no method dropped).
+    reason : str
+    """
+
+    statistic: float
+    pvalue: float
+    df: int
+    f_statistic: float
+    f_pvalue: float
+    f_df: tuple
+    rejected: bool
+    alpha: float
+    n_datasets: int
+    n_methods: int
+    methods_per_dataset: int
+    datasets_per_method: int
+    pair_count: int
+    rank_sums: pd.Series
+    mean_ranks: pd.Series
+    pairwise: pd.DataFrame
+    adjust: str | None
+    design: Design
+    excluded: dict = field(default_factory=dict)
+    dropped_datasets: tuple = ()
+    reason: str = ""
+    test: str = "durbin"
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per statistic: ``test, statistic, df1, df2, pvalue`` (T1, then T2)."""
+        return pd.DataFrame({"test": ["durbin_chi2", "durbin_f"], "statistic": [self.statistic, self.f_statistic],
+                             "df1": [self.df, self.f_df[0]], "df2": [np.nan, self.f_df[1]],
+                             "pvalue": [self.pvalue, self.f_pvalue]})
+
+    def summary(self, *, pairs: bool = True) -> str:
+        """The statistics, the design and (``pairs=True``) the separated pairs."""
+        t, b, k, r, lam = (self.n_methods, self.n_datasets, self.methods_per_dataset, self.datasets_per_method,
+                           self.pair_count)
+        lines = [f"Durbin T1 = {self.statistic:.3f} (chi2({self.df}), p = {self.pvalue:.3g}); "
+                 f"F({self.f_df[0]}, {self.f_df[1]}) = {self.f_statistic:.3f}, p = {self.f_pvalue:.3g}",
+                 f"  balanced incomplete design: {t} methods, {b} datasets, {k} methods per dataset, "
+                 f"{r} datasets per method, every pair shares {lam}"]
+        if not pairs:
+            pass
+        elif not self.rejected:
+            lines.append(f"  does not reject at alpha = {self.alpha:g}: no pair may be claimed different")
+        else:
+            sig = self.pairwise[self.pairwise["significant"]]
+            lines.append(f"  rejects at alpha = {self.alpha:g}; Conover's pairwise t on rank sums, "
+                         f"{self.adjust or 'unadjusted'}: {len(sig)} of {len(self.pairwise)} pairs separated")
+            for row in sig.itertuples(index=False):
+                better, worse = (row.method_a, row.method_b) if row.rank_sum_diff < 0 else (row.method_b, row.method_a)
+                lines.append(f"    {better} ranks better than {worse} (rank sums differ by "
+                             f"{abs(row.rank_sum_diff):g}, p_adjusted = {row.p_adjusted:.3g})")
+        if self.reason:
+            lines.append(f"  note: {self.reason}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return "DurbinResult\n  " + self.summary()
+
+
+@states_scale
+def durbin_test(scores, direction=None, *, alpha: float = 0.05, adjust: str | None = "holm",
+                method_names=None) -> DurbinResult:
+    """Durbin's rank test for a balanced incomplete block design, and Conover's post-hoc comparisons.
+
+    Parameters
+    ----------
+    scores : any input of :func:`mcda.score_cube`
+        One score per (dataset, method), NaN where a method was not run; the present cells must
+        form a balanced incomplete block design (see Raises).
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.data.cube.as_cube`.
+    alpha : float
+        Level of the omnibus (decided by Conover's F) and of the pairwise family.
+    adjust : str or None, default "holm"
+        Multiplicity adjustment of the pairwise p-values (any name of
+        :func:`mcda.adjust_pvalues`); None leaves them raw (Conover's protected LSD).
+    method_names : sequence of str, optional
+        As in :func:`mcda.data.cube.as_cube`.
+
+    Returns
+    -------
+    DurbinResult
+
+    Raises
+    ------
+    ValueError
+        When the design is not balanced (the message gives the datasets per method and methods
+        per dataset, and points to :func:`skillings_mack_test`, which takes any pattern).
+
+    Notes
+    -----
+    With t methods, b datasets, k methods per dataset, r datasets per method, rank sums R_j
+    (ranks within each dataset among the k present, ties averaged), A = Σ r_ij² and
+    C = b k (k + 1)² / 4 (Conover 1999, §5.9):
+
+    T1 = (t − 1) Σ_j (R_j − r(k + 1)/2)² / (A − C),
+    T2 = (T1/(t − 1)) / ((b(k − 1) − T1)/(bk − b − t + 1)).
+
+    Methods a and b differ when |R_a − R_b| > t_{1−α/2, bk−b−t+1} √((A − C) 2r/(bk − b − t + 1)
+    · (1 − T1/(b(k − 1)))): the pairwise p-values are two-sided under that t distribution.
+    Without ties A − C = b k (k + 1)(k − 1)/12 and T1 is Durbin's (1951) statistic.
+
+    References
+    ----------
+    Durbin, J. (1951). Incomplete blocks in ranking experiments. British Journal of Statistical
+    Psychology 4(2):85–90. doi:10.1111/j.2044-8317.1951.tb00310.x
+
+    Conover, W. J. (1999). Practical Nonparametric Statistics, 3rd ed., §5.9. Wiley.
+
+    Examples
+    --------
+    Conover (1999), the ice-cream example (7 varieties, 7 judges, 3 varieties each; higher
+    rank = preferred):
+
+    >>> import numpy as np, mcda
+    >>> n = np.nan
+    >>> y = np.array([[2, 3, n, 1, n, n, n], [n, 3, 1, n, 2, n, n], [n, n, 2, 1, n, 3, n],
+    ...               [n, n, n, 1, 2, n, 3], [3, n, n, n, 1, 2, n], [n, 3, n, n, n, 1, 2],
+    ...               [3, n, 1, n, n, n, 2]])
+    >>> res = mcda.durbin_test(y, "higher_is_better", method_names=list("ABCDEFG"))
+    >>> res.statistic, res.df, round(res.pvalue, 4)
+    (12.0, 6, 0.062)
+    """
+    alpha = check_alpha(alpha)
+    values, present, methods, datasets, dropped = prepared_incomplete(scores, direction, method_names, "the Durbin test")
+    design = design_of(present, methods, datasets)
+    if design.kind == "unbalanced incomplete":
+        raise McdaArgumentError("the Durbin test needs a balanced incomplete block design (the same number of methods on "
+                         "every dataset, of datasets per method, and of shared datasets per pair); these scores "
+                         f"have datasets per method {shown(design.n_datasets_per_method.to_dict())} and methods per "
+                         f"dataset {shown(sorted(set(design.n_methods_per_dataset.tolist())))}. Use "
+                         "mcda.skillings_mack_test, which takes any missing pattern.")
+    b, t = present.shape
+    k = int(design.n_methods_per_dataset.iloc[0])
+    r = int(design.n_datasets_per_method.iloc[0])
+    lam = int(design.pair_counts.to_numpy()[0, 1]) if t > 1 else 0
+    ranks = _ranks_present(values, present)
+    sums = np.nansum(ranks, axis=0)
+    a_total = float(np.nansum(ranks ** 2))
+    c_total = b * k * (k + 1) ** 2 / 4.0
+    spread = a_total - c_total
+    df = t - 1
+    df2 = b * k - b - t + 1
+    reasons = []
+    if spread <= _TOL:
+        t1 = f_stat = p = f_p = math.nan
+        reasons.append("every dataset ties all its methods: the ranks carry no information")
+    else:
+        t1 = float(df * np.sum((sums - r * (k + 1) / 2.0) ** 2) / spread)
+        p = float(special.chdtrc(df, t1))
+        denominator = b * (k - 1) - t1
+        if df2 <= 0:
+            f_stat = f_p = math.nan
+            reasons.append(f"the F form needs bk - b - t + 1 > 0; here it is {df2}")
+        elif denominator <= _TOL:
+            f_stat, f_p = math.inf, math.nan
+            reasons.append("every dataset orders its methods the same way: T2 is infinite and its F approximation "
+                           "does not apply")
+        else:
+            f_stat = float((t1 / df) / (denominator / df2))
+            f_p = float(special.fdtrc(df, df2, f_stat))
+    decided = f_p if not math.isnan(f_p) else p
+    rejected = bool(decided <= alpha) if not math.isnan(decided) else False
+    a_idx, b_idx = np.triu_indices(t, 1)
+    diff = sums[a_idx] - sums[b_idx]
+    rows = {"method_a": [methods[i] for i in a_idx], "method_b": [methods[j] for j in b_idx], "rank_sum_diff": diff}
+    if rejected and df2 > 0 and np.isfinite(t1):
+        scale = math.sqrt(spread * 2.0 * r / df2 * (1.0 - t1 / (b * (k - 1))))
+        tstat = np.abs(diff) / scale if scale > 0 else np.full(diff.shape, np.inf)
+        p_raw = 2.0 * stats.t.sf(tstat, df2)
+        if adjust is None:
+            p_adj = p_raw
+        else:
+            from mcda.stats._shared.multitest import adjust_pvalues
+
+            p_adj = np.asarray(adjust_pvalues(p_raw, method=adjust), dtype=float)
+        pairwise = pd.DataFrame(rows | {"statistic": tstat, "p_raw": p_raw, "p_adjusted": p_adj,
+                                        "significant": p_adj <= alpha})
+    else:
+        pairwise = pd.DataFrame({c: pd.Series(dtype=object if c.startswith("method") else float)
+                                 for c in ("method_a", "method_b", "rank_sum_diff", "statistic", "p_raw",
+                                           "p_adjusted", "significant")})
+    index = pd.Index(methods, name="method")
+    return DurbinResult(statistic=t1, pvalue=p, df=df, f_statistic=f_stat, f_pvalue=f_p, f_df=(df, df2),
+                        rejected=rejected, alpha=alpha, n_datasets=b, n_methods=t, methods_per_dataset=k,
+                        datasets_per_method=r, pair_count=lam, rank_sums=pd.Series(sums, index=index, name="rank_sum"),
+                        mean_ranks=pd.Series(sums / r, index=index, name="mean_rank"), pairwise=pairwise,
+                        adjust=adjust, design=design, dropped_datasets=dropped, reason="; ".join(reasons))
