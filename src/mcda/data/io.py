@@ -30,6 +30,7 @@ from mcda.data.blocks import is_lazy, require_in_memory
 from mcda._core.validation import check_positive_int
 from mcda._core.progress import progress
 from mcda.data.cube import as_cube, open_cube, require_dask
+from mcda.data.stores import check_target, publishing
 
 __all__ = ["to_zarr"]
 
@@ -44,8 +45,7 @@ def to_zarr(cube: xr.DataArray, path, *, chunk_datasets: int = 100_000, overwrit
     chunk_datasets = check_positive_int("chunk_datasets", chunk_datasets)
     if not isinstance(overwrite, bool):
         raise McdaArgumentTypeError(f"`overwrite` must be True or False; got {overwrite!r}")
-    if Path(path).exists() and not overwrite:
-        raise FileExistsError(f"`path` {str(path)!r} already exists; pass overwrite=True to replace it")
+    check_target(path, overwrite)  # before any work
     cube = as_cube(cube)
     out = cube.copy()
     for name in list(out.coords):
@@ -55,4 +55,5 @@ def to_zarr(cube: xr.DataArray, path, *, chunk_datasets: int = 100_000, overwrit
     attrs = {k: ("" if v is None else v) for k, v in out.attrs.items()}
     out.attrs = attrs
     out.name = "score"
-    out.to_dataset().to_zarr(str(path), mode="w", consolidated=False, zarr_format=2)
+    with publishing(path, overwrite=overwrite) as staging:
+        out.to_dataset().to_zarr(str(staging), mode="w-", consolidated=False, zarr_format=2)

@@ -1132,6 +1132,33 @@ class _WarmUp:
             raise error
 
 
+_WORK_PREFIX = "mcda-ingest-"
+
+
+def _remove_dead_work(work: str) -> None:
+    """Remove the work folders (spill files) of conversions whose process is gone (killed in a pass).
+
+    A work folder is named ``mcda-ingest-<pid>-<random>``; its process is gone when ``kill(pid, 0)``
+    finds none. A folder of a living process, or not named so, is left alone.
+    """
+    try:
+        names = os.listdir(work)
+    except OSError:
+        return
+    for name in names:
+        if not name.startswith(_WORK_PREFIX):
+            continue
+        pid = name[len(_WORK_PREFIX):].split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(os.path.join(work, name), ignore_errors=True)
+        except OSError:  # (a process of another user: alive)
+            pass
+
+
 def _remove_work(spill, folder: str) -> None:
     """Close and remove the spill file and the work folder."""
     try:
@@ -1145,10 +1172,8 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
     """Both passes from ``source`` into the store at ``path``; returns the lazily opened cube."""
     import importlib.util
 
-    import xarray as xr
-
-    from mcda._core import progress as _progress
-    from mcda.data.cube import _open_zarr_cube, _resolve_one, attach_metric, require_dask
+    from mcda.data.cube import _open_zarr_cube, _resolve_one, require_dask
+    from mcda.data.stores import check_target, publishing
 
     try:  # (dask itself is imported by the warm-up, while pass 1 runs)
         have_dask = sys.modules.get("dask") is not None or importlib.util.find_spec("dask") is not None
@@ -1158,16 +1183,30 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
         require_dask()  # the install line
     if not isinstance(overwrite, bool):
         raise McdaArgumentTypeError(f"`overwrite` must be True or False; got {overwrite!r}")
-    if Path(path).exists() and not overwrite:
-        raise FileExistsError(f"`path` {str(path)!r} already exists; pass overwrite=True to replace it")
+    check_target(path, overwrite)  # before pass 1: a folder that is not a store is refused, and named
     if work_dir is not None and not Path(work_dir).is_dir():
         raise McdaArgumentError(f"`work_dir` {str(work_dir)!r} is not a directory")
     _resolve_one(metric, direction)  # a missing or contradictory metric is refused now, not after pass 1
+    with publishing(path, overwrite=overwrite) as staging:  # one writer; `path` replaced only when complete
+        labels = _convert(source, str(staging), metric=metric, direction=direction, chunk_datasets=chunk_datasets,
+                          rows_in_memory=rows_in_memory, work_dir=work_dir)
+    # the labels just written, not read back from the store
+    return _open_zarr_cube(str(path), dataset_labels=labels)
+
+
+def _convert(source: _Source, store_path: str, *, metric, direction, chunk_datasets, rows_in_memory, work_dir):
+    """Both passes into the (staging) store at ``store_path``; returns the dataset labels written."""
+    import xarray as xr
+
+    from mcda._core import progress as _progress
+    from mcda.data.cube import attach_metric
+
     n_rows = source.n_rows if source.n_rows is not None else source.n_rows_estimate
     bits = _bits_for(n_rows, max(1, rows_in_memory // 2))  # partitions of R / 2 rows: two are assembled at once
-    folder = tempfile.mkdtemp(prefix="mcda-ingest-", dir=None if work_dir is None else str(work_dir))
-    store_path = str(path)
-    done = created = False
+    work = tempfile.gettempdir() if work_dir is None else str(work_dir)
+    _remove_dead_work(work)
+    folder = tempfile.mkdtemp(prefix=f"{_WORK_PREFIX}{os.getpid()}-", dir=work)
+    done = False
     parts = writer = None
     # the conversion makes no reference cycles, but zarr's and the threads' bookkeeping allocates
     # enough objects to trigger full collections over everything the process holds: paused
@@ -1196,7 +1235,6 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
         recode = np.array([methods.index(m) for m in provisional], dtype=np.int64)
         k = len(methods)
         root = zarr.open_group(store_path, mode="w", zarr_format=2)
-        created = True
         writer = _Writer(root, k, width, chunk_datasets, store_path)
         line = _progress.Line("mcda: writing the store (pass 2 of 2)", n_read, "rows")
         assembled = 0
@@ -1290,10 +1328,7 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
             threading.Thread(target=_remove_work, args=(parts, folder), name="mcda-ingest-cleanup").start()
         else:
             _remove_work(parts, folder)
-        if not done and created and os.path.isdir(store_path):
-            shutil.rmtree(store_path, ignore_errors=True)  # no half-written store left behind
-    # the labels just written, not read back from the store
-    return _open_zarr_cube(store_path, dataset_labels=writer.dataset_labels())
+    return writer.dataset_labels()
 
 
 def _checked(chunk_datasets, rows_in_memory, columns) -> tuple[int, int, dict]:
