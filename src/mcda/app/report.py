@@ -732,14 +732,15 @@ class Report:
         """The Bayesian sign test for every pair (:func:`mcda.bayesian_sign_comparison`).
 
         ``method="exact"`` (default) integrates the posterior; ``"sampling"`` draws from the
-        report's ``rng`` and keeps the draws for :meth:`plot_posterior`.
+        report's ``rng``. No draws are kept: the text, the bars and the letters read the
+        probabilities, and :meth:`plot_posterior` samples the one pair it draws.
         """
         from mcda.stats.bayesian.models import bayesian_sign_comparison
 
         s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "rope", "rng"))
         return self._cached(("bayesian", s, method, threshold, n_samples), lambda: bayesian_sign_comparison(
             self._across(s), rope=s["rope"], threshold=threshold, method=method, n_samples=n_samples,
-            rng=self._rng(s["rng"]) if method == "sampling" else None))
+            rng=self._rng(s["rng"]) if method == "sampling" else None, keep_draws=False))
 
     def hierarchical(self, *, runs=None, rho=None, threshold: float = 0.95, n_samples: int = 10_000,
                      **overrides):
@@ -818,14 +819,16 @@ class Report:
     def bayesian_signed_rank(self, *, threshold: float = 0.95, n_samples: int = 50_000, **overrides):
         """The Bayesian signed-rank test for every pair (:func:`mcda.bayesian_signed_rank_comparison`).
 
-        Sampled from the report's ``rng`` (the test has no closed form), so its text, bars and
-        simplex all read the same draws.
+        Sampled from the report's ``rng`` (the test has no closed form), so its text and bars read
+        the same probabilities. No draws are kept (the report draws no figure from them), so its
+        memory does not grow with the number of pairs.
         """
         from mcda.stats.bayesian.models import bayesian_signed_rank_comparison
 
         s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "rope", "rng"))
         return self._cached(("bayesian_signed_rank", s, threshold, n_samples), lambda: bayesian_signed_rank_comparison(
-            self._across(s), rope=s["rope"], threshold=threshold, n_samples=n_samples, rng=self._rng(s["rng"])))
+            self._across(s), rope=s["rope"], threshold=threshold, n_samples=n_samples, rng=self._rng(s["rng"]),
+            keep_draws=False))
 
     # ------------------------------------------------------------------ figures
 

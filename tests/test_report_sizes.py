@@ -1,0 +1,41 @@
+"""The Report and the command line at the sizes users have: nothing sampled that is not drawn.
+
+The memory guard of the Bayesian views (``keep_draws``) once stopped ``Report.overview()`` from 64
+methods up with advice the Report does not take. A small memory limit reproduces the same guard at
+a dozen methods, so the test stays fast.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mcda
+
+
+def _cube(n_methods: int, n_datasets: int = 12):
+    return mcda.score_cube(np.random.default_rng(0).uniform(0.5, 0.9, (n_datasets, n_methods)), metric="accuracy")
+
+
+def test_the_guard_of_kept_draws_is_real_at_this_limit():
+    # 66 pairs x 50,000 draws x 3 probabilities x 8 bytes = 79 MB > 10 MiB: the guard fires when draws are kept
+    with mcda.set_options(memory_limit="10MiB"), pytest.raises(ValueError, match="keep_draws"):
+        mcda.bayesian_signed_rank_comparison(_cube(12), rng=0, n_samples=50_000)
+
+
+def test_report_views_keep_no_draws_they_do_not_draw():
+    report = mcda.Report(_cube(12), rng=0)
+    with mcda.set_options(memory_limit="10MiB"):
+        signed = report.bayesian_signed_rank()
+        sign = report.bayesian(method="sampling")
+        text = report.overview()
+    assert signed.to_frame().shape[0] == 66 and sign.to_frame().shape[0] == 66
+    assert "keep_draws" not in text
+
+
+def test_report_probabilities_do_not_depend_on_keeping_draws():
+    cube = _cube(5)
+    kept = mcda.bayesian_signed_rank_comparison(cube, rng=3, n_samples=20_000, keep_draws=True).to_frame()
+    report = mcda.Report(cube, rng=3).bayesian_signed_rank(n_samples=20_000).to_frame()
+    columns = ["method_a", "method_b", "prob_a_better", "prob_equivalent", "prob_b_better"]
+    np.testing.assert_array_equal(kept[columns].to_numpy(), report[columns].to_numpy())
