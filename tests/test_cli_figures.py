@@ -16,9 +16,16 @@ def run(argv):
     return status, out.getvalue(), err.getvalue()
 
 
-def fake_report(k, *, seeds=True, epochs=False, cv_runs=None):
+def fake_report(k, *, seeds=True, epochs=False, cv_runs=None, signed_rank_skipped=None):
     return SimpleNamespace(methods=[f"m{i}" for i in range(k)], has_seeds=seeds, has_epochs=epochs,
-                           raw=SimpleNamespace(attrs={"cv_runs": cv_runs}))
+                           raw=SimpleNamespace(attrs={"cv_runs": cv_runs}),
+                           signed_rank_skipped=lambda: signed_rank_skipped)
+
+
+def test_a_signed_rank_test_left_out_for_its_cost_draws_no_bars():
+    plan = _figure_plan(fake_report(8, signed_rank_skipped="not computed: 28 pairs × ..."))
+    assert plan["signed_rank_bars"] == "needs the Bayesian signed-rank test, not computed: 28 pairs × ..."
+    assert _figure_plan(fake_report(8))["signed_rank_bars"] is None
 
 
 def test_unknown_figure_names_the_flag_and_lists_every_choice_in_order(capsys):

@@ -39,3 +39,42 @@ def test_report_probabilities_do_not_depend_on_keeping_draws():
     report = mcda.Report(cube, rng=3).bayesian_signed_rank(n_samples=20_000).to_frame()
     columns = ["method_a", "method_b", "prob_a_better", "prob_equivalent", "prob_b_better"]
     np.testing.assert_array_equal(kept[columns].to_numpy(), report[columns].to_numpy())
+
+
+# --------------------------------------------------------------------------- the signed-rank test's cost
+
+def _skips(n_methods: int, n_datasets: int) -> bool:
+    from mcda.app.report import SIGNED_RANK_BUDGET
+
+    pairs = n_methods * (n_methods - 1) // 2
+    return pairs * 50_000 * n_datasets > SIGNED_RANK_BUDGET
+
+
+@pytest.mark.parametrize("n_methods,n_datasets", [(12, 3100), (4, 40), (30, 20_000)])
+def test_the_signed_rank_test_is_left_out_by_its_cost_and_the_text_says_so(n_methods, n_datasets):
+    from mcda.app.report import Report
+
+    cube = _cube(n_methods, n_datasets)
+    report = Report(cube, rng=0)
+    reason = report.signed_rank_skipped()
+    assert (reason is not None) == _skips(n_methods, n_datasets)
+    if reason is None:
+        return
+    pairs = n_methods * (n_methods - 1) // 2
+    assert f"{pairs:,} pairs × 50,000 posterior draws × {n_datasets:,} datasets" in reason
+    assert Report(cube, rng=0, signed_rank="always").signed_rank_skipped() is None
+    if n_datasets <= 5000:  # the write-up names only the tests it ran (at 20,000 datasets: the reason alone)
+        from mcda.present.writeup import methods_and_results
+
+        methods, results, *_ = methods_and_results(report)
+        assert "signed-rank" not in methods and "signed-rank" not in results
+        assert "== Bayesian signed-rank test" in report.overview() and reason in report.overview()
+
+
+def test_never_leaves_it_out_and_bad_values_are_named():
+    from mcda.app.report import Report
+
+    report = Report(_cube(4, 20), rng=0, signed_rank="never")
+    assert "'never'" in report.signed_rank_skipped()
+    with pytest.raises(ValueError, match="`signed_rank` must be one of"):
+        Report(_cube(4, 20), signed_rank="sometimes")

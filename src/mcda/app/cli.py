@@ -323,6 +323,7 @@ def _jobs(text: str):
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``mcda`` (every command has ``--help``)."""
     from mcda import __version__
+    from mcda.app.report import SIGNED_RANK_CHOICES
 
     parser = argparse.ArgumentParser(
         prog="mcda", description="Which differences between benchmarked methods are real: across datasets, within "
@@ -385,6 +386,10 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--plackett-luce-samples", type=int, metavar="N",
                          help="draws kept per chain of the Bayesian Plackett-Luce ranking (default 2000, or 100 "
                               "per method beyond 20 methods; more when the report says its chains have not converged)")
+    compare.add_argument("--signed-rank", choices=SIGNED_RANK_CHOICES, default="auto",
+                         help="the Bayesian signed-rank test: auto (default) leaves it out when its sampler would take "
+                              "more than about a minute and a half (pairs x draws x datasets; the report says so), "
+                              "always, or never")
     compare.add_argument("--rng", type=int, help="seed of the random views (default: drawn and stored in the bundle)")
     for role in ("dataset", "method", "score", "seed"):
         compare.add_argument(f"--{role}-column", metavar="NAME", help=f"the {role} column of a tidy file "
@@ -451,7 +456,7 @@ FLAGS = {
     "test": "--test", "control": "--control", "rng": "--rng",
     "selection": "--epoch-selection", "epoch_selection": "--epoch-selection",
     "ci_method": "--ci-method", "pairwise_method": "--pairwise-method",
-    "plackett_luce_samples": "--plackett-luce-samples",
+    "plackett_luce_samples": "--plackett-luce-samples", "signed_rank": "--signed-rank",
     ("strict", "False"): "--fallback-final", ("strict", "True"): "no --fallback-final",
 }
 
@@ -565,6 +570,9 @@ def _figure_plan(report) -> dict:
     for name in ("posterior_bars", "signed_rank_bars"):
         if k > POSTERIOR_BARS_MAX:
             plan[name] = f"{k} methods: more than {POSTERIOR_BARS_MAX} for the bars of every pair"
+    skipped = report.signed_rank_skipped()
+    if skipped:
+        plan["signed_rank_bars"] = "needs the Bayesian signed-rank test, " + skipped
     return plan
 
 
@@ -931,7 +939,7 @@ def _compare(args, stdout) -> int:
     settings = {"alpha": args.alpha, "rope": args.rope, "test": test, "control": args.control,
                 "pairwise_method": args.pairwise_method, "epoch_selection": args.epoch_selection,
                 "missing": args.missing, "paired": not args.unpaired,
-                "strict": not args.fallback_final}
+                "strict": not args.fallback_final, "signed_rank": args.signed_rank}
     if args.no_figures and args.figures != ("auto",) and args.figures != ("none",):
         raise CliError(f"--no-figures contradicts --figures {','.join(args.figures)}; give one of them")
     out_dir = _check_out(args.out, args.force)  # before the analysis, so a bad --out does not cost the whole run

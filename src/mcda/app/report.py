@@ -79,11 +79,22 @@ _DEFAULTS = {
     "strict": True,
     "n_resamples": 9999,
     "plackett_luce_samples": None,  # None: 2000, or 100 per method beyond 20 methods
+    "signed_rank": "auto",  # the Bayesian signed-rank test in the overview, write-up and CLI: by its cost
     "rng": None,  # None: an integer is drawn once and stored
 }
 SETTINGS = tuple(_DEFAULTS)
 # settings that change the cube every view starts from
 _CUBE_SETTINGS = ("epoch_selection", "split", "validation", "strict")
+
+
+#: When the overview, the write-up and the command line include the Bayesian signed-rank test:
+#: "auto" by its cost (at most SIGNED_RANK_BUDGET), "always", or "never".
+SIGNED_RANK_CHOICES = ("auto", "always", "never")
+#: The signed-rank sampler's work a report runs unasked: pairs × posterior draws × datasets (each
+#: draw weighs every dataset of the pair). 10 ns a unit on one core is an upper bound of what the
+#: kernel takes (6.5 ns measured at 4,000 datasets), so the budget is about a minute and a half.
+SIGNED_RANK_BUDGET = 10**10
+_SIGNED_RANK_SECONDS_PER_UNIT = 1e-8
 
 
 def plackett_luce_draws(n_methods: int) -> int:
@@ -133,6 +144,8 @@ def _check_setting(name: str, value, cube: xr.DataArray | None = None):
             raise McdaArgumentError(f"a Report's `plackett_luce_samples` must be at most {_MAX_RESAMPLES:,} (draws kept "
                                     f"per chain); got {n:,}", argument="plackett_luce_samples")
         return n
+    if name == "signed_rank":
+        return check_choice("signed_rank", value, SIGNED_RANK_CHOICES)
     if name == "strict":
         if not isinstance(value, bool):
             raise McdaArgumentTypeError(f"`strict` must be True or False; got {value!r}")
@@ -344,6 +357,11 @@ class Report:
         Draws kept per chain of :meth:`plackett_luce` (its text and figure), after
         ``max(500, n // 4)`` discarded; more when its chains have not converged. None
         (default): 2000, or 100 per method beyond 20 methods.
+    signed_rank : {"auto", "always", "never"}
+        Whether :meth:`overview`, :meth:`text` and ``mcda compare`` include the Bayesian
+        signed-rank test. ``"auto"`` (default) leaves it out, saying so and why, when its sampler
+        would exceed :data:`SIGNED_RANK_BUDGET` steps (pairs × draws × datasets; see
+        :meth:`signed_rank_skipped`). :meth:`bayesian_signed_rank` computes it whenever called.
     rng : int, optional
         The seed of every random view; None draws one integer now and stores it.
 
@@ -830,6 +848,31 @@ class Report:
             self._across(s), rope=s["rope"], threshold=threshold, n_samples=n_samples, rng=self._rng(s["rng"]),
             keep_draws=False))
 
+    def signed_rank_skipped(self, n_samples: int = 50_000) -> str | None:
+        """Why the overview, the write-up and ``mcda compare`` leave out the Bayesian signed-rank test (None: they include it).
+
+        With the ``signed_rank`` setting ``"auto"`` (default) the test is left out when its sampler's
+        work, pairs × ``n_samples`` draws × datasets, exceeds :data:`SIGNED_RANK_BUDGET` (about a
+        minute and a half of one core): each draw weighs every dataset of a pair, so 30 methods on
+        20,000 datasets take hours. :meth:`bayesian_signed_rank` computes it whenever called.
+        """
+        choice = self._settings["signed_rank"]
+        if choice == "always":
+            return None
+        if choice == "never":
+            return "not computed: the report's `signed_rank` setting is 'never'"
+        k, n = len(self.methods), int(self._across().sizes["dataset"])
+        pairs = k * (k - 1) // 2
+        work = pairs * int(n_samples) * n
+        if work <= SIGNED_RANK_BUDGET:
+            return None
+        minutes = work * _SIGNED_RANK_SECONDS_PER_UNIT / 60
+        return (f"not computed: {pairs:,} pairs × {int(n_samples):,} posterior draws × {n:,} datasets is about "
+                f"{minutes:,.0f} minutes of one core (each draw weighs every dataset of a pair), over the report's "
+                f"budget of {SIGNED_RANK_BUDGET:.0e} such steps; the Bayesian sign test covers every pair. Compute it "
+                "with report.bayesian_signed_rank() or Report(..., signed_rank='always') (command line: "
+                "--signed-rank always)")
+
     # ------------------------------------------------------------------ figures
 
     def _split(self, kwargs: dict) -> tuple[dict, dict]:
@@ -1162,7 +1205,11 @@ class Report:
                      + ", ".join(f"{m} {bayes.standing[m]:.2f}" for m in bayes.order))
         lines += ["", f"== Bayesian signed-rank test (rope {bayes.rope:g}, decision at P >= {bayes.threshold:g}; "
                       "uses the size of the differences, not only their sign)"]
-        lines += ["  " + line for line in _bayes_lines(self.bayesian_signed_rank(), max_pairs)]
+        skipped = self.signed_rank_skipped()
+        if skipped:
+            lines.append("  " + skipped)
+        else:
+            lines += ["  " + line for line in _bayes_lines(self.bayesian_signed_rank(), max_pairs)]
         if len(self.methods) >= 3:
             lines += ["", "== Bayesian Plackett-Luce ranking (Calvo et al. 2018)"]
             lines += ["  " + line for line in self._plackett_luce_text().split("\n")]

@@ -334,7 +334,10 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
                    f"better by more than the rope and tested the split with an exact two-sided sign test, "
                    + (f"{_display(report.adjust)}-adjusted over the pairs" if report.adjust else "unadjusted")
                    + f" {cite('demsar2006', 'holm1979') if report.adjust == 'holm' else cite('demsar2006')}.")
-    methods.append(f"The Bayesian sign test and the Bayesian signed-rank test {cite('benavoli2017')} give, for every "
+    skipped = report.signed_rank_skipped()
+    bayesian_tests = ("The Bayesian sign test", "gives") if skipped else (
+        "The Bayesian sign test and the Bayesian signed-rank test", "give")
+    methods.append(f"{bayesian_tests[0]} {cite('benavoli2017')} {bayesian_tests[1]}, for every "
                    "pair, the posterior probabilities that one method is practically better, that the two are "
                    f"practically equivalent, or that the other is better, with a region of practical equivalence "
                    f"(rope) of {rope_words}; a pair is decided when one probability reaches 0.95.")
@@ -387,10 +390,11 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
                                    else "") + ".")
     sign = report.bayesian()
     sign_claims = bayes_claims(sign)
-    signed = report.bayesian_signed_rank()
-    signed_claims = bayes_claims(signed)
-    for label, claims, total in (("sign", sign_claims, len(sign.to_frame())),
-                                 ("signed-rank", signed_claims, len(signed.to_frame()))):
+    bayesian_results = [("sign", sign_claims, len(sign.to_frame()))]
+    if not skipped:
+        signed = report.bayesian_signed_rank()
+        bayesian_results.append(("signed-rank", bayes_claims(signed), len(signed.to_frame())))
+    for label, claims, total in bayesian_results:
         text = [f"{a} better than {b} (P = {p:.3f})" if kind == "better" else
                 f"{a} and {b} practically equivalent (P = {p:.3f})" for a, b, p, kind in claims]
         results.append(f"The Bayesian {label} test decided {len(claims)} of {total} pairs"
