@@ -28,7 +28,8 @@ from scipy import stats
 
 import mcda
 from mcda import (MissingDataWarning, adjust_pvalues, all_pairs_test, attainable_significance, bonferroni_dunn, compare_over_datasets, control_test, critical_difference, friedman_test, iman_davenport, nemenyi, q_alpha)
-from mcda.stats.across.compare import _maximal_cliques, _studentized_range_sf
+from mcda.stats.across.compare import _maximal_cliques
+from mcda.stats.across.posthoc import _studentized_range_sf
 from mcda.stats._shared.multitest import (BERGMANN_HOMMEL_MAX_METHODS, PVALUE_ADJUSTMENTS, _set_partitions, _shaffer_counts, _true_hypothesis_counts)
 
 DATA = Path(__file__).parent / "data"

@@ -647,7 +647,7 @@ class Report:
 
     def friedman(self, **overrides):
         """Friedman's omnibus with the Iman–Davenport F over datasets (:func:`mcda.friedman_test`)."""
-        from mcda.stats.across.compare import friedman_test
+        from mcda.stats.across.friedman import friedman_test
 
         s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "alpha", "missing"))
         return self._cached(("friedman", s), lambda: friedman_test(self._across(s), alpha=s["alpha"],

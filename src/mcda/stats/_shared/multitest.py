@@ -4,7 +4,7 @@
 ``multipletests`` names included, as in ``statsmodels.stats.multitest``);
 :func:`canonical_adjustment` reads a user's word into the canonical name and
 :func:`adjust_pvalues` adjusts a family. The post-hoc procedures across datasets
-(:mod:`mcda.stats.across.compare`), Holm within a dataset (:func:`mcda.paired_tests`) and the sign-test
+(:mod:`mcda.stats.across.posthoc`), Holm within a dataset (:func:`mcda.paired_tests`) and the sign-test
 family of :func:`mcda.pairwise_superiority` all adjust here.
 """
 

@@ -1,6 +1,6 @@
-"""The result of a post-hoc procedure on mean ranks, shared by :mod:`mcda.stats.across.compare` (Nemenyi,
+"""The result of a post-hoc procedure on mean ranks, shared by :mod:`mcda.stats.across.posthoc` (Nemenyi,
 Bonferroni–Dunn, the step-down procedures) and :mod:`mcda.stats.across.rank_tests` (Conover, Siegel, Miller, the
-aligned-ranks and Quade post-hocs). Public as ``mcda.stats.across.compare.PosthocResult``; it lives here so
+aligned-ranks and Quade post-hocs). Public as ``mcda.stats.across.posthoc.PosthocResult``; it lives here so
 that neither module imports the other's internals (and there is no import cycle between them).
 """
 

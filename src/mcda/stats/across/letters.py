@@ -194,7 +194,7 @@ def compact_letters(result) -> CompactLetters:
         An all-pairs result: :func:`mcda.compare_over_datasets` (its post-hoc; when the omnibus
         does not reject, no pair is separated and every method gets ``"a"``),
         :func:`mcda.nemenyi` / :func:`mcda.all_pairs_test` or any other mean-rank post-hoc
-        (:class:`~mcda.stats.across.compare.PosthocResult`), :func:`mcda.pairwise_over_datasets`
+        (:class:`~mcda.stats.across.posthoc.PosthocResult`), :func:`mcda.pairwise_over_datasets`
         (Wilcoxon or sign test, adjusted), or :func:`mcda.paired_tests` (one display per dataset,
         from its Holm-adjusted decisions).
 
