@@ -1,4 +1,4 @@
-"""Tests of mcda.stats.bayesian.models.
+"""Tests of mcda.stats.bayesian (sign, signed_rank, correlated_t).
 
 Reference numbers come from (a) baycomp 1.0.3 run inside the tests and its stored outputs in
 tests/data/baycomp_fixture (PROVENANCE.md there), (b) the published posterior probabilities
@@ -22,7 +22,7 @@ from scipy import integrate, special
 
 import mcda
 from mcda import (bayesian_sign_comparison, bayesian_signed_rank_comparison, correlated_t_test, score_cube, two_on_multiple)
-from mcda.stats.bayesian.models import _argmax_probabilities, _sign_alpha
+from mcda.stats.bayesian.sign import _argmax_probabilities, _sign_alpha
 
 baycomp = pytest.importorskip("baycomp")
 

@@ -88,12 +88,12 @@ _EXPORTS: dict[str, str] = {
     "bradley_terry": "stats.pairwise",
     "marginal_means": "stats.pairwise",
     # bayesian
-    "bayesian_sign_comparison": "stats.bayesian.models",
-    "bayesian_signed_rank_comparison": "stats.bayesian.models",
-    "correlated_t_test": "stats.bayesian.models",
-    "two_on_multiple": "stats.bayesian.models",
-    "hierarchical_comparison": "stats.bayesian.models",
-    "plackett_luce": "stats.bayesian.models",
+    "bayesian_sign_comparison": "stats.bayesian.sign",
+    "bayesian_signed_rank_comparison": "stats.bayesian.signed_rank",
+    "correlated_t_test": "stats.bayesian.correlated_t",
+    "two_on_multiple": "stats.bayesian.signed_rank",
+    "hierarchical_comparison": "stats.bayesian.hierarchical",
+    "plackett_luce": "stats.bayesian.plackett_luce",
     # several criteria
     "compare_criteria": "stats.criteria",
     "practical_dominance": "stats.criteria",

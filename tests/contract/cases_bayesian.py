@@ -1,4 +1,4 @@
-"""Contract cases for mcda.stats.bayesian.models.
+"""Contract cases for mcda.stats.bayesian.
 
 The sampled sign comparison is not a case: each pair draws its own gammas from the stream in
 pair order, so reordering or relabelling methods changes its Monte Carlo noise (its

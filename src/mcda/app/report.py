@@ -753,7 +753,7 @@ class Report:
         report's ``rng``. No draws are kept: the text, the bars and the letters read the
         probabilities, and :meth:`plot_posterior` samples the one pair it draws.
         """
-        from mcda.stats.bayesian.models import bayesian_sign_comparison
+        from mcda.stats.bayesian.sign import bayesian_sign_comparison
 
         s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "rope", "rng"))
         return self._cached(("bayesian", s, method, threshold, n_samples), lambda: bayesian_sign_comparison(
@@ -767,7 +767,7 @@ class Report:
         Needs per-fold scores along ``seed`` and the cross-validation design: ``runs`` (or
         ``rho``), or the cube's ``attrs["cv_runs"]``. Sampled from the report's ``rng``.
         """
-        from mcda.stats.bayesian.models import hierarchical_comparison
+        from mcda.stats.bayesian.hierarchical import hierarchical_comparison
 
         if "seed" not in self._selected().dims:
             raise McdaArgumentError("report.hierarchical() models the per-fold scores of cross-validation (a `seed` dim "
@@ -785,7 +785,7 @@ class Report:
         ``n_samples`` draws kept per chain (default: the report's ``plackett_luce_samples``),
         after ``max(500, n_samples // 4)`` discarded.
         """
-        from mcda.stats.bayesian.models import plackett_luce
+        from mcda.stats.bayesian.plackett_luce import plackett_luce
 
         s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "confidence_level", "rng",
                                                        "plackett_luce_samples"))
@@ -841,7 +841,7 @@ class Report:
         the same probabilities. No draws are kept (the report draws no figure from them), so its
         memory does not grow with the number of pairs.
         """
-        from mcda.stats.bayesian.models import bayesian_signed_rank_comparison
+        from mcda.stats.bayesian.signed_rank import bayesian_signed_rank_comparison
 
         s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "rope", "rng"))
         return self._cached(("bayesian_signed_rank", s, threshold, n_samples), lambda: bayesian_signed_rank_comparison(
@@ -927,7 +927,7 @@ class Report:
 
     def _posterior_pair(self, pair, settings: dict, n_samples: int = 50_000):
         """(the sampled posterior of one pair, the pair as text): what :meth:`plot_posterior` draws, cached."""
-        from mcda.stats.bayesian.models import bayesian_sign_comparison
+        from mcda.stats.bayesian.sign import bayesian_sign_comparison
 
         s = self._resolve(settings, _CUBE_SETTINGS + ("seed_reduction", "rope", "rng"))
         cube = self._across(s)

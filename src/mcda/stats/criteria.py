@@ -177,7 +177,7 @@ def _beyond(values: np.ndarray, floor: float) -> np.ndarray:
     The boundary rule is :func:`mcda.stats.pairwise.count_regions`'s (|d| ≤ floor + 8 ulp is
     equivalent): :func:`mcda.stats.pairwise.beyond_rope` applies the same kernel rule per dataset.
     """
-    from mcda.stats.pairwise import beyond_rope
+    from mcda.stats._shared.counts import beyond_rope
 
     return beyond_rope(values, floor)
 
