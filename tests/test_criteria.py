@@ -534,7 +534,7 @@ def test_tradeoff_points_come_from_the_result():
         assert points.loc[method, "x"] == summary.loc[("elapsed", method), "median"]
         assert points.loc[method, "y_high"] == summary.loc[("ARI", method), "ci_high"]
         assert points.loc[method, "on_front"] == (method in dom.front)
-    # one metric selector (mcda.data.cube.select_metric): the card name 'runtime' finds the 'elapsed' label, as in score_cube
+    # one metric selector (mcda.data.checks.select_metric): the card name 'runtime' finds the 'elapsed' label, as in score_cube
     pd.testing.assert_frame_equal(tradeoff_points(dom, x="runtime", y="ari"), tradeoff_points(dom, x="elapsed", y="ARI"))
     with pytest.raises(ValueError, match=r"`x` must be one of the metrics \['ARI', 'elapsed'\]; got 'nmi'"):
         tradeoff_points(dom, x="nmi", y="ARI")

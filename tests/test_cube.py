@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mcda
-from mcda.data import cube as C
+from mcda.data import checks, cube as C, io, readers
 from mcda.data.cards import UnknownMetricError
 
 
@@ -56,7 +56,7 @@ def test_tidy_with_seed_metric_epoch_split_dims():
     assert cube.dims == ("dataset", "method", "seed", "metric", "epoch", "split")
     assert list(cube.coords["direction"].values) == ["higher_is_better", "lower_is_better"]
     assert list(cube.coords["noise_floor"].values)[0] == 0.01
-    assert mcda.data.cube.cube_cards(cube)["runtime"].name == "runtime"
+    assert mcda.data.checks.cube_cards(cube)["runtime"].name == "runtime"
 
 
 def test_configurable_column_names():
@@ -178,31 +178,31 @@ def test_reduce_seeds_is_explicit_and_direction_aware():
 
 def test_resolve_rope_uses_card_and_refuses_without_one():
     cube = mcda.datasets.load("duo2018")
-    assert C.resolve_rope(cube) == 0.01
-    assert C.resolve_rope(cube, 0.05) == 0.05
+    assert checks.resolve_rope(cube) == 0.01
+    assert checks.resolve_rope(cube, 0.05) == 0.05
     with pytest.raises(ValueError, match="`rope` must be a finite number >= 0"):
-        C.resolve_rope(cube, -0.1)
+        checks.resolve_rope(cube, -0.1)
     bare = mcda.score_cube(tidy_example(), direction="higher_is_better")
     with pytest.raises(ValueError, match="pass `rope=` explicitly"):
-        C.resolve_rope(bare)
+        checks.resolve_rope(bare)
 
 
 @pytest.mark.parametrize("name", mcda.datasets.available())
 def test_json_and_netcdf_round_trip_every_bundled_cube(name, tmp_path):
     cube = mcda.datasets.load(name)
-    xr.testing.assert_identical(C.from_json(C.to_json(cube)), cube)
+    xr.testing.assert_identical(io.from_json(io.to_json(cube)), cube)
     path = tmp_path / "cube.json"
-    C.to_json(cube, path)
-    xr.testing.assert_identical(C.from_json(path), cube)
-    C.to_netcdf(cube, tmp_path / "cube.nc")
-    xr.testing.assert_identical(C.from_netcdf(tmp_path / "cube.nc"), cube)
+    io.to_json(cube, path)
+    xr.testing.assert_identical(io.from_json(path), cube)
+    io.to_netcdf(cube, tmp_path / "cube.nc")
+    xr.testing.assert_identical(io.from_netcdf(tmp_path / "cube.nc"), cube)
 
 
 def test_json_is_readable_and_versioned():
-    text = C.to_json(mcda.datasets.load("duo2018"))
+    text = io.to_json(mcda.datasets.load("duo2018"))
     assert '"format": "mcda-cube"' in text and '"version": 1' in text and "null" in text
     with pytest.raises(ValueError, match="not an mcda cube JSON"):
-        C.from_json('{"format": "other"}')
+        io.from_json('{"format": "other"}')
 
 
 def test_import_mcda_is_light():
@@ -238,7 +238,7 @@ def test_forms_agree_and_round_trip(wide):
     c = mcda.score_cube(nested, direction="lower_is_better")
     xr.testing.assert_identical(a, b)
     xr.testing.assert_identical(a, c)
-    xr.testing.assert_identical(C.from_json(C.to_json(a)), a)
+    xr.testing.assert_identical(io.from_json(io.to_json(a)), a)
     xr.testing.assert_identical(mcda.score_cube(a), a)
 
 
@@ -248,15 +248,15 @@ def test_seeded_arrays_round_trip(n_datasets, n_methods, n_seeds, rng):
     values = np.random.default_rng(rng).uniform(size=(n_datasets, n_methods, n_seeds))  # accuracy lies in [0, 1]
     values[values > 0.8] = np.nan
     cube = mcda.score_cube(values, metric="accuracy", method_names=[f"m{i}" for i in range(n_methods)])
-    xr.testing.assert_identical(C.from_json(C.to_json(cube)), cube)
+    xr.testing.assert_identical(io.from_json(io.to_json(cube)), cube)
     tidy = cube.to_dataframe(name="score").reset_index()[["dataset", "method", "seed", "score"]]
     xr.testing.assert_identical(mcda.score_cube(tidy, metric="accuracy").drop_vars([]), cube)
 
 
 def test_paths_are_read_by_their_suffix(tmp_path):
     cube = mcda.datasets.load("duo2018")
-    C.to_json(cube, tmp_path / "c.json")
-    C.to_netcdf(cube, tmp_path / "c.nc")
+    io.to_json(cube, tmp_path / "c.json")
+    io.to_netcdf(cube, tmp_path / "c.nc")
     tidy = cube.to_dataframe(name="score").reset_index()[["dataset", "method", "score"]]
     tidy.to_csv(tmp_path / "c.csv", index=False)
     xr.testing.assert_identical(mcda.score_cube(tmp_path / "c.json"), cube)
@@ -279,7 +279,7 @@ def test_a_zarr_store_or_chunked_netcdf_opens_lazily(tmp_path):
     lazy = mcda.score_cube(tmp_path / "c.zarr")
     assert store.is_lazy(lazy) and lazy.chunks[0] == (5, 5, 2)
     xr.testing.assert_identical(lazy.compute(), cube)
-    C.to_netcdf(cube, tmp_path / "c.nc")
+    io.to_netcdf(cube, tmp_path / "c.nc")
     lazy_nc = mcda.score_cube(tmp_path / "c.nc", chunks=4)
     assert store.is_lazy(lazy_nc) and lazy_nc.chunks[0] == (4, 4, 4)
 
@@ -302,7 +302,7 @@ def test_many_labels_are_checked_on_every_new_index_and_remembered_only_for_the_
     # (every statistic re-validates its cube); any other Index, even with the same labels, is
     import gc
 
-    n = C._MANY_LABELS + 10
+    n = readers._MANY_LABELS + 10
     values = np.full((n, 2), 0.5)
 
     def raw(labels):
@@ -331,7 +331,7 @@ def test_many_labels_are_checked_on_every_new_index_and_remembered_only_for_the_
     assert lazy.coords["dataset"].dtype.kind == "i"  # a lazy cube keeps integer labels ...
     loaded = C.as_cube(lazy.compute())  # ... which become text once in memory, as any other cube's
     assert loaded.coords["dataset"].values[:2].tolist() == ["0", "1"]
-    held = len(C._CHECKED_LABELS)
+    held = len(readers._CHECKED_LABELS)
     del cube, again
     gc.collect()
-    assert len(C._CHECKED_LABELS) < held  # the remembered labels go with their cube
+    assert len(readers._CHECKED_LABELS) < held  # the remembered labels go with their cube

@@ -402,7 +402,7 @@ def test_parquet_to_zarr_refuses_a_duplicate_cell_even_after_a_missing_score(tmp
 def test_netcdf_opens_lazily(tmp_path, cube):
     path = tmp_path / "cube.nc"
     small = cube.isel(dataset=slice(0, 300))
-    mcda.data.cube.to_netcdf(small, path)
+    mcda.data.io.to_netcdf(small, path)
     opened = store.open_cube(path, chunks=50)
     assert is_lazy(opened) and opened.chunks[0][0] == 50
     _same_frames(mcda.friedman_test(opened).to_frame(), mcda.friedman_test(small).to_frame(), rtol=0)

@@ -201,7 +201,7 @@ _ATTR_VALUES = st.one_of(
 def test_netcdf_round_trip_is_exact_for_any_labels_and_attrs(engine, seeds, datasets, attrs, tmp_path):
     if engine == "h5netcdf":
         pytest.importorskip("h5netcdf")
-    from mcda.data.cube import from_netcdf, to_netcdf
+    from mcda.data.io import from_netcdf, to_netcdf
 
     values = np.arange(len(datasets) * 2 * len(seeds), dtype=np.float64).reshape(len(datasets), 2, len(seeds))
     values[0, 0, 0] = np.nan

@@ -1,7 +1,7 @@
 """One metric selector: every function that picks one metric of several says the same thing.
 
-`mcda.data.cube.select_metric` picks one metric (a label, the label in another case, or the card the
-label resolves to); `mcda.data.cube.metric_keys` checks the labels a list or mapping names (exactly).
+`mcda.data.checks.select_metric` picks one metric (a label, the label in another case, or the card the
+label resolves to); `mcda.data.checks.metric_keys` checks the labels a list or mapping names (exactly).
 Each caller's error names its own argument and the metrics there are.
 """
 
@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import mcda
-from mcda.data.cube import metric_keys, select_metric
+from mcda.data.checks import metric_keys, select_metric
 from mcda.stats.within.epochs import learning_curves, select_epoch
 from mcda.present.plots.forest import plot_forest
 from mcda.present.plots.pairwise import plot_pairwise

@@ -12,7 +12,7 @@ import xarray as xr
 
 import mcda
 from mcda import Report
-from mcda.data.cube import reduce_seeds
+from mcda.data.design import reduce_seeds
 
 pytestmark = pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
 
@@ -292,7 +292,7 @@ def test_bundle_errors_are_clear(tmp_path):
     with pytest.raises(FileNotFoundError, match="is not a file"):
         Report.from_json(tmp_path / "nothing.json")
     other = tmp_path / "cube.json"
-    mcda.data.cube.to_json(mcda.datasets.load("demsar2006"), other)
+    mcda.data.io.to_json(mcda.datasets.load("demsar2006"), other)
     with pytest.raises(ValueError, match="not an mcda report bundle"):
         Report.from_json(other)
     newer = json.loads(Report(mcda.datasets.load("demsar2006"), rng=0).to_json())

@@ -29,7 +29,7 @@ def test_scale_percent_divides_by_100_and_is_recorded():
     cube = mcda.score_cube(frame, metric="accuracy", scale="percent")
     np.testing.assert_allclose(np.sort(cube.values.ravel()), np.sort(frame["score"].to_numpy() / 100))
     assert cube.attrs["scale"] == "percent -> fraction (divided by 100)"
-    again = mcda.data.cube.from_json(mcda.data.cube.to_json(cube))
+    again = mcda.data.io.from_json(mcda.data.io.to_json(cube))
     assert again.attrs["scale"] == cube.attrs["scale"]
     with pytest.raises(ValueError, match="already converted"):
         mcda.score_cube(cube, scale="percent")

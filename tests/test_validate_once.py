@@ -261,7 +261,7 @@ def test_a_cube_with_edited_attrs_is_checked_like_new_input(edit, match):
 def test_a_cube_without_a_card_keeps_its_own_checked_noise_floor():
     c = mcda.score_cube(demsar().values, direction="higher_is_better", method_names=list("abcd"))
     c.attrs["noise_floor"] = 0.02
-    assert mcda.data.cube.resolve_rope(mcda.data.cube.as_cube(c)) == 0.02
+    assert mcda.data.checks.resolve_rope(mcda.data.cube.as_cube(c)) == 0.02
     c.attrs["noise_floor"] = -0.02
     with pytest.raises(McdaArgumentError, match="noise floor"):
         mcda.pairwise_counts(c)
@@ -283,14 +283,14 @@ def test_concatenated_copies_are_refused_not_counted_twice():
 
 def test_from_json_validates_and_refuses_json_true():
     c = demsar()
-    doc = json.loads(mcda.data.cube.to_json(c))
+    doc = json.loads(mcda.data.io.to_json(c))
     doc["values"][0][0] = True  # JSON true was read as 1.0
     with pytest.raises(McdaArgumentError, match="booleans|non-numeric"):
-        mcda.data.cube.from_json(json.dumps(doc))
-    doc = json.loads(mcda.data.cube.to_json(c))
+        mcda.data.io.from_json(json.dumps(doc))
+    doc = json.loads(mcda.data.io.to_json(c))
     doc["attrs"]["direction"] = "lower_is_better"
     with pytest.raises(McdaArgumentError, match="contradicts the card"):
-        mcda.data.cube.from_json(json.dumps(doc))
+        mcda.data.io.from_json(json.dumps(doc))
 
 
 def test_from_netcdf_and_open_cube_validate(tmp_path):
@@ -301,7 +301,7 @@ def test_from_netcdf_and_open_cube_validate(tmp_path):
     out = out.assign_coords({n: out.coords[n].astype(str) for n in out.coords if out.coords[n].dtype == object})
     out.to_netcdf(tmp_path / "bad.nc")  # written by xarray directly: to_netcdf would refuse it
     with pytest.raises(McdaArgumentError, match="must be one of"):
-        mcda.data.cube.from_netcdf(tmp_path / "bad.nc")
+        mcda.data.io.from_netcdf(tmp_path / "bad.nc")
     pytest.importorskip("zarr")
     twice = xr.concat([c, c], "dataset")
     twice = twice.assign_coords({n: twice.coords[n].astype(str) for n in twice.coords

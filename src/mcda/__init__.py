@@ -30,9 +30,9 @@ _EXPORTS: dict[str, str] = {
     # the cube
     "score_cube": "data.cube",
     "orient": "data.cube",
-    "complete_cases": "data.cube",
-    "reduce_seeds": "data.cube",
-    "missing_cells": "data.cube",
+    "complete_cases": "data.design",
+    "reduce_seeds": "data.design",
+    "missing_cells": "data.design",
     "select": "data.cube",
     "method_summary": "stats.describe",
     # options

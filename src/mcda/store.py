@@ -20,7 +20,7 @@ Examples
 
 from mcda._core.progress import progress
 from mcda.data.blocks import is_lazy, require_in_memory
-from mcda.data.cube import open_cube
+from mcda.data.io import open_cube
 from mcda.data.io import to_zarr
 from mcda.ingest import csv_to_zarr, parquet_to_zarr
 

@@ -15,7 +15,7 @@ import numpy as np
 import xarray as xr
 
 import mcda
-from mcda.data.cube import cube_card
+from mcda.data.checks import cube_card
 from tests.contract.harness import Case
 
 

@@ -40,7 +40,7 @@ import pandas as pd
 
 from mcda._core.validation import McdaArgumentError
 from mcda._core.validation import shown
-from mcda.data.cube import check_csv_fields
+from mcda.data.readers import check_csv_fields
 
 __all__ = ["main", "read_scores", "CliError", "build_parser"]
 
@@ -158,7 +158,7 @@ def read_scores(path, *, columns: dict | None = None, metric: str | None = None)
     if "score" not in columns and "score" not in frame.columns and metric is not None and metric in frame.columns:
         roles["score"] = metric  # a tidy file whose score column is named after the metric
     if "method" not in columns and roles["method"] not in frame.columns:
-        from mcda.data.cube import METHOD_COLUMN_NAMES  # the one list, shared with score_cube
+        from mcda.data.readers import METHOD_COLUMN_NAMES  # the one list, shared with score_cube
 
         named = [c for c in frame.columns if c.lower() in METHOD_COLUMN_NAMES]
         if len(named) == 1:  # a tidy file whose method column is called model, algorithm, classifier, ...

@@ -41,11 +41,13 @@ from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda import __version__
 from mcda._core.validation import (check_alpha, check_choice, check_control, check_positive_int, check_probability, check_rope, nearest, shown, user_stacklevel)
 from mcda.data.cards import MetricCard, get_card
-from mcda.data.cube import (as_cube, cube_card, cube_cards, cube_metric, missing_cells, select_metric, reduce_seeds, resolve_rope, score_cube, without_empty_datasets)
-from mcda.data.cube import from_json as _cube_from_json
-from mcda.data.cube import from_netcdf as _cube_from_netcdf
-from mcda.data.cube import to_json as _cube_to_json
-from mcda.data.cube import to_netcdf as _cube_to_netcdf
+from mcda.data.cube import as_cube, score_cube
+from mcda.data.checks import cube_card, cube_cards, cube_metric, select_metric, resolve_rope
+from mcda.data.design import missing_cells, reduce_seeds, without_empty_datasets
+from mcda.data.io import from_json as _cube_from_json
+from mcda.data.io import from_netcdf as _cube_from_netcdf
+from mcda.data.io import to_json as _cube_to_json
+from mcda.data.io import to_netcdf as _cube_to_netcdf
 from mcda.stats.within.epochs import (EPOCH_SELECTIONS, epoch_selection_support, learning_curves, select_epoch, selected_epochs)
 
 __all__ = ["Report", "REPORT_FORMAT", "REPORT_VERSION", "select_epoch", "selected_epochs",
@@ -387,7 +389,7 @@ class Report:
             close = nearest(unknown[0], list(SETTINGS))
             hint = f" Did you mean {close[0]!r}?" if close else ""
             raise McdaArgumentTypeError(f"Report() got unknown settings {unknown}; the settings are {list(SETTINGS)}.{hint}")
-        from mcda.data.io import require_in_memory
+        from mcda.data.blocks import require_in_memory
 
         require_in_memory(scores, "mcda.Report", reason="a report draws every view, figure and table of one "
                           "in-memory cube", instead="call the chunk-wise functions (compare_over_datasets, "

@@ -319,7 +319,7 @@ def _scores(column, name: str, datasets, methods, first_row: int) -> np.ndarray:
         try:
             values = text.cast(pa.float64()).to_numpy(zero_copy_only=False)
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-            from mcda.data.cube import (_numeric)  # names every non-numeric row (and accepts blank text as missing)
+            from mcda.data.readers import _numeric  # names every non-numeric row (and accepts blank text as missing)
 
             raw = np.asarray(text.to_numpy(zero_copy_only=False), dtype=object)
             values = _numeric(raw, lambda i: where(i[0]))
@@ -1172,7 +1172,9 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
     """Both passes from ``source`` into the store at ``path``; returns the lazily opened cube."""
     import importlib.util
 
-    from mcda.data.cube import _open_zarr_cube, _resolve_one, require_dask
+    from mcda.data.io import _open_zarr_cube
+    from mcda.data.checks import _resolve_one
+    from mcda.data.readers import require_dask
     from mcda.data.stores import check_target, publishing
 
     try:  # (dask itself is imported by the warm-up, while pass 1 runs)
@@ -1199,7 +1201,7 @@ def _convert(source: _Source, store_path: str, *, metric, direction, chunk_datas
     import xarray as xr
 
     from mcda._core import progress as _progress
-    from mcda.data.cube import attach_metric
+    from mcda.data.checks import attach_metric
 
     n_rows = source.n_rows if source.n_rows is not None else source.n_rows_estimate
     bits = _bits_for(n_rows, max(1, rows_in_memory // 2))  # partitions of R / 2 rows: two are assembled at once

@@ -46,7 +46,9 @@ from mcda._core.numeric import TIE_TOLERANCE
 from mcda._core.results import Result, states_scale
 from mcda._core.validation import (MissingDataWarning, as_rng, check_choice, check_nonnegative_float, check_positive_int, check_probability, shown, warn)
 from mcda.data.cards import DIRECTIONS, direction_sign
-from mcda.data.cube import as_cube, complete_cases, complete_cases_with, cube_metric, metric_keys
+from mcda.data.cube import as_cube
+from mcda.data.design import complete_cases, complete_cases_with
+from mcda.data.checks import cube_metric, metric_keys
 
 __all__ = [
     "CriteriaComparison",
@@ -109,7 +111,7 @@ def _metric_mapping(name: str, value, metrics: list, what: str) -> dict:
 
 def _prepare(scores, *, metrics=None, rope=None) -> _Criteria:
     """Validate the cube and the criteria (one place for every public function)."""
-    from mcda.data.io import require_in_memory
+    from mcda.data.blocks import require_in_memory
 
     require_in_memory(scores, "the multi-criteria views (practical_dominance, promethee, weight_stability)",
                       reason="they compare every (dataset, method, metric) cell across metrics at once",

@@ -13,7 +13,8 @@ import pandas as pd
 
 from mcda.data import blocks as _chunks
 from mcda._core.results import Result, states_scale
-from mcda.data.cube import cube_direction, cube_metric, single_score_cube
+from mcda.data.checks import cube_direction, cube_metric
+from mcda.data.cube import single_score_cube
 
 __all__ = ["MethodSummary", "method_summary"]
 

@@ -256,7 +256,7 @@ def effect_sizes(scores, direction=None, *, kind: str = "cohen_d", against: str 
     gen = as_rng(rng)
     if not isinstance(against, str):
         raise McdaArgumentTypeError(f"`against` must be 'best', 'all' or a method's name; got {against!r}.")
-    from mcda.data.io import require_in_memory
+    from mcda.data.blocks import require_in_memory
 
     cube = as_cube(scores, direction, method_names=method_names)
     require_in_memory(cube, "effect_sizes", reason="it returns one row per compared pair (per dataset over seeds) "

@@ -20,7 +20,8 @@ from mcda._core.validation import SmallSampleWarning, check_alpha, check_choice,
 from mcda.data.cards import direction_sign
 from mcda._core.numeric import tie_key
 from mcda.stats._shared.multitest import (PAIR_STRUCTURED, PVALUE_ADJUSTMENTS, adjust_pvalues, canonical_adjustment)
-from mcda.data.cube import single_score_cube, cube_direction
+from mcda.data.cube import single_score_cube
+from mcda.data.checks import cube_direction
 from mcda.data import blocks as _chunks
 from mcda.stats._shared.counts import SHOWN_PAIRS as _SHOWN_PAIRS
 from mcda.stats._shared.counts import PairwiseCounts, add_partials, beyond_rope, count_regions, counts_from_cube

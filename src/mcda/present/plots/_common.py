@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
-from mcda.data.cube import select_metric
+from mcda.data.checks import select_metric
 from mcda.present.plots import _style
 
 #: Marker shapes, paired with the palette so that more than eight methods stay distinguishable
@@ -27,7 +27,7 @@ def require(result, fields: Sequence[str], *, what: str, maker: str):
 
 
 def one_metric(table: pd.DataFrame, metric, *, name: str = "metric") -> tuple[pd.DataFrame, str | None]:
-    """The rows of one metric, chosen by :func:`mcda.data.cube.select_metric` (None when there is only one)."""
+    """The rows of one metric, chosen by :func:`mcda.data.checks.select_metric` (None when there is only one)."""
     if "metric" not in table.columns:
         return table, select_metric(metric, None, argument=name)
     label = select_metric(metric, pd.unique(table["metric"].astype(str)), argument=name)

@@ -24,7 +24,7 @@ import pandas as pd
 
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda._core.validation import check_choice
-from mcda.data.cube import select_metric
+from mcda.data.checks import select_metric
 from mcda.present.plots import _common
 from mcda.present.plots import _layout
 from mcda.present.plots import _style

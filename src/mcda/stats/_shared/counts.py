@@ -19,7 +19,8 @@ from mcda._core.results import Result
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError, check_choice, check_rope
 from mcda.data import blocks as _chunks
 from mcda.data.cards import DIRECTIONS
-from mcda.data.cube import orient, resolve_rope
+from mcda.data.cube import orient
+from mcda.data.checks import resolve_rope
 
 __all__ = ["PairwiseCounts", "count_regions", "beyond_rope", "region_counts", "counts_from_cube", "add_partials"]
 

@@ -22,7 +22,8 @@ from mcda._core.results import Result, states_scale
 from mcda._core.validation import (DescriptiveOnlyWarning, MissingDataWarning, SmallSampleWarning, as_rng, check_choice, check_positive_int, check_probability, shown, warn)
 from mcda.data import blocks as _chunks
 from mcda.data.blocks import require_in_memory
-from mcda.data.cube import (as_cube, complete_design, concat_missing, missing_rows, name_empty_datasets, orient, reduce_seeds, single_score_cube)
+from mcda.data.cube import as_cube, orient, single_score_cube
+from mcda.data.design import complete_design, concat_missing, missing_rows, name_empty_datasets, reduce_seeds
 
 __all__ = ["AcrossDatasets", "prepare_across", "rank_sums", "table_rank_sums", "rank_rows", "rank_table",
            "average_ranks", "MeanRanks", "mean_ranks", "rank_stability", "RankStability"]
@@ -215,7 +216,7 @@ def prepare_across(scores, direction=None, *, method_names=None, missing: str = 
     is the analyst's decision, never made silently here. ``missing="complete"`` drops
     incomplete methods and names them; ``"available"`` keeps NaN cells. A lazy cube stays lazy.
     ``ways_out`` says what the calling public function offers when too little is complete (a
-    key of :data:`mcda.data.cube.WAYS_OUT`: only the arguments that function takes).
+    key of :data:`mcda.data.design.WAYS_OUT`: only the arguments that function takes).
     """
     missing = missing_policy(missing)
     cube = orient(single_score_cube(scores, direction, method_names=method_names,

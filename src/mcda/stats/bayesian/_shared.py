@@ -14,7 +14,8 @@ import pandas as pd
 from mcda._core.validation import (as_rng, check_choice, check_positive_int, check_probability, McdaArgumentError,
                                    McdaArgumentTypeError, shown)
 from mcda.data.blocks import require_in_memory
-from mcda.data.cube import as_cube, resolve_rope
+from mcda.data.cube import as_cube
+from mcda.data.checks import resolve_rope
 
 __all__: list[str] = []  # a private module of the family; its names are imported by name
 

@@ -20,7 +20,9 @@ from scipy import special
 
 from mcda._core.results import Result, states_scale
 from mcda._core.validation import check_choice
-from mcda.data.cube import resolve_rope, single_score_cube, without_empty_datasets
+from mcda.data.checks import resolve_rope
+from mcda.data.cube import single_score_cube
+from mcda.data.design import without_empty_datasets
 from mcda.stats.bayesian._shared import (_check_positive_float, _check_sampling, _check_threshold, _kept_pairs,
                                          _pair_rows, _probabilities_from_counts, _Progress, _region_columns,
                                          _standing, _two_regions)

@@ -14,7 +14,9 @@ from mcda._core.numeric import score_tolerance
 from mcda._core.results import states_scale
 from mcda._core.validation import check_choice, McdaArgumentError, MissingDataWarning, shown as _shown, warn
 from mcda.data.blocks import require_in_memory
-from mcda.data.cube import orient, resolve_rope, single_score_cube, without_empty_datasets
+from mcda.data.cube import orient, single_score_cube
+from mcda.data.checks import resolve_rope
+from mcda.data.design import without_empty_datasets
 from mcda.stats.bayesian._shared import (_check_positive_float, _check_sampling, _check_threshold, _kept_pairs,
                                          _pair_rows, _probabilities_from_counts, _Progress, _two_regions)
 from mcda.stats.bayesian.sign import _assemble, bayesian_sign_comparison, BayesianComparison

@@ -42,7 +42,8 @@ from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda._core.results import Result, states_scale
 from mcda._core.validation import check_choice, check_probability, shown, user_stacklevel
 from mcda.data.cards import direction_sign
-from mcda.data.cube import as_cube, cube_cards, select_metric, score_cube
+from mcda.data.cube import as_cube, score_cube
+from mcda.data.checks import cube_cards, select_metric
 
 __all__ = [
     "EPOCH_SELECTIONS",
@@ -93,7 +94,7 @@ def _resolve_splits(cube: xr.DataArray, split, validation) -> tuple[str | None, 
 
 
 def _check_cube(scores, criterion):
-    from mcda.data.io import require_in_memory
+    from mcda.data.blocks import require_in_memory
 
     require_in_memory(scores, "epoch selection", reason="it picks an epoch per run from each run's whole series",
                       instead="select the epochs per chunk yourself and store the selected cube, or load a subset")

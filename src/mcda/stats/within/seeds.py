@@ -34,7 +34,8 @@ from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda._core.results import Result, states_scale
 from mcda._core.validation import (check_control, UnpairedSeedsWarning, as_rng, check_alpha, check_choice, check_positive_int, check_probability, shown, warn)
 from mcda.data.cards import MetricCard, direction_sign
-from mcda.data.cube import as_cube, cube_card, cube_cards
+from mcda.data.cube import as_cube
+from mcda.data.checks import cube_card, cube_cards
 from mcda._core.numeric import score_tolerance
 from mcda.stats._shared.multitest import adjust_by_family
 
@@ -79,7 +80,7 @@ class _Block:
 
 def _blocks(scores, direction, metric, method_names) -> tuple[xr.DataArray, list[_Block]]:
     """The cube and one block per metric; a cube without ``seed`` (or with epoch/split) raises."""
-    from mcda.data.io import require_in_memory
+    from mcda.data.blocks import require_in_memory
 
     require_in_memory(scores, "the within-dataset views (summary, paired_tests, equivalence, power)",
                       reason="they return one row per (dataset, method) cell or pair, as large as the cube itself",

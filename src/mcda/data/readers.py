@@ -1,0 +1,680 @@
+"""Every input format read into one unchecked ``xarray.DataArray`` (or a DataFrame) for :func:`mcda.score_cube`.
+
+Tidy and wide DataFrames, nested dicts, arrays with names, DataArrays, and paths: CSV and
+Parquet tables, cube JSON, netCDF files and Zarr stores. The labels and the scores are checked
+here (text labels, repeats, finite real numbers); the metric, its card and the cube's shape are
+checked by :mod:`mcda.data.checks` and :mod:`mcda.data.cube`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import numbers
+import weakref
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
+from mcda._core.validation import shown
+
+__all__ = [
+    "DIMS",
+    "METHOD_COLUMN_NAMES",
+    "check_csv_fields",
+    "read_path",
+    "read_cube_json",
+    "read_netcdf",
+    "read_store",
+    "read_zarr",
+    "require_dask",
+]
+
+DIMS = ("dataset", "method", "seed", "metric", "epoch", "split")
+_OPTIONAL_DIMS = DIMS[2:]
+_STRING_DIMS = ("dataset", "method", "metric", "split")
+JSON_FORMAT = "mcda-cube"
+JSON_VERSION = 1
+_DEFAULT_COLUMNS = {d: d for d in DIMS} | {"score": "score"}
+_MAX_SHOWN = 8
+#: Column names people give the method column of a tidy table (matched case-insensitively).
+METHOD_COLUMN_NAMES = ("method", "model", "algorithm", "classifier", "system", "approach")
+
+
+# --------------------------------------------------------------------------- frames, dicts, arrays, DataArrays
+
+# Scores beyond 1e150 in magnitude are refused: differences and sums of such scores (and the
+# squares a variance takes) overflow float64 (1e154**2 is inf). Tiny scores are kept: every
+# variance is computed on values scaled by their largest magnitude (within._spread), so 1e-154
+# does not underflow to a false "every difference equals".
+_HUGE = 1e150
+
+
+def _numeric(values: pd.Series | np.ndarray, where) -> np.ndarray:
+    """float64 values; non-numeric entries, ±inf, complex values and magnitudes beyond 1e150
+    raise naming ``where(i)`` for each bad i; masked entries become NaN (missing)."""
+    if np.ma.isMaskedArray(values):  # a masked entry is a missing result, as xarray reads it
+        values = np.ma.filled(np.ma.asarray(values).astype(np.float64) if values.dtype.kind in "fiub"
+                              else values.astype(object), np.nan)
+    arr = np.asarray(values)
+    if arr.dtype.kind == "c" or (arr.dtype == object and any(isinstance(v, complex | np.complexfloating)
+                                                           for v in arr.ravel().tolist())):
+        raise McdaArgumentError("scores must be real numbers; got complex values (mcda does not drop the "
+                                "imaginary part: pass the real part, or the modulus, explicitly)", argument="scores")
+    if arr.dtype.kind == "b":
+        raise McdaArgumentTypeError("scores must be numbers; got booleans (True/False are not scores: pass "
+                                    "the numbers, e.g. as float)", argument="scores")
+    if arr.dtype.kind in "fiu":
+        out = arr.astype(np.float64)
+    else:
+        series = pd.Series(arr.ravel(), dtype=object)
+        numeric = pd.to_numeric(series, errors="coerce")
+        isbool = series.map(lambda v: isinstance(v, (bool, np.bool_)))
+        bad_text = ((numeric.isna() & series.notna() & ~series.map(_is_missing_marker)) | isbool).to_numpy()
+        out = numeric.to_numpy(dtype=np.float64).reshape(arr.shape)
+        bad_text = bad_text.reshape(arr.shape)
+        if bad_text.any():
+            idx = list(zip(*np.nonzero(bad_text)))
+            shown = [f"{where(i)}: {arr[i]!r}" for i in idx[:_MAX_SHOWN]]
+            more = f" (and {len(idx) - _MAX_SHOWN} more)" if len(idx) > _MAX_SHOWN else ""
+            raise McdaArgumentError("scores must be numeric; non-numeric values at " + "; ".join(shown) + more)
+    if out.size:
+        with np.errstate(invalid="ignore"):  # fmax/fmin skip NaN: no temporary the size of the scores
+            within = not (np.fmax.reduce(out, axis=None) > _HUGE or np.fmin.reduce(out, axis=None) < -_HUGE)
+        if within:  # ±inf lie beyond _HUGE too: nothing below can fire
+            return out
+    infinite = np.isinf(out)
+    if infinite.any():
+        idx = list(zip(*np.nonzero(infinite)))
+        shown = [f"{where(i)}: {out[i]!r}" for i in idx[:_MAX_SHOWN]]
+        more = f" (and {len(idx) - _MAX_SHOWN} more)" if len(idx) > _MAX_SHOWN else ""
+        raise McdaArgumentError("scores must be finite (NaN marks a missing result); infinite values at "
+                         + "; ".join(shown) + more)
+    with np.errstate(invalid="ignore"):
+        extreme = np.abs(out) > _HUGE
+    if extreme.any():
+        idx = list(zip(*np.nonzero(extreme)))
+        shown = [f"{where(i)}: {out[i]!r}" for i in idx[:_MAX_SHOWN]]
+        more = f" (and {len(idx) - _MAX_SHOWN} more)" if len(idx) > _MAX_SHOWN else ""
+        raise McdaArgumentError(
+            f"scores must not exceed {_HUGE:g} in magnitude: their differences, sums and variances would "
+            "overflow float64. Rescale the scores (other units, or their logarithm); too large at "
+            + "; ".join(shown) + more)
+    return out
+
+
+def _is_missing_marker(v) -> bool:
+    if v is None:
+        return True
+    if isinstance(v, float) and math.isnan(v):
+        return True
+    if isinstance(v, str) and v.strip() == "":
+        return True
+    return v is pd.NA or v is pd.NaT
+
+
+def _text_labels(raw, dim: str, where: str) -> np.ndarray:
+    """``raw`` labels as text, refusing two labels that differ only in type (``1`` and ``"1"``).
+
+    Such labels would become one label and one would overwrite the other's results.
+    """
+    if isinstance(raw, np.ndarray) and (raw.dtype.kind in "iuU" or (
+            raw.dtype == object and pd.api.types.infer_dtype(raw, skipna=False) == "string")):
+        # one type throughout (checked in C, not a Python loop over millions of labels): no two can clash
+        return raw.astype(str).astype(object) if raw.dtype != object else raw.copy()
+    raw = list(raw)
+    text = np.array([str(v) for v in raw], dtype=object)
+    if len(raw) > 1:
+        first: dict = {}
+        for v, t in zip(raw, text.tolist()):
+            prior = first.setdefault(t, v)
+            if prior is not v and type(prior) is not type(v) and not (_same_label(prior, v)):
+                raise McdaArgumentError(
+                    f"{where} has {dim} labels that differ only in type: {prior!r} ({type(prior).__name__}) and "
+                    f"{v!r} ({type(v).__name__}) both read as {t!r}, so one would overwrite the other's results. "
+                    f"Make the {dim} labels distinct as text.")
+    return text
+
+
+def _same_label(a, b) -> bool:
+    """numpy and Python scalars of one kind (np.str_ and str, np.int64 and int) are one label."""
+    kinds = (str, numbers.Integral, numbers.Real, bool)
+    for k in kinds:
+        if isinstance(a, k) and isinstance(b, k):
+            return a == b
+    return False
+
+
+def _labels(values, dim: str) -> np.ndarray:
+    labels = pd.unique(pd.Series(values, dtype=object))
+    if dim in _STRING_DIMS:
+        labels = _text_labels(labels, dim, "the table")
+    else:
+        raw = labels
+        labels = np.asarray(labels)
+        if labels.dtype == object:
+            try:
+                labels = labels.astype(np.int64)
+            except (TypeError, ValueError, OverflowError):
+                labels = _text_labels(raw, dim, "the table")
+            if len(pd.unique(labels)) != len(labels):
+                raise McdaArgumentError(
+                    f"the table has {dim} labels that differ only in type: {shown(raw)} read as the same "
+                    f"integers, so one would overwrite the other's results. Make the {dim} labels distinct.")
+    return labels
+
+
+def _from_tidy(frame: pd.DataFrame, columns: Mapping[str, str]) -> xr.DataArray:
+    cols = dict(_DEFAULT_COLUMNS)
+    if columns:
+        unknown_roles = [k for k in columns if k not in cols]
+        if unknown_roles:
+            raise McdaArgumentError(f"`columns` keys must be among {shown(cols)}; got {shown(unknown_roles)}")
+        cols.update(columns)
+    for role in ("dataset", "method", "score"):
+        if cols[role] not in frame.columns:
+            raise McdaArgumentError(f"the tidy table has no {role} column {cols[role]!r}; its columns are "
+                             f"{shown(frame.columns)}. Name it with `columns={{{role!r}: ...}}`.")
+    if columns:
+        for role, name in columns.items():
+            if name not in frame.columns:
+                raise McdaArgumentError(f"`columns` maps {role!r} to {name!r}, which is not a column; the columns are "
+                                 f"{shown(frame.columns)}")
+    dims = ["dataset", "method"] + [d for d in _OPTIONAL_DIMS if cols[d] in frame.columns]
+    keys = [cols[d] for d in dims]
+    key_frame = frame[keys]
+    for d, k in zip(dims, keys):
+        if key_frame[k].isna().any():
+            rows = list(frame.index[key_frame[k].isna()])
+            raise McdaArgumentError(f"the {d} column {k!r} is empty in rows {shown(rows)}")
+    dup = key_frame.duplicated(keep=False)
+    if dup.any():
+        dups = key_frame[dup].drop_duplicates().head(_MAX_SHOWN)
+        examples = "; ".join(", ".join(f"{d}={v!r}" for d, v in zip(dims, row)) for row in dups.itertuples(index=False))
+        n = int(key_frame[dup].drop_duplicates().shape[0])
+        raise McdaArgumentError(f"duplicate rows: {n} ({', '.join(dims)}) keys appear more than once, e.g. {examples}. "
+                         "Aggregate them yourself or add the distinguishing column (e.g. a seed).")
+    index_names = list(frame.index)
+    values = _numeric(frame[cols["score"]].to_numpy(),
+                      lambda i: f"row {index_names[i[0]]!r} (column {cols['score']!r})")
+    labels, codes = {}, []
+    for d, k in zip(dims, keys):
+        code, uniques = pd.factorize(pd.Series(frame[k].to_numpy(), dtype=object), sort=False)
+        labels[d] = _labels(uniques, d)
+        codes.append(code.astype(np.int64))
+    shape = tuple(len(labels[d]) for d in dims)
+    data = np.full(shape, np.nan)
+    data[tuple(codes)] = values
+    return xr.DataArray(data, dims=dims, coords={d: labels[d] for d in dims}, name="score")
+
+
+def _from_wide(frame: pd.DataFrame, columns: Mapping[str, str] | None) -> xr.DataArray:
+    if isinstance(frame.columns, pd.MultiIndex) or isinstance(frame.index, pd.MultiIndex):
+        which = "columns" if isinstance(frame.columns, pd.MultiIndex) else "index"
+        raise McdaArgumentError(
+            f"`data` is a wide DataFrame with a MultiIndex {which} ({shown(getattr(frame, which).names)}); mcda "
+            "would have to guess which level holds the methods. Pass a tidy frame instead "
+            "(frame.stack(...).reset_index() with columns dataset, method, score and e.g. seed or metric).",
+            argument="data")
+    cols = dict(_DEFAULT_COLUMNS) | dict(columns or {})
+    dataset_col = cols["dataset"]
+    stray = [cols[d] for d in _OPTIONAL_DIMS if cols[d] in frame.columns]
+    if stray:
+        raise McdaArgumentError(
+            f"`data` is a wide DataFrame (no {cols['method']!r} column, so every column is a method) but it has "
+            f"column(s) {shown(stray)}, which name a dimension, not a method. Pass a tidy frame with columns "
+            f"dataset, method, score and {', '.join(map(repr, stray))}.", argument="data")
+    if dataset_col in frame.columns:
+        frame = frame.set_index(dataset_col)
+    datasets = list(_text_labels(frame.index, "dataset", "the wide table"))
+    methods = list(_text_labels(frame.columns, "method", "the wide table"))
+    for what, labels in (("dataset (row)", datasets), ("method (column)", methods)):
+        seen = pd.Series(labels)
+        if seen.duplicated().any():
+            raise McdaArgumentError(f"duplicate {what} labels: {shown(seen[seen.duplicated()].unique())}")
+    values = _numeric(frame.to_numpy(dtype=object),
+                      lambda i: f"dataset {datasets[i[0]]!r}, method {methods[i[1]]!r}")
+    return xr.DataArray(values, dims=("dataset", "method"),
+                        coords={"dataset": np.array(datasets, dtype=object),
+                                "method": np.array(methods, dtype=object)}, name="score")
+
+
+def _from_dict(data: Mapping) -> xr.DataArray:
+    datasets = list(_text_labels(list(data), "dataset", "the dict"))
+    if len(set(datasets)) != len(datasets):
+        raise McdaArgumentError(f"duplicate dataset labels after conversion to text: {shown(datasets)}")
+    methods: list[str] = []
+    raw_methods: list = []
+    n_seeds = 0
+    has_seeds = False
+    for ds, inner in data.items():
+        if not isinstance(inner, Mapping):
+            raise McdaArgumentTypeError(f"a nested dict must map dataset -> {{method: score or [scores per seed]}}; "
+                            f"dataset {ds!r} maps to {type(inner).__name__}")
+        _text_labels(list(inner), "method", f"the dict (dataset {ds!r})")
+        for m, v in inner.items():
+            if str(m) not in methods:
+                methods.append(str(m))
+                raw_methods.append(m)
+            else:
+                _text_labels([raw_methods[methods.index(str(m))], m], "method", "the dict")
+            if isinstance(v, (list, tuple, np.ndarray, pd.Series)):
+                has_seeds = True
+                n_seeds = max(n_seeds, len(v))
+    shape = (len(datasets), len(methods)) + ((n_seeds,) if has_seeds else ())
+    raw = np.full(shape, np.nan, dtype=object)
+    for i, (ds, inner) in enumerate(data.items()):
+        for m, v in inner.items():
+            j = methods.index(str(m))
+            if has_seeds:
+                vals = list(v) if isinstance(v, (list, tuple, np.ndarray, pd.Series)) else [v]
+                raw[i, j, : len(vals)] = np.array(vals, dtype=object)
+            else:
+                raw[i, j] = v
+    seeds_note = ", seed {}".format
+    values = _numeric(raw, lambda idx: f"dataset {datasets[idx[0]]!r}, method {methods[idx[1]]!r}"
+                      + (seeds_note(idx[2]) if has_seeds else ""))
+    dims = ("dataset", "method") + (("seed",) if has_seeds else ())
+    coords = {"dataset": np.array(datasets, dtype=object), "method": np.array(methods, dtype=object)}
+    if has_seeds:
+        coords["seed"] = np.arange(n_seeds)
+    return xr.DataArray(values, dims=dims, coords=coords, name="score")
+
+
+def _from_array(data, method_names, dataset_names, seed_names) -> xr.DataArray:
+    # a masked entry is a missing result (as xarray reads a masked array); np.asarray would drop the mask
+    arr = np.ma.filled(np.ma.asarray(data, dtype=np.float64), np.nan) if np.ma.isMaskedArray(data) else np.asarray(data)
+    if arr.ndim not in (2, 3):
+        raise McdaArgumentError(f"an array of scores must be 2-D (datasets × methods) or 3-D (datasets × methods × "
+                         f"seeds); got shape {arr.shape}")
+    dims = ("dataset", "method", "seed")[: arr.ndim]
+    names = {"dataset": dataset_names, "method": method_names, "seed": seed_names}
+    coords = {}
+    for axis, d in enumerate(dims):
+        given = names[d]
+        if given is None:
+            labels = np.arange(arr.shape[axis]) if d == "seed" else np.array(
+                [f"{d}_{i}" for i in range(arr.shape[axis])], dtype=object)
+        else:
+            given = list(given)
+            if len(given) != arr.shape[axis]:
+                raise McdaArgumentError(f"`{d}_names` has {len(given)} labels but the array has {arr.shape[axis]} "
+                                 f"{d}s (axis {axis}); got {shown(given)}")
+            labels = np.array([str(v) for v in given], dtype=object) if d != "seed" else np.asarray(given)
+            if len(set(labels.tolist())) != len(labels):
+                raise McdaArgumentError(f"`{d}_names` has duplicates: {shown(pd.Series(labels)[pd.Series(labels).duplicated()])}")
+        coords[d] = labels
+    values = _numeric(arr, lambda idx: ", ".join(f"{d} {coords[d][i]!r}" for d, i in zip(dims, idx)))
+    return xr.DataArray(values, dims=dims, coords=coords, name="score")
+
+
+def _kept_lazy_labels(labels: np.ndarray) -> bool:
+    """Dataset labels of a lazy cube that need no conversion: integers, or text (checked in C, not per label)."""
+    if labels.dtype.kind in "iuU":
+        return True
+    return labels.dtype == object and pd.api.types.infer_dtype(labels, skipna=False) == "string"
+
+
+def _repeated_labels(labels: np.ndarray) -> list:
+    """Labels that occur more than once among millions of text (object) or integer labels,
+    without a hash table of them all: the 64-bit hashes of the labels (Python's own for text,
+    cached in each string) are sorted, and only labels whose hashes tie are compared.
+    Transient memory: 8 bytes a label (``pd.unique`` on a pandas 3 ``str`` Series took about
+    120 bytes a label, ``Index.is_unique`` about 50)."""
+    if labels.dtype != object:
+        ordered = np.sort(labels)
+        return ordered[1:][ordered[1:] == ordered[:-1]].tolist()
+    hashes = np.fromiter(map(hash, labels), dtype=np.int64, count=labels.size)
+    order = np.argsort(hashes, kind="stable") if labels.size < 1 << 16 else None
+    if order is None:  # millions: sort the hashes in place; the few tied positions are found again after
+        hashes.sort()
+        tied = np.unique(hashes[1:][hashes[1:] == hashes[:-1]])
+        if not tied.size:
+            return []
+        candidates = labels[np.isin(np.fromiter(map(hash, labels), dtype=np.int64, count=labels.size), tied)]
+    else:
+        ordered = hashes[order]
+        same = np.flatnonzero(ordered[1:] == ordered[:-1])
+        if not same.size:
+            return []
+        candidates = labels[np.unique(np.concatenate([order[same], order[same + 1]]))]
+    series = pd.Series(candidates, dtype=object)
+    return series[series.duplicated()].tolist()
+
+
+#: from this many text labels on, repeats are looked for by sorted hashes (:func:`_repeated_labels`)
+_MANY_LABELS = 1 << 16
+
+
+def _has_repeats(labels: np.ndarray) -> bool:
+    """Whether a label occurs twice: integers by sorting, millions of text labels by sorted
+    hashes (:func:`_repeated_labels`), others through a pandas Index."""
+    if labels.dtype.kind in "iu" or (labels.dtype == object and labels.size >= _MANY_LABELS):
+        return bool(_repeated_labels(labels))
+    return pd.Index(labels, dtype=object, copy=False).has_duplicates
+
+
+def _label_index(labels: np.ndarray, d: str):
+    """Text labels as an object Index, which xarray keeps as it is (an object array it converts
+    through a pandas ``str`` Series and back: two more copies of every label)."""
+    return pd.Index(labels, dtype=object, copy=False, name=d) if labels.dtype == object else labels
+
+
+def _text_coordinate(labels: np.ndarray, d: str):
+    """The labels of a text dim as text, refused if two differ only in type or repeat."""
+    given = labels
+    labels = _text_labels(labels, d, "the DataArray")
+    integers = isinstance(given, np.ndarray) and given.dtype.kind in "iu"
+    if _has_repeats(given if integers else labels):  # distinct integers read as distinct text: checked as integers
+        _refuse_repeated(labels, d)
+    return _label_index(labels, d)
+
+
+# checked text labels of large label indexes, by the (immutable) pandas Index a cube's coordinate
+# holds: a cube validated again (every statistic validates its argument) converts and checks its
+# million labels once, not once per call. An entry lives as long as the Index it was read from.
+_CHECKED_LABELS: dict = {}
+
+
+def _checked_text_labels(index, labels: np.ndarray, d: str):
+    """:func:`_text_coordinate` of ``labels``, remembered for ``index`` (the coordinate's pandas Index)."""
+    if index is None or labels.size < _MANY_LABELS:
+        return _text_coordinate(labels, d)
+    hit = _CHECKED_LABELS.get(id(index))
+    if hit is not None and hit[0]() is index and hit[1] == d:
+        return hit[2]
+    out = _text_coordinate(labels, d)
+    _remember_labels(index, d, out)
+    return out
+
+
+def _remember_labels(index, d: str, checked) -> None:
+    key = id(index)
+    try:
+        ref = weakref.ref(index, lambda _, key=key, table=_CHECKED_LABELS: table.pop(key, None))  # (at exit too)
+    except TypeError:  # not weakly referenceable: checked again next time
+        return
+    _CHECKED_LABELS[key] = (ref, d, checked)
+
+
+def _refuse_repeated(labels: np.ndarray, d: str):
+    index = pd.Index(labels, dtype=object, copy=False)  # object: no second (arrow) copy of text labels
+    raise McdaArgumentError(f"duplicate {d} labels: {shown(index[index.duplicated()])}")
+
+
+def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
+    unknown = [d for d in da.dims if d not in DIMS]
+    if unknown:
+        raise McdaArgumentError(f"a score cube's dims must be among {shown(DIMS)}; got unknown dims {shown(unknown)}")
+    for d in ("dataset", "method"):
+        if d not in da.dims:
+            raise McdaArgumentError(f"a score cube needs a {d!r} dim; got dims {shown(da.dims)}")
+    order = [d for d in DIMS if d in da.dims]
+    da = da.transpose(*order)
+    coords = {}
+    lazy = hasattr(da.data, "dask")
+    for d in order:
+        if d in da.coords:
+            if lazy and d == "dataset":  # checked before (the same Index): not again
+                hit = _CHECKED_LABELS.get(id(da.indexes.get(d)))
+                if hit is not None and hit[0]() is da.indexes.get(d) and hit[1] == d:
+                    coords[d] = hit[2]
+                    continue
+            labels = da.coords[d].values
+            if lazy and d == "dataset" and _kept_lazy_labels(labels):
+                # millions of items: integer labels stay integers, text becomes objects without a Python
+                # loop, checked for repeats without a hash table of them all, and kept as an object
+                # Index (an array would become a pandas 3 ``str`` Index: a second copy of every label)
+                labels = labels.astype(object) if labels.dtype.kind == "U" else labels
+                if _has_repeats(labels):
+                    _refuse_repeated(labels, d)
+                coords[d] = pd.Index(labels, dtype=labels.dtype, copy=False, name=d)
+                continue
+            elif d in _STRING_DIMS:
+                coords[d] = _checked_text_labels(da.indexes.get(d), labels, d)
+                continue
+        else:
+            labels = np.arange(da.sizes[d]) if d not in _STRING_DIMS else np.array(
+                [f"{d}_{i}" for i in range(da.sizes[d])], dtype=object)
+        if _has_repeats(labels):
+            _refuse_repeated(labels, d)
+        coords[d] = _label_index(labels, d) if d in _STRING_DIMS else labels
+    if hasattr(da.data, "dask"):  # keep lazy arrays lazy; values are checked chunk-wise where used
+        out = da.assign_coords(coords)
+    else:
+        values = _numeric(da.values, lambda idx: ", ".join(f"{d} {coords[d][i]!r}" for d, i in zip(order, idx)))
+        out = da.copy(data=values).assign_coords(coords)
+    for d, checked in coords.items():  # the validated cube's own label Index: its text labels are checked
+        if (isinstance(checked, pd.Index) and checked.dtype == object and len(checked) >= _MANY_LABELS
+                and d in _STRING_DIMS):  # (a lazy cube's integer labels stay integers: not text yet)
+            _remember_labels(out.indexes[d], d, checked)
+    out.name = "score"
+    return out
+
+
+# --------------------------------------------------------------------------- paths
+
+def check_csv_fields(frame: pd.DataFrame, where: str) -> pd.DataFrame:
+    """Refuse a CSV whose rows have more fields than its header.
+
+    pandas then takes the first column as an index without a word, every column shifts by one
+    and the error comes much later ("invalid literal for int() with base 10: 'a'").
+    """
+    if not isinstance(frame.index, pd.RangeIndex):
+        n = len(frame.columns)
+        raise McdaArgumentError(f"{where}: the rows have more fields than the header ({n} names: "
+                         f"{shown(list(frame.columns))}), from line 2 on; every line needs one field per "
+                         "header name")
+    return frame
+
+
+def read_path(path: Path, *, chunks, columns):
+    """What a path holds: a DataFrame (CSV, Parquet) or a DataArray (JSON, netCDF, Zarr), not yet checked."""
+    if not path.exists():
+        raise FileNotFoundError(f"`data` path {str(path)!r} does not exist")
+    suffix = path.suffix.lower()
+    if path.is_dir() or suffix == ".zarr":
+        return read_store(path, chunks=chunks)
+    if suffix in (".nc", ".nc4", ".netcdf", ".cdf"):
+        return read_netcdf(path, chunks=None if chunks is None else {"dataset": chunks})
+    if suffix == ".json":
+        return read_cube_json(path)
+    if suffix == ".csv":
+        return check_csv_fields(pd.read_csv(path), f"`data` path {str(path)!r}")
+    if suffix in (".parquet", ".pq"):
+        return pd.read_parquet(path)
+    raise McdaArgumentError(f"`data` path {str(path)!r} has suffix {suffix!r}; mcda reads .csv, .parquet, .json (a cube "
+                     "from mcda.data.io.to_json), .nc (from mcda.data.io.to_netcdf) and .zarr stores")
+
+
+def read_cube_json(source) -> xr.DataArray:
+    """The DataArray in a cube JSON (a path, or the text itself), not yet checked (:func:`mcda.data.io.from_json` checks it)."""
+    if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+        text = Path(source).read_text(encoding="utf-8")
+    else:
+        text = source
+    doc = json.loads(text)
+    if doc.get("format") != JSON_FORMAT:
+        raise McdaArgumentError(f"not an mcda cube JSON (format {doc.get('format')!r}, expected {JSON_FORMAT!r})")
+    if doc.get("version", 0) > JSON_VERSION:
+        raise McdaArgumentError(f"this cube JSON is version {doc['version']}; this mcda reads up to {JSON_VERSION}")
+    dims = doc["dims"]
+    coords = {}
+    for d in dims:
+        labels = doc["coords"][d]
+        coords[d] = np.array(labels, dtype=object) if d in _STRING_DIMS else np.array(labels)
+    raw = np.array(_nan_from_none(doc["values"]), dtype=object)
+    if raw.shape != tuple(len(coords[d]) for d in dims):
+        raise McdaArgumentError(f"the cube JSON's values have shape {raw.shape} but its coords give "
+                                f"{tuple(len(coords[d]) for d in dims)}", argument="source")
+    values = _numeric(raw, lambda idx: "JSON value at " + ", ".join(f"{d} {coords[d][i]!r}" for d, i in zip(dims, idx)))
+    da = xr.DataArray(values, dims=dims, coords=coords, name="score")
+    for name, spec in doc.get("extra_coords", {}).items():
+        raw = spec["values"]
+        arr = np.array(_nan_from_none(raw)) if _has_numbers(raw) else np.array(raw, dtype=object)
+        da = da.assign_coords({name: (tuple(spec["dims"]), arr)})
+    attrs = dict(doc.get("attrs", {}))
+    if attrs.get("noise_floor", 0) is None:
+        attrs["noise_floor"] = math.nan
+    da.attrs = attrs
+    return da
+
+
+def _has_numbers(raw) -> bool:
+    flat = np.array(raw, dtype=object).ravel()
+    return any(isinstance(v, (int, float)) and not isinstance(v, bool) for v in flat) and not any(
+        isinstance(v, str) for v in flat)
+
+
+def _nan_from_none(raw):
+    if isinstance(raw, list):
+        return [_nan_from_none(v) for v in raw]
+    return np.nan if raw is None else raw
+
+
+#: The attribute a netCDF file of mcda describes its encoded labels and attributes in.
+NETCDF_ENCODING = "mcda_netcdf_encoding"
+
+
+def _netcdf_decode(values: np.ndarray, how: dict) -> np.ndarray:
+    flat = [str(v) for v in np.asarray(values).ravel()]
+    shape = np.shape(values)
+    if how["as"] == "int":
+        return np.array([int(v) for v in flat], dtype=np.dtype(how["dtype"])).reshape(shape)
+    if how["as"] == "bool":
+        return np.array([v == "1" for v in flat], dtype=bool).reshape(shape)
+    if how["as"] == "json":
+        decoded = np.empty(len(flat), dtype=object)
+        decoded[:] = [json.loads(v) for v in flat]
+        return decoded.reshape(shape)
+    return np.array(flat, dtype=object).reshape(shape)
+
+
+def read_netcdf(path: str | Path, *, chunks=None) -> xr.DataArray:
+    """The DataArray in a netCDF file written by :func:`mcda.data.io.to_netcdf`, labels and attrs decoded,
+    not yet checked (lazily, chunked along ``dataset``, when ``chunks`` is given)."""
+    if chunks is None:
+        da = xr.open_dataarray(path).load()
+        da.close()
+    else:
+        da = xr.open_dataarray(path, chunks=chunks)
+    attrs = dict(da.attrs)
+    encoding = json.loads(attrs.pop(NETCDF_ENCODING)) if NETCDF_ENCODING in attrs else None
+    for name in list(da.coords):
+        coord = da.coords[name]
+        if encoding is not None and name in encoding["coords"]:
+            da = da.assign_coords({name: (coord.dims, _netcdf_decode(coord.values, encoding["coords"][name]))})
+        elif coord.dtype.kind in "US":
+            da = da.assign_coords({name: (coord.dims, coord.values.astype(object))})
+    if encoding is not None:
+        for key in encoding["json_attrs"]:
+            attrs[key] = json.loads(attrs[key])
+    da.attrs = attrs
+    da.name = "score"
+    return da
+
+
+def require_dask() -> None:
+    """ImportError with the install line when the ``dask`` extra is missing."""
+    try:
+        import dask  # noqa: F401
+    except ImportError as exc:  # pragma: no cover - exercised only without the extra
+        raise ImportError("lazy cubes need dask: pip install 'mcda[dask]'") from exc
+
+
+def _open_zarr_makes_indexes_optional() -> bool:
+    import inspect
+
+    return "create_default_indexes" in inspect.signature(xr.open_zarr).parameters
+
+
+_LABEL_STEP = 1 << 20
+
+
+def _local(variable) -> np.ndarray:
+    """A (small) variable's values read here, in this process, even when a dask cluster is active."""
+    data = variable.data
+    if hasattr(data, "dask"):
+        from dask.local import get_sync  # a scheduler function: dask does not import distributed to look for a client
+
+        return np.asarray(data.compute(scheduler=get_sync))
+    return np.asarray(variable.values)
+
+
+def _labels_as_objects(coord: xr.DataArray) -> np.ndarray:
+    """A label coordinate as an object array (text as ``str``), read a million labels at a time
+    by this process (the labels are metadata: they never go through a cluster's workers)."""
+    variable = coord.variable
+    n = variable.shape[0] if variable.ndim == 1 else None
+    if n is None or n <= _LABEL_STEP:
+        values = _local(variable)
+        return values.astype(object) if values.dtype.kind in "UST" or values.dtype == object else values
+    first = _local(variable[:1])
+    if first.dtype.kind not in "UST" and first.dtype != object:
+        return _local(variable)  # numeric labels stay numeric
+    out = np.empty(n, dtype=object)
+    for start in range(0, n, _LABEL_STEP):
+        out[start:start + _LABEL_STEP] = _local(variable[start:start + _LABEL_STEP]).astype(object)
+    return out
+
+
+def read_store(path, *, chunks: int | None = None) -> xr.DataArray:
+    """The lazy DataArray in a Zarr store or a netCDF file, chunked along ``dataset``, not yet
+    checked (:func:`mcda.data.io.open_cube` checks it)."""
+    require_dask()
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"`path` {str(path)!r} does not exist")
+    spec = {"dataset": chunks} if chunks is not None else None
+    if not path.is_dir():  # netCDF: read (and decoded) as from_netcdf reads it, lazily
+        da = read_netcdf(path, chunks=spec or {"dataset": 100_000})
+        return da.chunk({d: -1 for d in da.dims if d != "dataset"})
+    return read_zarr(path, spec=spec)
+
+
+def read_zarr(path, *, spec=None, dataset_labels=None) -> xr.DataArray:
+    """The DataArray in a Zarr store, labels read as text, not yet checked; ``dataset_labels``: the store's dataset labels (an
+    object array of ``str``) when the caller has them (:mod:`mcda.ingest.convert` just wrote them), so
+    that they are not read back."""
+    path = str(path)
+    # the labels are loaded once, below, as text objects chunk by chunk: xarray's default index
+    # would first hold them as fixed-width text too (twice the memory at millions of datasets)
+    lazy_labels = {"create_default_indexes": False} if _open_zarr_makes_indexes_optional() else {}
+    ds = xr.open_zarr(path, chunks=spec if spec else {}, consolidated=False, **lazy_labels)
+    if "score" not in ds:
+        raise McdaArgumentError(f"`path` {path!r} is a Zarr store without a 'score' array; it has {list(ds)}")
+    da = ds["score"]
+    axes = [i for i, d in enumerate(da.dims) if d != "dataset" and da.data.numblocks[i] > 1]
+    if axes:  # one chunk along every dim but dataset (on the dask array: no hashing of the labels)
+        da = da.copy(data=da.data.rechunk({i: -1 for i in axes}))
+    for name in list(da.coords):
+        coord = da.coords[name]
+        if coord.dtype.kind in "UST" or str(coord.dtype).startswith("StringDType") or name in da.dims:
+            if name == "dataset" and dataset_labels is not None:
+                # distinct text (the ingestion grouped the rows by label): the Index is known checked
+                index = pd.Index(dataset_labels, dtype=object, copy=False, name=name)
+                da = da.assign_coords({name: index})
+                if len(index) >= _MANY_LABELS:
+                    _remember_labels(da.indexes[name], name, da.indexes[name])
+                continue
+            labels = _labels_as_objects(coord)
+            if name in da.dims and labels.dtype == object:
+                # as a pandas Index, which xarray keeps as it is (an array would be copied, string by string)
+                labels = pd.Index(labels, dtype=object, copy=False, name=name)
+            else:
+                labels = (coord.dims, labels)
+            da = da.assign_coords({name: labels})
+    unknown = [d for d in da.dims if d not in DIMS]
+    if unknown:
+        raise McdaArgumentError(f"the store's dims must be among {DIMS}; got unknown dims {unknown}")
+    da = da.transpose(*[d for d in DIMS if d in da.dims])
+    attrs = dict(da.attrs)
+    if attrs.get("noise_floor") is None or attrs.get("noise_floor") == "":
+        attrs["noise_floor"] = math.nan
+    da.attrs = attrs
+    da.name = "score"
+    return da
