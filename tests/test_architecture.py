@@ -215,3 +215,29 @@ def test_every_module_has_a_line_on_the_architecture_page():
     assert not missing, f"modules without a line in docs/architecture.md: {missing}"
     stale = sorted(listed - modules - {"mcda/__init__.py"})
     assert not stale, f"lines in docs/architecture.md for modules that do not exist: {stale}"
+
+
+# --------------------------------------------------------------------------- the result bases
+def _public_classes():
+    """Every public class defined in a module of mcda (the ingestion engine aside), found by walking the package."""
+    import importlib
+    import pkgutil
+
+    for info in pkgutil.walk_packages(mcda.__path__, "mcda."):
+        if info.name.startswith("mcda.ingest") or info.name == "mcda.__main__":
+            continue
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if not name.startswith("_") and isinstance(value, type) and value.__module__ == info.name:
+                yield info.name, name, value
+
+
+def test_every_public_result_class_subclasses_result():
+    from mcda._core.results import Result
+
+    # a result is what a statistic returns: a class with a tidy table (``to_frame``) or named ``...Result``
+    results = [(module, name, cls) for module, name, cls in _public_classes()
+               if hasattr(cls, "to_frame") or name.endswith("Result")]
+    assert len(results) > 30  # the walk found the results
+    offences = [f"{module}.{name}" for module, name, cls in results if not issubclass(cls, Result)]
+    assert not offences, f"public result classes that do not derive from mcda._core.results.Result: {offences}"

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-__all__ = ["Result", "p_text", "states_scale", "scale_of", "scale_sentence"]
+__all__ = ["Result", "OmnibusResult", "p_text", "states_scale", "scale_of", "scale_sentence"]
 
 #: below the smallest normal double a p-value has lost its digits (and may have underflowed to 0)
 P_FLOOR = 2.2250738585072014e-308
@@ -124,3 +124,33 @@ class Result:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}\n{self.summary()}"
+
+
+class OmnibusResult(Result):
+    """Base of every omnibus test across datasets (Friedman, aligned ranks, Quade, Skillings–Mack,
+    Durbin): one type to read whichever omnibus a comparison ran.
+
+    Every subclass has the fields ``statistic`` (the test statistic), ``pvalue`` (its upper-tail
+    p-value under the reference distribution), ``df`` (its degrees of freedom: an int, or a tuple
+    for an F), ``rejected`` (the decision at ``alpha``), ``alpha``, ``n_datasets``, ``n_methods``,
+    ``mean_ranks``, ``excluded`` and ``reason``. The base adds
+
+    * ``kind``: the reference distribution of ``statistic``, ``"chi2"`` or ``"F"``;
+    * ``test``: the omnibus's name (``"friedman"``, ``"friedman-aligned-ranks"``, ``"quade"``,
+      ``"skillings-mack"``, ``"durbin"``);
+    * ``decision_pvalue``: the p-value ``rejected`` is decided by (Friedman and Durbin decide by
+      their F form, ``f_pvalue``; the others by ``pvalue``).
+    """
+
+    __slots__ = ()
+
+    @property
+    def kind(self) -> str:
+        """The reference distribution of ``statistic``: ``"chi2"`` or ``"F"``."""
+        return "chi2"
+
+    @property
+    def decision_pvalue(self) -> float:
+        """The p-value ``rejected`` is decided by."""
+        return self.pvalue
+

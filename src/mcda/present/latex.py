@@ -666,7 +666,7 @@ def comparison_to_latex(result, path=None, *, caption: str | None = None, label:
     # one method per row: full names fit (the font size follows the longest)
     rows = [[latex_escape(m), f"{result.mean_ranks[m]:.3f}", letters[m]] for m in order]
     f = result.friedman
-    test_name = getattr(f, "test", "friedman")
+    test_name = f.test
     if test_name == "skillings-mack":
         verdict = (f"Skillings--Mack $\\chi^2({f.df}) = {f.statistic:.2f}$, $p {_sci(f.pvalue)}$ on the "
                    "unbalanced incomplete design (each method ranked among those present on each dataset)")

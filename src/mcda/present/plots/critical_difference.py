@@ -287,9 +287,8 @@ def _inputs(result):
         notes.append(f"excluded (missing results): {shown(excluded, 4, fmt=str)}")
     if result.posthoc is None:
         f = result.friedman
-        name = {"skillings-mack": "Skillings–Mack", "durbin": "Durbin (F)"}.get(getattr(f, "test", ""),
-                                                                               "Friedman (Iman–Davenport)")
-        p = getattr(f, "f_pvalue", f.pvalue) if getattr(f, "test", "") != "skillings-mack" else f.pvalue
+        name = {"skillings-mack": "Skillings–Mack", "durbin": "Durbin (F)"}.get(f.test, "Friedman (Iman–Davenport)")
+        p = f.decision_pvalue
         if f.rejected:
             notes.append(f"{name} p = {p:.3g} ≤ α = {result.alpha:g}, but no post-hoc\n"
                          "applies to this design: no pair may be claimed different")

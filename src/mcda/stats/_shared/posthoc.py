@@ -119,11 +119,22 @@ class PosthocResult(Result):
         rank_b = self.mean_ranks.loc[second].to_numpy()
         return pd.DataFrame({
             "method_a": first, "method_b": second, "mean_rank_a": rank_a, "mean_rank_b": rank_b,
-            "rank_diff": rank_a - rank_b, ("t" if self.distribution == "t" else "z"): pick(self.z).astype(float),
+            "rank_diff": rank_a - rank_b, self.kind: pick(self.z).astype(float),
             "p_raw": pick(self.pvalues).astype(float),
             "p_adjusted": pick(self.pvalues_adjusted).astype(float),
             "significant": pick(self.significant).astype(bool),
         })
+
+    @property
+    def kind(self) -> str:
+        """The kind of statistic in ``z``: ``"z"`` (normal) or ``"t"`` (Student's t with ``df``; Conover,
+        Quade, Durbin–Conover). The field keeps its name ``z`` whatever the kind."""
+        return "t" if self.distribution == "t" else "z"
+
+    @property
+    def statistic(self) -> pd.DataFrame | pd.Series:
+        """The pairs' statistics (``z``), under a name that holds for either ``kind``."""
+        return self.z
 
     @property
     def n_significant(self) -> int:

@@ -18,13 +18,13 @@ from mcda._core.validation import McdaArgumentError
 from mcda.stats._shared.cliques import (groups_from_decisions, maximal_cliques as _maximal_cliques)  # noqa: F401 (tests use it)
 from mcda._core.numeric import TIE_TOLERANCE
 from mcda.stats._shared.posthoc import PosthocResult, pair_matrix
-from mcda._core.results import Result, states_scale
+from mcda._core.results import OmnibusResult, Result, states_scale
 from mcda._core.validation import check_alpha, check_control
 from mcda.stats._shared.multitest import adjust_finite, check_bergmann_hommel
 # re-exported from their home for code written against mcda.stats.across.compare
 from mcda.stats._shared.multitest import PVALUE_ADJUSTMENTS, adjust_pvalues  # noqa: F401
 from mcda.stats._shared.ranks import MeanRanks, missing_policy
-from mcda.stats.across.friedman import FriedmanResult, _friedman, _rank_statistics
+from mcda.stats.across.friedman import _friedman, _rank_statistics
 from mcda.stats.across.posthoc import _ALL_PAIRS_TESTS, _CONTROL_TESTS, _check_exact, _posthoc, _test_name
 
 __all__ = [
@@ -56,7 +56,9 @@ class ComparisonResult(Result):
     ----------
     mean_ranks : pandas.Series
         Mean rank per method (1 = best), over the complete design.
-    friedman : FriedmanResult
+    friedman : OmnibusResult
+        The omnibus: a FriedmanResult, or under ``missing="available"`` on an incomplete design a
+        SkillingsMackResult or DurbinResult (read ``kind``, ``test`` and ``decision_pvalue`` for any).
     posthoc : PosthocResult or None
         None when the omnibus does not reject: then no difference may be claimed.
     critical_difference : float or None
@@ -90,7 +92,7 @@ class ComparisonResult(Result):
     """
 
     mean_ranks: pd.Series
-    friedman: FriedmanResult
+    friedman: OmnibusResult
     posthoc: PosthocResult | None
     critical_difference: float | None
     groups: list
@@ -330,7 +332,7 @@ def _compare_incomplete(scores, direction, *, test, control, alpha, method_names
 
 
 def _durbin_posthoc(omnibus, adjust: str, control, alpha: float) -> PosthocResult:
-    """Conover's pairwise t on Durbin rank sums as a PosthocResult (``z`` holds the t statistics)."""
+    """Conover's pairwise t on Durbin rank sums as a PosthocResult (``z`` holds the t statistics: ``kind`` "t")."""
     methods = list(omnibus.mean_ranks.index)
     k = len(methods)
     frame = omnibus.pairwise
@@ -356,7 +358,7 @@ def _durbin_posthoc(omnibus, adjust: str, control, alpha: float) -> PosthocResul
                              pvalues_adjusted=pd.Series(adjusted, index=oi, name="p_adjusted"),
                              significant=pd.Series(adjusted <= alpha, index=oi, name="significant"),
                              critical_difference=None, n_datasets=omnibus.n_datasets, n_methods=k,
-                             standard_error=math.nan)
+                             standard_error=math.nan, distribution="t", df=omnibus.f_df[1])
     a, bb = np.triu_indices(k, 1)
     adjusted_pairs = adjust_finite(p_raw[a, bb], adjust, k)
     columns = index.rename("versus")
@@ -365,4 +367,5 @@ def _durbin_posthoc(omnibus, adjust: str, control, alpha: float) -> PosthocResul
                          z=frame_of(t_stat), pvalues=frame_of(p_raw),
                          pvalues_adjusted=pair_matrix(adjusted_pairs, methods, np.nan),
                          significant=pair_matrix(adjusted_pairs <= alpha, methods, False), critical_difference=None,
-                         n_datasets=omnibus.n_datasets, n_methods=k, standard_error=math.nan)
+                         n_datasets=omnibus.n_datasets, n_methods=k, standard_error=math.nan,
+                         distribution="t", df=omnibus.f_df[1])

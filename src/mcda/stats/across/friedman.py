@@ -21,7 +21,7 @@ import pandas as pd
 from scipy import special
 
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
-from mcda._core.results import Result, p_text, states_scale
+from mcda._core.results import OmnibusResult, p_text, states_scale
 from mcda._core.validation import check_alpha, check_positive_int
 from mcda.stats._shared.ranks import (MeanRanks, warn_dropped_datasets, missing_policy, rank_sums, table_rank_sums)
 
@@ -115,8 +115,8 @@ def _standard_error(n_methods: int, n_datasets: int) -> float:
 
 
 @dataclass(frozen=True, repr=False)
-class FriedmanResult(Result):
-    """The Friedman omnibus test and the Iman–Davenport F.
+class FriedmanResult(OmnibusResult):
+    """The Friedman omnibus test and the Iman–Davenport F (an :class:`~mcda._core.results.OmnibusResult`).
 
     Attributes
     ----------
@@ -175,6 +175,16 @@ class FriedmanResult(Result):
     reason: str = ""
     excluded_datasets: dict = field(default_factory=dict)
     missing: str = "complete"
+
+    @property
+    def test(self) -> str:
+        """``"friedman"``."""
+        return "friedman"
+
+    @property
+    def decision_pvalue(self) -> float:
+        """``f_pvalue``: the Iman–Davenport F decides ``rejected``."""
+        return self.f_pvalue
 
     def to_frame(self) -> pd.DataFrame:
         """One row per statistic: ``test, statistic, df1, df2, p_raw`` (χ² untied, χ² tied, F)."""

@@ -28,7 +28,7 @@ from scipy import special, stats
 from mcda._core.validation import McdaArgumentError
 from mcda._core.validation import check_alpha, shown
 from mcda.stats._shared.ranks import prepare_across
-from mcda._core.results import states_scale
+from mcda._core.results import OmnibusResult, states_scale
 
 __all__ = ["skillings_mack_test", "durbin_test", "SkillingsMackResult", "DurbinResult", "design_of", "Design"]
 
@@ -105,8 +105,8 @@ def _ranks_present(values: np.ndarray, present: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True, repr=False)
-class SkillingsMackResult:
-    """The Skillings–Mack test on an incomplete (or complete) design.
+class SkillingsMackResult(OmnibusResult):
+    """The Skillings–Mack test on an incomplete (or complete) design (an :class:`~mcda._core.results.OmnibusResult`).
 
     Attributes
     ----------
@@ -273,8 +273,9 @@ def skillings_mack_test(scores, direction=None, *, alpha: float = 0.05, method_n
 
 
 @dataclass(frozen=True, repr=False)
-class DurbinResult:
-    """Durbin's test for a balanced incomplete block design, with Conover's F form and post-hoc.
+class DurbinResult(OmnibusResult):
+    """Durbin's test for a balanced incomplete block design, with Conover's F form and post-hoc (an
+    :class:`~mcda._core.results.OmnibusResult`).
 
     Attributes
     ----------
@@ -329,6 +330,11 @@ class DurbinResult:
     dropped_datasets: tuple = ()
     reason: str = ""
     test: str = "durbin"
+
+    @property
+    def decision_pvalue(self) -> float:
+        """``f_pvalue``: Conover's F form decides ``rejected`` (``pvalue`` where the F form does not apply)."""
+        return self.pvalue if math.isnan(self.f_pvalue) else self.f_pvalue
 
     def to_frame(self) -> pd.DataFrame:
         """One row per statistic: ``test, statistic, df1, df2, pvalue`` (T1, then T2)."""

@@ -34,7 +34,7 @@ import pandas as pd
 from scipy import special, stats
 
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
-from mcda._core.results import Result, states_scale
+from mcda._core.results import OmnibusResult, states_scale
 from mcda._core.validation import check_alpha, check_choice, check_control, shown
 from mcda._core.numeric import score_tolerance
 from mcda.stats._shared.posthoc import PosthocResult, pair_matrix
@@ -44,6 +44,7 @@ from mcda.stats._shared.ranks import prepare_across, rank_rows, rank_sums
 
 __all__ = [
     "OmnibusResult",
+    "RankTestResult",
     "friedman_aligned_ranks_test",
     "quade_test",
     "conover_posthoc",
@@ -162,8 +163,9 @@ def _build_posthoc(*, test: str, methods: list, mean_ranks: np.ndarray, scale: n
 
 
 @dataclass(frozen=True, repr=False)
-class OmnibusResult(Result):
-    """An omnibus rank test over datasets (aligned ranks or Quade) and its post-hoc, if it rejects.
+class RankTestResult(OmnibusResult):
+    """An omnibus rank test over datasets (aligned ranks or Quade) and its post-hoc, if it rejects; an
+    :class:`~mcda._core.results.OmnibusResult` like every omnibus across datasets.
 
     Attributes
     ----------
@@ -209,6 +211,11 @@ class OmnibusResult(Result):
     adjust: str | None
     excluded: dict = field(default_factory=dict)
     reason: str = ""
+
+    @property
+    def kind(self) -> str:
+        """``"chi2"`` for aligned ranks' T, ``"F"`` for Quade's F."""
+        return "F" if self.test == "quade" else "chi2"
 
     def to_frame(self) -> pd.DataFrame:
         """One row per method: ``method, mean_rank, n_separated`` (0 without a post-hoc)."""
@@ -275,7 +282,7 @@ def _aligned_ranks(values: np.ndarray) -> np.ndarray:
 
 @states_scale
 def friedman_aligned_ranks_test(scores, direction=None, *, control: str | None = None, adjust: str = "holm",
-                                alpha: float = 0.05, method_names=None) -> OmnibusResult:
+                                alpha: float = 0.05, method_names=None) -> RankTestResult:
     """The Friedman aligned ranks test (Hodges & Lehmann) and, if it rejects, its post-hoc.
 
     Parameters
@@ -298,7 +305,7 @@ def friedman_aligned_ranks_test(scores, direction=None, *, control: str | None =
 
     Returns
     -------
-    OmnibusResult
+    RankTestResult
         ``test="friedman-aligned-ranks"``, ``statistic`` T, ``pvalue``, ``df`` (k − 1,),
         ``mean_ranks`` (mean aligned rank, 1..kN), ``posthoc`` (None unless it rejects).
 
@@ -361,7 +368,7 @@ def friedman_aligned_ranks_test(scores, direction=None, *, control: str | None =
         posthoc = _build_posthoc(test="friedman-aligned-ranks", methods=design.methods, mean_ranks=mean, scale=mean,
                                  standard_error=math.sqrt(k * (kn + 1) / 6.0), control=control, adjust=adjust_name,
                                  alpha=alpha, n_datasets=n)
-    return OmnibusResult(test="friedman-aligned-ranks", statistic=float(statistic), pvalue=pvalue, df=(k - 1,),
+    return RankTestResult(test="friedman-aligned-ranks", statistic=float(statistic), pvalue=pvalue, df=(k - 1,),
                          rejected=rejected, alpha=alpha, n_datasets=n, n_methods=k,
                          mean_ranks=pd.Series(mean, index=pd.Index(design.methods, name="method"), name="mean_rank"),
                          posthoc=posthoc, control=control, adjust=_shown_adjust(adjust_name), excluded=design.excluded,
@@ -373,7 +380,7 @@ def friedman_aligned_ranks_test(scores, direction=None, *, control: str | None =
 
 @states_scale
 def quade_test(scores, direction=None, *, control: str | None = None, adjust: str = "holm", alpha: float = 0.05,
-               method_names=None) -> OmnibusResult:
+               method_names=None) -> RankTestResult:
     """Quade's test (ranks weighted by each dataset's range) and, if it rejects, its post-hoc.
 
     Parameters
@@ -392,7 +399,7 @@ def quade_test(scores, direction=None, *, control: str | None = None, adjust: st
 
     Returns
     -------
-    OmnibusResult
+    RankTestResult
         ``test="quade"``, ``statistic`` F, ``pvalue``, ``df`` (k − 1, (k − 1)(N − 1)),
         ``mean_ranks`` (Quade average ranks T_j, 1..k), ``posthoc``.
 
@@ -472,7 +479,7 @@ def quade_test(scores, direction=None, *, control: str | None = None, adjust: st
         posthoc = _build_posthoc(test="quade", methods=design.methods, mean_ranks=weighted, scale=s,
                                  standard_error=se if se > 0 else math.nan, control=control, adjust=adjust_name,
                                  alpha=alpha, n_datasets=n, distribution="t", df=float((n - 1) * (k - 1)))
-    return OmnibusResult(test="quade", statistic=float(statistic), pvalue=pvalue, df=df, rejected=rejected,
+    return RankTestResult(test="quade", statistic=float(statistic), pvalue=pvalue, df=df, rejected=rejected,
                          alpha=alpha, n_datasets=n, n_methods=k,
                          mean_ranks=pd.Series(weighted, index=pd.Index(design.methods, name="method"),
                                               name="mean_rank"),
