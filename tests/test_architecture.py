@@ -241,3 +241,43 @@ def test_every_public_result_class_subclasses_result():
     assert len(results) > 30  # the walk found the results
     offences = [f"{module}.{name}" for module, name, cls in results if not issubclass(cls, Result)]
     assert not offences, f"public result classes that do not derive from mcda._core.results.Result: {offences}"
+
+
+# --------------------------------------------------------------------------- one ranker, one orientation
+def _calls_and_compares(path: Path):
+    return ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path)))
+
+
+def _called_name(node: ast.Call) -> str:
+    func = node.func
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+
+
+def test_no_rankdata_call_outside_the_ranker():
+    home = PACKAGE / "_core" / "numeric.py"
+    offences = [f"{path.relative_to(PACKAGE)}:{node.lineno}" for path in sorted(PACKAGE.rglob("*.py")) if path != home
+                for node in _calls_and_compares(path)
+                if isinstance(node, ast.Call) and _called_name(node) == "rankdata"]
+    assert not offences, ("rank through mcda._core.numeric.rank (the one tie rule), not rankdata: "
+                          + ", ".join(offences))
+
+
+DIRECTION_WORDS = {"higher_is_better", "lower_is_better"}
+
+
+def _direction_literals(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant):
+        return node.value in DIRECTION_WORDS
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return any(_direction_literals(e) for e in node.elts)
+    return False
+
+
+def test_no_direction_string_comparison_outside_the_orientation_helper():
+    home = PACKAGE / "data" / "cards.py"
+    offences = [f"{path.relative_to(PACKAGE)}:{node.lineno}" for path in sorted(PACKAGE.rglob("*.py")) if path != home
+                for node in _calls_and_compares(path)
+                if isinstance(node, ast.Compare) and any(_direction_literals(side)
+                                                          for side in [node.left, *node.comparators])]
+    assert not offences, ("compare directions through mcda.data.cards (direction_sign, higher_is_better, "
+                          "DIRECTIONS), not by their strings: " + ", ".join(offences))

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import mcda
+from mcda._core.numeric import EPS, RANK_KERNEL_MIN_CELLS, SCORE_ULPS
 from mcda.stats._shared import ranks as ranks_module
 from mcda.stats._shared.ranks import (_index_blocks, _prepare_aggregation, _stability_from_indices, _tie_positions)
 
@@ -531,7 +532,7 @@ def test_rank_rows_kernel_equals_scipy(rows):
 
     values = np.array(rows, dtype=np.float64)
     out = np.empty_like(values)
-    rank_rows_average(values, out)
+    rank_rows_average(values, out, SCORE_ULPS * EPS)
     expected = stats.rankdata(-values, axis=1, method="average", nan_policy="omit")
     np.testing.assert_array_equal(out, expected)
 
@@ -543,9 +544,9 @@ def test_rank_rows_kernel_on_long_rows_and_large_input(monkeypatch):
     from mcda._core._kernels.rank_positions import rank_rows_average
 
     out = np.empty_like(wide)
-    rank_rows_average(wide, out)
+    rank_rows_average(wide, out, SCORE_ULPS * EPS)
     np.testing.assert_array_equal(out, stats.rankdata(-wide, axis=1, nan_policy="omit"))
-    tall = np.round(rng.random((ranks_module._KERNEL_MIN_CELLS // 20, 20)), 2)  # rank_rows takes the kernel path
+    tall = np.round(rng.random((RANK_KERNEL_MIN_CELLS // 20, 20)), 2)  # rank_rows takes the kernel path
     np.testing.assert_array_equal(mcda.stats._shared.ranks.rank_rows(tall), stats.rankdata(-tall, axis=1))
 
 

@@ -10,7 +10,9 @@ use as the oracle. Input: ``(n_chains, n_draws)`` arrays.
 from __future__ import annotations
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
+
+from mcda._core.numeric import rank
 
 __all__ = ["split_rhat", "ess_bulk", "ess_tail", "RHAT_MAX", "ESS_FLOOR"]
 
@@ -30,7 +32,7 @@ def _split(chains: np.ndarray) -> np.ndarray:
 
 
 def _z_scale(x: np.ndarray) -> np.ndarray:
-    ranks = stats.rankdata(x, method="average").reshape(x.shape)
+    ranks = rank(x.ravel(), exact=True).reshape(x.shape)  # draws, not scores: equal values only
     return special.ndtri((ranks - 0.375) / (x.size + 0.25))
 
 

@@ -42,6 +42,8 @@ __all__ = [
     "check_rope",
     "check_control",
     "as_rng",
+    "MAX_SEED",
+    "MAX_BAYCOMP_SEED",
     "nearest",
     "shown",
     "warn",
@@ -243,6 +245,11 @@ def check_rope(rope) -> float:
     """A region of practical equivalence: a finite half-width >= 0 in the metric's units."""
     return check_nonnegative_float("rope", rope)
 
+
+# The largest integer seed mcda stores and hands its numba kernels (their seed streams are int64).
+MAX_SEED = 2**63 - 1
+# The largest seed numpy.random.RandomState takes: baycomp's ``random_state``, used by reproduce='baycomp'.
+MAX_BAYCOMP_SEED = 2**32 - 1
 
 _RNG_ALLOWED = ("`rng` must be a numpy.random.Generator or anything numpy.random.default_rng accepts "
                 "(None, a non-negative int, a sequence of them, a SeedSequence)")

@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
+from mcda._core.validation import MAX_SEED, McdaArgumentError, McdaArgumentTypeError
 from mcda import __version__
 from mcda._core.validation import (check_alpha, check_choice, check_control, check_positive_int, check_probability, check_rope, nearest, shown, user_stacklevel)
 from mcda.data.cards import MetricCard, get_card
@@ -49,6 +49,7 @@ from mcda.data.io import from_netcdf as _cube_from_netcdf
 from mcda.data.io import to_json as _cube_to_json
 from mcda.data.io import to_netcdf as _cube_to_netcdf
 from mcda.stats.within.epochs import (EPOCH_SELECTIONS, epoch_selection_support, learning_curves, select_epoch, selected_epochs)
+from mcda.data.cards import better_phrase, higher_is_better
 
 __all__ = ["Report", "REPORT_FORMAT", "REPORT_VERSION", "select_epoch", "selected_epochs",
            "epoch_selection_support"]
@@ -59,7 +60,6 @@ CI_METHODS = ("t", "bootstrap")
 PAIRWISE_METHODS = ("t", "wilcoxon")
 SEED_REDUCTIONS = ("mean", "median")
 MISSING_SETTINGS = ("methods", "datasets", "available")
-_MAX_SEED = 2**63 - 1
 _MAX_RESAMPLES = 10**7
 
 # setting -> default; the order is the order shown and stored
@@ -176,8 +176,8 @@ def _check_setting(name: str, value, cube: xr.DataArray | None = None):
         return value
     if name == "rng":
         if value is None:
-            return int(np.random.SeedSequence().generate_state(1, dtype=np.uint64)[0] % _MAX_SEED)
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 0 <= int(value) <= _MAX_SEED:
+            return int(np.random.SeedSequence().generate_state(1, dtype=np.uint64)[0] % MAX_SEED)
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 0 <= int(value) <= MAX_SEED:
             raise McdaArgumentTypeError("a Report's `rng` must be an integer in [0, 2**63 - 1] (or None: one is drawn and "
                             "stored), so "
                             f"that every view, figure and export of the report uses the same draws; got {value!r}. "
@@ -1125,7 +1125,7 @@ class Report:
         reading only.
         """
         card = self.card
-        better = "higher is better" if self.direction == "higher_is_better" else "lower is better"
+        better = better_phrase(self.direction)
         rope = self.rope_value()
         rope_note = "the card's noise floor" if self._settings["rope"] is None else "set by the analyst"
         name = self.metric_name()
@@ -1301,7 +1301,7 @@ class Report:
                      + (f"; {untested} not tested (see the reason column of report.pairwise())" if untested else ""))
         for note in paired.notes:
             lines.append(f"  note: {note}")
-        higher = self.direction == "higher_is_better"
+        higher = higher_is_better(self.direction)
         for r in significant.head(max_pairs).itertuples(index=False):
             a_better = (r.mean_diff > 0) == higher
             better, worse = (r.method_a, r.method_b) if a_better else (r.method_b, r.method_a)

@@ -31,6 +31,8 @@ __all__ = [
     "MetricCard",
     "DIRECTIONS",
     "direction_sign",
+    "higher_is_better",
+    "better_phrase",
     "get_card",
     "properties_for",
     "list_cards",
@@ -58,6 +60,24 @@ def direction_sign(direction):
     import numpy as np
 
     return np.where(np.asarray(direction) == "higher_is_better", 1.0, -1.0)
+
+
+def higher_is_better(direction) -> bool:
+    """Whether ``direction`` (one of :data:`DIRECTIONS`) is "higher_is_better".
+
+    >>> higher_is_better("lower_is_better")
+    False
+    """
+    return direction_sign(direction) > 0
+
+
+def better_phrase(direction) -> str:
+    """The direction in words: "higher is better" or "lower is better".
+
+    >>> better_phrase("higher_is_better")
+    'higher is better'
+    """
+    return "higher is better" if higher_is_better(direction) else "lower is better"
 TASKS = ("classification", "clustering", "regression", "ranking", "cost", "other")
 INTERVALS = ("t", "bootstrap")
 

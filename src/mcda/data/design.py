@@ -15,6 +15,7 @@ import xarray as xr
 from mcda._core.results import Result, states_scale
 from mcda._core.validation import McdaArgumentError
 from mcda._core.validation import check_choice, shown
+from mcda.data.cards import higher_is_better
 from mcda.data.checks import _sign, cube_direction
 from mcda.data.cube import as_cube, orient
 
@@ -281,7 +282,7 @@ def reduce_seeds(cube: xr.DataArray, *, how: str, missing: str = "available") ->
             red = oriented.max("seed", skipna=skipna) if how == "best" else oriented.min("seed", skipna=skipna)
             out = red * _sign(cube)
         else:
-            higher = cube_direction(cube) == "higher_is_better"
+            higher = higher_is_better(cube_direction(cube))
             op = "max" if (how == "best") == higher else "min"
     if how not in ("best", "worst") or "metric" not in cube.dims:
         out = getattr(cube, op)("seed", skipna=skipna)

@@ -45,6 +45,7 @@ import pandas as pd
 from mcda._core.results import scale_of
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda._core.validation import check_positive_int
+from mcda.data.cards import DIRECTIONS, better_phrase, higher_is_better
 
 __all__ = ["scores_to_latex", "pairwise_to_latex", "comparison_to_latex", "latex_escape", "significance_marker"]
 
@@ -351,10 +352,10 @@ def best_in_rows(means: pd.DataFrame, direction: str, digits: int) -> pd.DataFra
 
     Comparing the displayed values means two cells that read the same are both bold.
     """
-    if direction not in ("higher_is_better", "lower_is_better"):
+    if direction not in DIRECTIONS:
         raise McdaArgumentError(f"`direction` must be one of {{'higher_is_better', 'lower_is_better'}}; got {direction!r}")
     shown = means.round(digits)
-    target = shown.max(axis=1) if direction == "higher_is_better" else shown.min(axis=1)
+    target = shown.max(axis=1) if higher_is_better(direction) else shown.min(axis=1)
     return shown.eq(target, axis=0) & shown.notna()
 
 
@@ -419,7 +420,7 @@ def scores_to_latex(source, path=None, *, bold_best: bool = True, digits: int = 
     cells = {m: [_cell(float(wide["mean"].at[d, m]), float(wide["ci_low"].at[d, m]), float(wide["ci_high"].at[d, m]),
                        ci_method, digits, bool(bold.at[d, m])) for d in datasets] for m in methods}
     first = [latex_escape(d) for d in datasets]
-    better = "higher is better" if direction == "higher_is_better" else "lower is better"
+    better = better_phrase(direction)
     if ci_method is None:
         what = "one score per dataset and method"
     else:

@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 
 from mcda._core.results import p_text
+from mcda.data.cards import better_phrase
 
 __all__ = ["methods_and_results", "BIBTEX"]
 
@@ -258,7 +259,7 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
 
     card = report.card
     name = report.metric_name(long=True)
-    better = "higher is better" if report.direction == "higher_is_better" else "lower is better"
+    better = better_phrase(report.direction)
     cube = report.cube
     n_datasets, n_methods = cube.sizes["dataset"], cube.sizes["method"]
     rope = report.rope_value()

@@ -42,7 +42,7 @@ import pandas as pd
 import xarray as xr
 
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
-from mcda._core.numeric import TIE_TOLERANCE
+from mcda._core.numeric import TIE_TOLERANCE, rank
 from mcda._core.results import Result, states_scale
 from mcda._core.validation import (MissingDataWarning, as_rng, check_choice, check_nonnegative_float, check_positive_int, check_probability, shown, warn)
 from mcda.data.cards import DIRECTIONS, direction_sign
@@ -186,17 +186,7 @@ def _beyond(values: np.ndarray, floor: float) -> np.ndarray:
 
 def _tied_ranks(values: np.ndarray, tol: float = _FLOW_TOL) -> np.ndarray:
     """Ranks of ``values`` (1 = largest), values within ``tol`` of each other tied (average rank)."""
-    values = np.asarray(values, dtype=np.float64)
-    order = np.argsort(-values, kind="stable")
-    ranks = np.empty(values.size)
-    start = 0
-    while start < values.size:
-        stop = start + 1
-        while stop < values.size and values[order[start]] - values[order[stop]] <= tol:
-            stop += 1
-        ranks[order[start:stop]] = (start + 1 + stop) / 2.0
-        start = stop
-    return ranks
+    return rank(values, descending=True, tolerance=tol)
 
 
 # =========================================================================== per criterion

@@ -3,8 +3,8 @@
 - :func:`weighted_counts`: a block of resamples (dataset indices) → the weight each dataset
   carries in each resample (its count times its weight), ready for one matrix product with
   the precomputed rank matrix.
-- :func:`rank_rows_average`: ranks within each row, 1 = highest, ties averaged, NaN kept
-  (what ``scipy.stats.rankdata(-x, axis=1, method="average", nan_policy="omit")`` gives).
+- :func:`rank_rows_average`: ranks within each row, 1 = highest, ties averaged under the tie
+  rule, NaN kept (the numba path of :func:`mcda._core.numeric.rank`).
 
 Each kernel has a plain numpy / scipy reference in ``tests/test_ranks.py``.
 """
@@ -133,12 +133,14 @@ def _merge_sort_row(keys, m, order):
 
 
 @jit(parallel=True)
-def rank_rows_average(values, out):
+def rank_rows_average(values, out, relative):
     """Ranks within each row: 1 = highest value, ties get the average rank, NaN stays NaN.
 
     Non-NaN entries of a row are ranked among themselves (a row with m results gets ranks
-    1 … m). ``out`` (float64, same shape as ``values``) is filled in place. Rows are
-    independent (parallel over rows).
+    1 … m). Neighbours in sorted order tie when equal or when their difference is at most
+    ``relative`` × the larger magnitude (``SCORE_ULPS · eps``: the tie rule of
+    :mod:`mcda._core.numeric`; 0 ranks exactly). ``out`` (float64, same shape as ``values``)
+    is filled in place. Rows are independent (parallel over rows).
     """
     n_rows, k = values.shape
     chunk = 4096
@@ -160,7 +162,12 @@ def rank_rows_average(values, out):
             start = 0
             while start < m:
                 stop = start + 1
-                while stop < m and keys[order[stop]] == keys[order[start]]:
+                while stop < m:
+                    here = keys[order[stop]]
+                    before = keys[order[stop - 1]]
+                    if here != before and not (here - before <= relative * max(abs(here), abs(before))
+                                               and abs(here) < np.inf and abs(before) < np.inf):
+                        break
                     stop += 1
                 rank = 0.5 * (start + stop + 1)  # mean of start+1 … stop
                 for a in range(start, stop):

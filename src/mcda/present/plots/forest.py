@@ -12,6 +12,7 @@ from mcda.present.plots import _common
 from mcda.present.plots import _layout
 from mcda.present.plots import _style
 from mcda.present.plots._layout import check_page
+from mcda.data.cards import higher_is_better
 
 __all__ = ["forest_positions", "forest_missing", "forest_pages", "forest_layout", "forest_panels", "plot_forest"]
 
@@ -110,7 +111,7 @@ def _direction(summary, metric) -> bool:
     direction = summary.direction
     if isinstance(direction, dict):
         direction = direction.get(metric, "higher_is_better")
-    return direction != "lower_is_better"
+    return direction is None or higher_is_better(direction)
 
 
 #: Up to this many methods share a dataset's row ("rows" layout); more get a panel per dataset.

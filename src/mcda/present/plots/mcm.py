@@ -19,6 +19,7 @@ from mcda.present.plots import _common
 from mcda.present.plots import _layout
 from mcda.present.plots import _style
 from mcda.present.plots._layout import check_page
+from mcda.data.cards import direction_sign
 
 __all__ = ["MCM_TIERS", "MCM_PAGED_TIERS", "MCM_CELL_FONT", "mcm_cells", "mcm_layout", "plot_mcm"]
 
@@ -79,7 +80,8 @@ def mcm_cells(result, *, against=None) -> dict:
     shape = (len(rows), len(cols))
     out = {name: np.full(shape, np.nan) for name in ("mean_diff", "advantage", "wins", "ties", "losses", "p")}
     out["significant"] = np.zeros(shape, dtype=bool)
-    sign = -1.0 if getattr(result, "direction", None) == "lower_is_better" else 1.0
+    direction = getattr(result, "direction", None)
+    sign = 1.0 if direction is None else direction_sign(direction)
     for row in table.itertuples(index=False):
         for r, c, flip in ((row.method_a, row.method_b, 1.0), (row.method_b, row.method_a, -1.0)):
             if r not in r_at or c not in c_at:

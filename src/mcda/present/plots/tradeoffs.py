@@ -28,6 +28,7 @@ from mcda.data.checks import select_metric
 from mcda.present.plots import _common
 from mcda.present.plots import _layout
 from mcda.present.plots import _style
+from mcda.data.cards import higher_is_better
 
 __all__ = ["tradeoff_points", "ternary_coordinates", "weight_segments", "label_offsets", "plot_tradeoffs",
            "plot_weight_stability"]
@@ -235,7 +236,7 @@ def plot_tradeoffs(result, *, x: str | None = None, y: str | None = None, xscale
         ax.set_xscale(xscale)
         ax.set_yscale(yscale)
         for axis, metric in (("x", x), ("y", y)):
-            lower = directions[metric] == "lower_is_better"
+            lower = not higher_is_better(directions[metric])
             getattr(ax, f"set_{axis}label")(f"{metric} ({'lower' if lower else 'higher'} is better)")
             if lower:
                 getattr(ax, f"invert_{axis}axis")()

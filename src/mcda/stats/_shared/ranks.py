@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 import xarray as xr
-from scipy import stats
 
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
-from mcda._core.numeric import TIE_TOLERANCE
+from mcda._core.numeric import TIE_TOLERANCE, rank
 from mcda._core.results import Result, states_scale
 from mcda._core.validation import (DescriptiveOnlyWarning, MissingDataWarning, SmallSampleWarning, as_rng, check_choice, check_positive_int, check_probability, shown, warn)
 from mcda.data import blocks as _chunks
@@ -58,7 +57,6 @@ def _incomplete_datasets(cube: xr.DataArray, flags: tuple) -> tuple[np.ndarray, 
     excluded = {str(labels[r]): tuple(m for m, miss in zip(methods, row) if miss)
                 for r, row in zip(np.asarray(rows)[partial], mask[partial])}
     return np.asarray(rows, dtype=np.int64), excluded
-_KERNEL_MIN_CELLS = 200_000  # rank_rows switches to the numba kernel from this many cells
 
 
 def _warn_excluded(excluded: dict, what: str) -> None:
@@ -313,18 +311,8 @@ def table_rank_sums(table) -> tuple[np.ndarray, float]:
 
 
 def rank_rows(values: np.ndarray) -> np.ndarray:
-    """Ranks within each row of an oriented matrix: 1 = highest, ties averaged, NaN stays NaN."""
-    values = np.asarray(values, dtype=np.float64)
-    if values.ndim == 2 and values.size >= _KERNEL_MIN_CELLS:
-        # numba per-row ranking (same numbers as scipy.stats.rankdata, checked in the tests)
-        from mcda._core._kernels.rank_positions import rank_rows_average
-
-        out = np.empty(values.shape)
-        rank_rows_average(np.ascontiguousarray(values), out)
-        return out
-    if np.isnan(values).any():
-        return stats.rankdata(-values, axis=1, method="average", nan_policy="omit")
-    return stats.rankdata(-values, axis=1, method="average")
+    """Ranks within each row of an oriented matrix: 1 = highest, ties (the tie rule) averaged, NaN stays NaN."""
+    return rank(values, descending=True)
 
 
 @states_scale

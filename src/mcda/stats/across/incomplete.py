@@ -28,6 +28,7 @@ from scipy import special, stats
 from mcda._core.validation import McdaArgumentError
 from mcda._core.validation import check_alpha, shown
 from mcda.stats._shared.ranks import prepare_across
+from mcda._core.numeric import rank
 from mcda._core.results import OmnibusResult, states_scale
 
 __all__ = ["skillings_mack_test", "durbin_test", "SkillingsMackResult", "DurbinResult", "design_of", "Design"]
@@ -100,8 +101,7 @@ def prepared_incomplete(scores, direction, method_names, what: str):
 
 def _ranks_present(values: np.ndarray, present: np.ndarray) -> np.ndarray:
     """Rank 1 = best among the methods present on each dataset (ties averaged); NaN where absent."""
-    masked = np.where(present, -values, np.nan)
-    return stats.rankdata(masked, axis=1, method="average", nan_policy="omit")
+    return rank(np.where(present, values, np.nan), descending=True)
 
 
 @dataclass(frozen=True, repr=False)

@@ -22,8 +22,10 @@ from scipy import special
 
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda.data.blocks import require_in_memory
+from mcda.data.cards import direction_sign
 from mcda.stats._shared.cliques import groups_from_decisions
 from mcda._core.validation import MissingDataWarning, check_alpha, check_choice, check_control, shown, warn
+from mcda._core.numeric import tied
 from mcda._core.results import Result, states_scale
 from mcda.stats._shared.multitest import (PAIR_STRUCTURED, PVALUE_ADJUSTMENTS, adjust_pvalues, canonical_adjustment)
 from mcda.stats._shared.ranks import prepare_across, rank_rows
@@ -254,8 +256,9 @@ def pairwise_over_datasets(scores, direction=None, *, test: str = "wilcoxon", ad
     decimals : int, optional
         Round the differences to this many decimals before testing. For scores printed with
         that many decimals: 0.768 − 0.763 and 0.936 − 0.931 differ in floating point, and
-        only rounding makes them the tie (or the zero) they are on paper. By default the
-        differences are used as computed, as scipy does.
+        only rounding makes them the tie (or the zero) they are on paper. By default a
+        difference within the rounding of its own subtraction is zero (the tie rule of every
+        mcda procedure) and the nonzero differences are ranked as computed, as scipy does.
     method_names : sequence of str, optional
         As in :func:`mcda.data.cube.as_cube`.
 
@@ -283,9 +286,10 @@ def pairwise_over_datasets(scores, direction=None, *, test: str = "wilcoxon", ad
     or is zero and N ≤ 50; the exact sign-flip distribution (all 2^N sign patterns, the
     ranks held fixed) when some do and N ≤ 13; otherwise the normal approximation
     z = (R+ − n(n+1)/4)/σ with σ² = [n(n+1)(2n+1) − Σ(t³ − t)/2]/24 (Pratt's zeros removed
-    from mean and variance), without continuity correction (scipy's default). The
-    differences are ranked as computed: round the scores first when they come from printed
-    decimals (0.768 − 0.763 and 0.936 − 0.931 differ in floating point).
+    from mean and variance), without continuity correction (scipy's default). A difference
+    within the rounding of its own subtraction is zero (a and b tied, the rule of every mcda
+    procedure); the others are ranked as computed: round the scores first (``decimals``) when
+    they come from printed decimals (0.768 − 0.763 and 0.936 − 0.931 may differ in floating point).
 
     **Sign test.** Under the null each non-tied dataset is a win for either method with
     probability ½: p = min(1, 2·P(Bin(n, ½) ≤ min(wins))).
@@ -362,9 +366,12 @@ def pairwise_over_datasets(scores, direction=None, *, test: str = "wilcoxon", ad
     block = max(1, _BLOCK_CELLS // max(n, 1))
     for s in range(0, m, block):  # bounded memory: the differences of a block of pairs at a time
         part = slice(s, s + block)
-        diff = columns[first[part]] - columns[second[part]]
+        a, b = columns[first[part]], columns[second[part]]
+        diff = a - b
         if decimals is not None:
             diff = np.round(diff, decimals) + 0.0  # + 0.0: no negative zeros
+        else:  # the tie rule: a and b tied on a dataset (within the rounding of a − b) is a zero difference
+            diff = np.where(tied(a, b), 0.0, diff)
         order = np.argsort(np.abs(diff), axis=1)
         pair_signed_ranks(diff, order, ZERO_CODES[zero_method], _SIGNFLIP_MAX if test == "wilcoxon" else 0,
                           r_plus[part], r_minus[part], n_zero[part], tie_term[part], has_ties[part], wins[part],
@@ -386,7 +393,7 @@ def pairwise_over_datasets(scores, direction=None, *, test: str = "wilcoxon", ad
     significant = np.where(np.isnan(adjusted), False, adjusted <= alpha)
     names = np.array(methods, dtype=object)
     direction = prep.cube.attrs.get("direction")
-    sign = -1.0 if direction == "lower_is_better" else 1.0        # back from the oriented scores to the metric's units
+    sign = 1.0 if direction is None else direction_sign(direction)  # back from the oriented scores to the metric's units
     means = values.mean(axis=0)
     table = pd.DataFrame({
         "method_a": names[first], "method_b": names[second], "mean_rank_a": ranks[first],

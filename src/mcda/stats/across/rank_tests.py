@@ -36,7 +36,7 @@ from scipy import special, stats
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda._core.results import OmnibusResult, states_scale
 from mcda._core.validation import check_alpha, check_choice, check_control, shown
-from mcda._core.numeric import score_tolerance
+from mcda._core.numeric import rank
 from mcda.stats._shared.posthoc import PosthocResult, pair_matrix
 from mcda.stats._shared.multitest import PAIR_STRUCTURED, adjust_pvalues, canonical_adjustment
 from mcda.data.blocks import require_in_memory
@@ -258,19 +258,9 @@ def _tolerant_ranks(values: np.ndarray, scale: float) -> np.ndarray:
 
     Aligned values x_ij − x̄_i and ranges max − min are differences: two that are equal in exact
     arithmetic (0.768 − 0.763 and 0.936 − 0.931) can differ in their last bits, which would
-    break a real tie at random. Such near-equal values are ranked as one.
+    break a real tie at random. Such near-equal values are ranked as one, at the scores' scale.
     """
-    order = np.argsort(values, kind="stable")
-    ordered = values[order]
-    tolerance = score_tolerance(max(scale, np.finfo(np.float64).tiny))  # mcda._core.numeric: the one tie rule
-    starts = np.concatenate([[True], np.diff(ordered) > tolerance])
-    group = np.cumsum(starts) - 1
-    first = np.flatnonzero(starts)
-    last = np.concatenate([first[1:], [ordered.size]]) - 1
-    average = (first + last) / 2.0 + 1.0
-    out = np.empty(values.size)
-    out[order] = average[group]
-    return out
+    return rank(values, scale=max(scale, np.finfo(np.float64).tiny))
 
 
 def _aligned_ranks(values: np.ndarray) -> np.ndarray:

@@ -11,6 +11,7 @@ import time
 import numpy as np
 import pandas as pd
 
+from mcda._core.validation import MAX_BAYCOMP_SEED
 from mcda._core.validation import (as_rng, check_choice, check_positive_int, check_probability, McdaArgumentError,
                                    McdaArgumentTypeError, shown)
 from mcda.data.blocks import require_in_memory
@@ -26,7 +27,6 @@ NOT_APPLICABLE = "not_applicable"
 # rope = 0: below this, P(a) + P(b) is too small for the two-region ratio to mean anything
 _TWO_REGION_FLOOR = 1e-9
 _PROGRESS_AFTER = 2.0
-_MAX_SEED = 2**32 - 1
 
 
 # --------------------------------------------------------------------------- input checks
@@ -49,7 +49,7 @@ def _check_reproduce(reproduce, rng):
     if reproduce is None:
         return None, as_rng(rng)
     check_choice("reproduce", reproduce, REPRODUCE)
-    if isinstance(rng, bool) or not isinstance(rng, numbers.Integral) or not 0 <= int(rng) <= _MAX_SEED:
+    if isinstance(rng, bool) or not isinstance(rng, numbers.Integral) or not 0 <= int(rng) <= MAX_BAYCOMP_SEED:
         raise McdaArgumentTypeError("with `reproduce='baycomp'`, `rng` must be an int seed in [0, 2**32 - 1] (baycomp's "
                         f"`random_state`; every pair starts a fresh numpy.random.RandomState(rng)); got {rng!r}.")
     return reproduce, int(rng)

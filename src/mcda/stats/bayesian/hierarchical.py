@@ -10,7 +10,8 @@ import pandas as pd
 from scipy import stats
 
 from mcda._core.results import Result, states_scale
-from mcda._core.validation import check_positive_int, check_probability, McdaArgumentError
+from mcda._core.validation import MAX_SEED, check_positive_int, check_probability, McdaArgumentError
+from mcda.data.cards import direction_sign
 from mcda.data.cube import orient
 from mcda.stats.bayesian._shared import (_check_chains, _check_threshold, _fold_cube, _folds_per_run, _pairs,
                                          _Progress, _region_columns)
@@ -184,7 +185,7 @@ def _pair_sampler(z, rope, rho, n_chains, n_samples, n_warmup, rng):
     delta = np.empty((n_chains, n_samples, q))
     # the chains run one after another: numba's parallel threads lose badly on a shared, busy machine
     for c in range(n_chains):
-        sample_chain(int(rng.integers(0, 2**63 - 1)), n_warmup, n_samples, means, ssq, counts, float(rho), bound,
+        sample_chain(int(rng.integers(0, MAX_SEED)), n_warmup, n_samples, means, ssq, counts, float(rho), bound,
                      std_among * _UPPER_SIGMA, std_within * _UPPER_SIGMA, _ALPHA_BOUNDS[0], _ALPHA_BOUNDS[1],
                      _BETA_BOUNDS[0], _BETA_BOUNDS[1], _INNER_HYPER, glob[c], delta[c])
     mu, sd0, nu = glob[..., 0], glob[..., 1], glob[..., 2]
@@ -320,12 +321,12 @@ def hierarchical_comparison(scores, direction=None, *, rope=None, runs=None, rho
     n_scores = cube.sizes["seed"]
     rho, runs = _design_rho(cube, n_scores, runs, rho)
     values = orient(cube).transpose("dataset", "method", "seed").values
-    sign = 1.0 if cube.attrs["direction"] == "higher_is_better" else -1.0
+    sign = direction_sign(cube.attrs["direction"])
     methods = [str(m) for m in cube.coords["method"].values]
     datasets = [str(d) for d in cube.coords["dataset"].values]
     pairs = _pairs(len(methods))
     dataset_labels = np.array(datasets, dtype=object)
-    base_seed = int(gen.integers(0, 2**63 - 1))
+    base_seed = int(gen.integers(0, MAX_SEED))
     low_q, high_q = 0.5 - confidence_level / 2.0, 0.5 + confidence_level / 2.0
     t_quantile = stats.t.ppf(high_q, n_scores - 1) if n_scores > 1 else np.nan
     rows, shrink_rows, diag_rows = [], [], []

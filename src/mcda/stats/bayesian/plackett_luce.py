@@ -6,11 +6,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
-from mcda._core.numeric import score_tolerance
+from mcda._core.numeric import rank
 from mcda._core.results import Result, states_scale
-from mcda._core.validation import check_choice, check_probability, McdaArgumentError
+from mcda._core.validation import MAX_SEED, check_choice, check_probability, McdaArgumentError
 from mcda.data.blocks import require_in_memory
 from mcda.data.cube import orient, single_score_cube
 from mcda.stats.bayesian._shared import _check_chains, _check_positive_float, _pairs, _Progress
@@ -257,7 +256,7 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
     # the sampler sees the methods in an order fixed by the data (mean within-dataset rank, then mean
     # score) and the datasets in label order, so relabelling or reordering changes only the labels
     ranks_within = np.where(np.isnan(values), np.nan,
-                            stats.rankdata(np.where(np.isnan(values), -np.inf, -values), axis=1))
+                            rank(np.where(np.isnan(values), np.inf, values), descending=True))
     with np.errstate(invalid="ignore"):
         canon = np.lexsort((np.nanmean(values, axis=0), np.nanmean(ranks_within, axis=0)))
     back = np.argsort(canon)
@@ -297,7 +296,7 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
     work = n_samples + n_warmup
     bar = _Progress(n_chains * work * max(int(offsets[-1]), 1), f"Plackett-Luce model ({k} methods)", progress)
     start = np.full(k, 1.0 / k) if not np.all(np.isfinite(worth_mode)) else np.maximum(worth_mode, 1e-6)
-    seeds = [int(gen.integers(0, 2**63 - 1)) for _ in range(n_chains)]
+    seeds = [int(gen.integers(0, MAX_SEED)) for _ in range(n_chains)]
     start = np.ascontiguousarray(start, dtype=np.float64)
 
     def chain(c):  # the compiled chain releases the GIL: the chains run on up to numba's threads

@@ -36,7 +36,7 @@ from mcda._core.validation import (check_control, UnpairedSeedsWarning, as_rng, 
 from mcda.data.cards import MetricCard, direction_sign
 from mcda.data.cube import as_cube
 from mcda.data.checks import cube_card, cube_cards
-from mcda._core.numeric import score_tolerance
+from mcda._core.numeric import rank, score_tolerance, snap_differences
 from mcda.stats._shared.multitest import adjust_by_family
 
 __all__ = [
@@ -463,32 +463,6 @@ class _Pairs:
     row_dataset: np.ndarray  # dataset index per row (the Holm family)
 
 
-def _snap(diff: np.ndarray, tol: np.ndarray) -> np.ndarray:
-    """Differences that agree up to the rounding of their own subtraction made equal.
-
-    |d| ≤ tol becomes 0; sorted |d| values whose consecutive gaps are ≤ tol take the
-    cluster's smallest value (the sign is kept). NaN stays NaN. Generic (noise-free) data is
-    returned unchanged.
-    """
-    nan = np.isnan(diff)
-    tol = tol[:, None]
-    absd = np.abs(diff)
-    absd = np.where(absd <= tol, 0.0, absd)
-    order = np.argsort(np.where(nan, np.inf, absd), axis=1, kind="stable")
-    ordered = np.take_along_axis(absd, order, axis=1)
-    gaps = np.diff(ordered, axis=1)
-    starts = np.ones(ordered.shape, dtype=bool)
-    starts[:, 1:] = ~(gaps <= tol)  # NaN gaps start a new cluster
-    index = np.where(starts, np.arange(ordered.shape[1])[None, :], 0)
-    np.maximum.accumulate(index, axis=1, out=index)
-    snapped_sorted = np.take_along_axis(ordered, index, axis=1)
-    snapped = np.empty_like(absd)
-    np.put_along_axis(snapped, order, snapped_sorted, axis=1)
-    out = np.sign(diff) * snapped
-    out[nan] = np.nan
-    return out + 0.0
-
-
 def _pair_indices(k: int, control: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(a, b) method indices of the compared pairs: every pair a < b, or (control, other) for each other."""
     if control is None:
@@ -507,7 +481,7 @@ def _pairs(block: _Block, control: int | None = None) -> _Pairs:
         warnings.simplefilter("ignore", RuntimeWarning)
         scale = np.nanmax(np.maximum(np.abs(a), np.abs(b)).reshape(-1, s), axis=1)
     scale = np.where(np.isnan(scale), 0.0, scale)
-    diff = _snap(diff, score_tolerance(scale))  # the subtraction's own rounding is forgiven
+    diff = snap_differences(diff, score_tolerance(scale))  # the subtraction's own rounding is forgiven
     n = (~np.isnan(diff)).sum(axis=1)
     p = len(ia)
     methods = np.array(block.methods, dtype=object)
@@ -642,10 +616,10 @@ def _signed_rank_sums(diff: np.ndarray, zero_method: str):
     absd = np.abs(diff)
     if zero_method == "wilcox":
         absd = np.where(zero, np.nan, absd)
-        ranks = stats.rankdata(absd, axis=1, nan_policy="omit") if zero.any() else stats.rankdata(absd, axis=1)
+        ranks = rank(absd, exact=True)  # the differences are snapped to the tie rule already
         ranks = np.where(zero, 0.0, ranks)
     else:
-        ranks = stats.rankdata(absd, axis=1)
+        ranks = rank(absd, exact=True)
     r_plus = np.sum(np.where(diff > 0, ranks, 0.0), axis=1)
     r_minus = np.sum(np.where(diff < 0, ranks, 0.0), axis=1)
     if zero_method == "zsplit":
@@ -793,10 +767,9 @@ def _signflip_pvalues(block: np.ndarray, zero_method: str, r_plus: np.ndarray) -
     zero = block == 0
     absd = np.abs(block)
     if zero_method == "wilcox":
-        ranks = stats.rankdata(np.where(zero, np.nan, absd), axis=1, nan_policy="omit") if zero.any() \
-            else stats.rankdata(absd, axis=1)
+        ranks = rank(np.where(zero, np.nan, absd), exact=True)  # snapped to the tie rule already
     else:
-        ranks = stats.rankdata(absd, axis=1)
+        ranks = rank(absd, exact=True)
     ranks = np.where(zero, 0.0, ranks)  # a zero is never positive, whatever its sign flip
     constant = r_plus - np.sum(np.where(block > 0, ranks, 0.0), axis=1)  # the zsplit share of zero ranks
     patterns = ((np.arange(2**n)[:, None] >> np.arange(n)[None, :]) & 1).astype(np.float64)
