@@ -14,7 +14,7 @@ import xarray as xr
 
 from mcda._core.results import Result, states_scale
 from mcda._core.validation import McdaArgumentError
-from mcda._core.validation import check_choice, shown
+from mcda._core.validation import MissingDataWarning, check_choice, shown, warn
 from mcda.data.cards import higher_is_better
 from mcda.data.checks import _sign, cube_direction
 from mcda.data.cube import as_cube, orient
@@ -33,6 +33,13 @@ __all__ = [
     "concat_missing",
     "complete_design",
     "reduce_seeds",
+    "MISSING_POLICIES",
+    "MISSING_CHOICES",
+    "missing_policy",
+    "missing_design",
+    "incomplete_datasets",
+    "warn_dropped_datasets",
+    "warn_excluded",
 ]
 
 
@@ -311,3 +318,71 @@ def reduce_seeds(cube: xr.DataArray, *, how: str, missing: str = "available") ->
                  f"the coordinate n_seeds counts them): {shown(cells, 6, fmt=str)}. Pass missing='complete' to "
                  "treat such a cell as missing instead.", MissingDataWarning)
     return out
+
+
+# --------------------------------------------------------------------------- the `missing=` policy of the across-dataset statistics
+
+MISSING_POLICIES = ("complete", "available")
+#: The values users may pass as ``missing=``: complete_cases' policies ("methods", "datasets"), the
+#: incomplete design as it is ("available"), and "complete", the older name of "methods".
+MISSING_CHOICES = ("methods", "datasets", "available", "complete")
+
+
+def missing_policy(missing) -> str:
+    """``missing`` checked and normalised: "methods" and "complete" -> "complete"; "datasets"; "available"."""
+    check_choice("missing", missing, MISSING_CHOICES)
+    return "complete" if missing == "methods" else missing
+
+
+def warn_dropped_datasets(excluded_datasets: dict, what: str) -> None:
+    if excluded_datasets:
+        lacks = shown([f"{d} lacks [{shown(ms, 4, fmt=str)}]" for d, ms in excluded_datasets.items()], fmt=str,
+                      sep="; ")
+        warn(f"{len(excluded_datasets)} dataset(s) lack results for some methods and are excluded from {what} "
+             f"(missing='datasets'; nothing is imputed): {lacks}.", MissingDataWarning)
+
+
+def incomplete_datasets(cube: xr.DataArray, flags: tuple) -> tuple[np.ndarray, dict]:
+    """(positions of every dataset with a missing cell, dataset -> methods it lacks for the partial ones)."""
+    rows, mask = flags
+    methods = [str(m) for m in cube.coords["method"].values]
+    mask = np.asarray(mask, dtype=bool).reshape(-1, len(methods))
+    labels = cube.coords["dataset"].values
+    partial = ~mask.all(axis=1)
+    excluded = {str(labels[r]): tuple(m for m, miss in zip(methods, row) if miss)
+                for r, row in zip(np.asarray(rows)[partial], mask[partial])}
+    return np.asarray(rows, dtype=np.int64), excluded
+
+
+def warn_excluded(excluded: dict, what: str) -> None:
+    """Say which incomplete methods were dropped (never silently: the result carries them in ``excluded``)."""
+    if excluded:
+        lacks = shown([f"{m} lacks [{shown(ds, 4, fmt=str)}]" for m, ds in excluded.items()], fmt=str, sep="; ")
+        warn(f"{len(excluded)} method(s) lack results on some datasets and are excluded from {what} "
+             f"(nothing is imputed): {lacks}.", MissingDataWarning)
+
+
+def missing_design(cube: xr.DataArray, missing: str, flags: tuple,
+            ways_out: str = "none") -> tuple[np.ndarray, dict, np.ndarray]:
+    """(kept columns, excluded, empty positions) from the missing flags of every dataset."""
+    methods = [str(m) for m in cube.coords["method"].values]
+    rows, mask = flags
+    if missing == "complete":
+        try:
+            columns, excluded, empty = complete_design(cube.coords["dataset"].values, methods, flags)
+        except ValueError as exc:  # complete_design speaks of complete_cases' `policy`; here it is `missing`
+            raise McdaArgumentError(str(exc).replace("Try `policy='datasets'`", "Try missing='datasets' or "
+                                              "missing='available' (the incomplete design as it is)")) from None
+    elif missing == "datasets":
+        columns, excluded = np.arange(len(methods)), {}
+        empty, _ = incomplete_datasets(cube, flags)
+        if empty.size == cube.sizes["dataset"]:
+            raise McdaArgumentError("dropping incomplete datasets leaves none (every dataset lacks a method); try "
+                             "missing='methods' or missing='available'")
+    else:
+        columns, excluded = np.arange(len(methods)), {}
+        empty = np.asarray(rows[mask.reshape(-1, len(methods)).all(axis=1)], dtype=np.int64)
+    n = cube.sizes["dataset"]
+    if empty.size == n:
+        raise McdaArgumentError("`data` is empty: no dataset has a result")
+    return columns, excluded, empty

@@ -21,11 +21,14 @@ import xarray as xr
 
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda._core.validation import shown
+from mcda.data.cards import get_card
 
 __all__ = [
     "DIMS",
     "METHOD_COLUMN_NAMES",
     "check_csv_fields",
+    "read_scores",
+    "CliError",
     "read_path",
     "read_cube_json",
     "read_netcdf",
@@ -678,3 +681,221 @@ def read_zarr(path, *, spec=None, dataset_labels=None) -> xr.DataArray:
     da.attrs = attrs
     da.name = "score"
     return da
+
+
+# --------------------------------------------------------------------------- the command line's CSV reader
+# ``mcda compare SCORES.csv`` reads the file here, naming lines (the header is line 1): what a
+# user can get wrong in a hand-made CSV is refused before any cube is built.
+
+_ROLES = ("dataset", "method", "score", "seed", "epoch", "split", "metric")
+_SHOWN = 5
+
+
+class CliError(Exception):
+    """An error in a file or a command line the user can fix; the message is one line (the command line prints it
+    without a traceback)."""
+
+
+def _line(index) -> int:
+    """The line of a data row in the CSV (the header is line 1)."""
+    return int(index) + 2
+
+
+def _numeric_column(frame: pd.DataFrame, column: str, source: str) -> pd.Series:
+    raw = frame[column]
+    values = pd.to_numeric(raw, errors="coerce")
+    bad = raw.notna() & values.isna()
+    if bad.any():
+        where = [f"line {_line(i)} ({raw[i]!r})" for i in list(raw.index[bad])[:_SHOWN]]
+        more = f" and {int(bad.sum()) - _SHOWN} more" if bad.sum() > _SHOWN else ""
+        raise CliError(f"{source}: column {column!r} must hold numbers; not a number at " + ", ".join(where) + more)
+    infinite = np.isinf(values)
+    if infinite.any():
+        where = [f"line {_line(i)}" for i in list(values.index[infinite])[:_SHOWN]]
+        raise CliError(f"{source}: column {column!r} holds infinite values at " + ", ".join(where)
+                       + " (leave a cell empty or write NA for a missing result)")
+    return values
+
+
+def read_scores(path, *, columns: dict | None = None, metric: str | None = None) -> pd.DataFrame:
+    """Read a tidy or wide CSV of scores, checking what a user can get wrong, with line numbers.
+
+    Parameters
+    ----------
+    path : str or Path
+        A CSV file. **Tidy**: one row per result, columns ``dataset, method, score`` and
+        optionally ``seed, epoch, split, metric``. **Wide**: one row per dataset (first column
+        or a ``dataset`` column), one column per method.
+    columns : dict, optional
+        Role -> column name for a tidy file, e.g. ``{"score": "ari", "dataset": "data"}``.
+    metric : str, optional
+        The metric: a tidy file without a ``score`` column may name its score column after it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Tidy (renamed to the standard roles) or wide (indexed by dataset), numeric scores,
+        NaN for empty / NA cells.
+
+    Raises
+    ------
+    CliError
+        A missing or unreadable file, a named column that does not exist, no score column,
+        an empty key cell, duplicate rows, a non-numeric or infinite score (by line).
+    """
+    path = Path(path)
+    source = str(path)
+    if not path.exists():
+        raise CliError(f"{source}: no such file")
+    if path.is_dir():
+        raise CliError(f"{source}: is a directory, not a CSV file")
+    try:
+        frame = pd.read_csv(path, dtype=str, skipinitialspace=True)
+    except pd.errors.EmptyDataError:
+        raise CliError(f"{source}: the file is empty") from None
+    except pd.errors.ParserError as exc:
+        raise CliError(f"{source}: not a readable CSV ({' '.join(str(exc).split())})") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{source}: not a UTF-8 text file") from None
+    try:
+        check_csv_fields(frame, source)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    frame.columns = [str(c).strip() for c in frame.columns]
+    if len(frame.columns) == 1:
+        header = str(frame.columns[0])
+        for sep, name in ((";", "semicolons"), ("\t", "tabs"), ("|", "vertical bars")):
+            if sep in header:
+                raise CliError(f"{source}: the header {header!r} is one column separated by {name}; mcda reads "
+                               "comma-separated files (re-save it as CSV with commas)")
+    if frame.empty:
+        raise CliError(f"{source}: no data rows under the header")
+    columns = dict(columns or {})
+    for role, name in columns.items():
+        if name not in frame.columns:
+            raise CliError(f"{source}: no column {name!r} (given for the {role}); the columns are "
+                           f"{shown(frame.columns, 20)}")
+    roles = {role: columns.get(role, role) for role in _ROLES}
+    notes = []
+    if "score" not in columns and "score" not in frame.columns and metric is not None and metric in frame.columns:
+        roles["score"] = metric  # a tidy file whose score column is named after the metric
+    if "method" not in columns and roles["method"] not in frame.columns:
+        named = [c for c in frame.columns if c.lower() in METHOD_COLUMN_NAMES]
+        if len(named) == 1:  # a tidy file whose method column is called model, algorithm, classifier, ...
+            roles["method"] = named[0]
+            notes.append(f"read as a tidy file with {named[0]!r} as the method column (name another with "
+                         "--method-column)")
+        elif len(named) > 1:
+            raise CliError(f"{source}: columns {shown(named)} could each be the method column; name it with "
+                           "--method-column")
+    if roles["method"] in frame.columns:
+        out = _read_tidy(frame, roles, source, explicit_score="score" in columns, metric=metric)
+        out.attrs["notes"] = notes + out.attrs.get("notes", [])
+        return out
+    if any(role in columns for role in ("method", "score", "seed", "epoch", "split", "metric")):
+        raise CliError(f"{source}: no method column {roles['method']!r}; a tidy file needs one (name it with "
+                       "--method-column), a wide file has one column per method")
+    return _read_wide(frame, roles["dataset"], source)
+
+
+def _read_tidy(frame: pd.DataFrame, roles: dict, source: str, explicit_score: bool,
+               metric: str | None = None) -> pd.DataFrame:
+    if roles["dataset"] not in frame.columns:
+        raise CliError(f"{source}: no dataset column {roles['dataset']!r} (name it with --dataset-column); the columns "
+                       f"are {shown(frame.columns, 20)}")
+    if roles["score"] not in frame.columns:
+        hint = "" if explicit_score else " (name it with --score-column)"
+        named = [c for c in frame.columns if c not in {roles[r] for r in _ROLES if r != "score"} and _is_card(c)]
+        if not explicit_score and len(named) == 1:
+            hint = f" (the column {named[0]!r} names a metric card: give --metric {named[0]})"
+        raise CliError(f"{source}: no score column {roles['score']!r}{hint}; the columns are "
+                       f"{shown(frame.columns, 20)}")
+    present = [r for r in _ROLES if roles[r] in frame.columns]
+    keys = [r for r in present if r != "score"]
+    unused = [c for c in frame.columns if c not in {roles[r] for r in present}]
+    notes = []
+    if unused:  # runtime, notes, ...: ignored and said; a numeric one can be analysed instead with --metric
+        numeric = [c for c in unused if pd.to_numeric(frame[c], errors="coerce").notna().sum() ==
+                   frame[c].notna().sum() and frame[c].notna().any()]
+        text = [c for c in unused if c not in numeric]
+        parts = []
+        if numeric:
+            parts.append(f"numeric column{'s' if len(numeric) > 1 else ''} {shown(numeric, _SHOWN)} "
+                         f"(analyse one instead with --metric {numeric[0]})")
+        if text:
+            parts.append(f"text column{'s' if len(text) > 1 else ''} {shown(text, _SHOWN)}")
+        notes.append(f"ignored the extra {' and '.join(parts)}; the analysis reads {roles['score']!r} as the score")
+    out = frame[[roles[r] for r in present]].rename(columns={roles[r]: r for r in present})
+    for key in keys:
+        empty = out[key].isna() | (out[key].astype(str).str.strip() == "")
+        if empty.any():
+            lines = [str(_line(i)) for i in list(out.index[empty])[:_SHOWN]]
+            raise CliError(f"{source}: empty {key} at line{'s' if len(lines) > 1 else ''} {', '.join(lines)}")
+        out[key] = out[key].astype(str).str.strip()
+    for key in ("seed", "epoch"):
+        if key in out.columns:
+            as_number = pd.to_numeric(out[key], errors="coerce")
+            if as_number.notna().all() and (as_number == as_number.round()).all():
+                out[key] = as_number.astype(np.int64)
+    duplicated = out.duplicated(subset=keys, keep=False)
+    if duplicated.any():
+        first = out[duplicated].iloc[0]
+        same = out.index[(out[keys] == first[keys]).all(axis=1)]
+        where = ", ".join(f"{k}={first[k]!r}" for k in keys)
+        n = int(out[duplicated].drop_duplicates(subset=keys).shape[0])
+        others = f" ({n} repeated keys in all)" if n > 1 else ""
+        raise CliError(f"{source}: duplicate rows at lines {' and '.join(str(_line(i)) for i in same[:_SHOWN])} "
+                       f"({where}){others}. Each ({', '.join(keys)}) may appear once: add a seed column, or "
+                       "aggregate first")
+    out["score"] = _numeric_column(out, "score", source)
+    out.attrs["notes"] = notes
+    return out
+
+
+def _is_card(name: str) -> bool:
+    try:
+        get_card(name)
+    except (KeyError, ValueError):
+        return False
+    return True
+
+
+def _read_wide(frame: pd.DataFrame, dataset_column: str, source: str) -> pd.DataFrame:
+    if dataset_column in frame.columns:
+        labels_column = dataset_column
+    else:
+        labels_column = frame.columns[0]
+        numeric = pd.to_numeric(frame[labels_column], errors="coerce")
+        if numeric.notna().all():
+            raise CliError(f"{source}: a wide file needs dataset labels in its first column (or a 'dataset' column); "
+                           f"the first column {labels_column!r} holds numbers. A tidy file needs a 'method' column")
+    text = [m for m in frame.columns if m != labels_column if pd.to_numeric(frame[m], errors="coerce").isna().sum() > frame[m].isna().sum()
+            and pd.to_numeric(frame[m], errors="coerce").isna().mean() > 0.5]
+    if text:
+        raise CliError(f"{source}: read as a wide file (no method column), but column{'s' if len(text) > 1 else ''} "
+                       f"{shown(text, _SHOWN)} hold{'' if len(text) > 1 else 's'} text, not scores. If the file is "
+                       f"tidy (one row per result), name its method column with --method-column (e.g. "
+                       f"--method-column {text[0]})")
+    labels = frame[labels_column].astype(str).str.strip()
+    empty = frame[labels_column].isna() | (labels == "")
+    if empty.any():
+        raise CliError(f"{source}: empty dataset label at line {_line(frame.index[empty][0])}")
+    repeated = labels.duplicated(keep=False)
+    if repeated.any():
+        label = labels[repeated].iloc[0]
+        lines = [str(_line(i)) for i in labels.index[labels == label]]
+        raise CliError(f"{source}: dataset {label!r} appears on lines {' and '.join(lines)}; each dataset may appear "
+                       "once in a wide file (use a tidy file with a seed column for several runs)")
+    methods = [c for c in frame.columns if c != labels_column]
+    if len(methods) < 2:
+        raise CliError(f"{source}: a wide file needs at least 2 method columns besides {labels_column!r}; it has "
+                       f"{shown(methods, _SHOWN)}")
+    out = pd.DataFrame({m: _numeric_column(frame, m, source) for m in methods})
+    out.index = pd.Index(labels.tolist(), name="dataset")
+    out.attrs["notes"] = []
+    if len(methods) > len(labels):
+        out.attrs["notes"].append(
+            f"this wide file has {len(labels)} rows (read as datasets: {shown(labels.tolist(), 4)}) and {len(methods)} "
+            f"columns (read as methods: {shown(methods, 4)}); more methods than datasets often means the table is "
+            "transposed. If its rows are methods, transpose it (one row per dataset, one column per method)")
+    return out

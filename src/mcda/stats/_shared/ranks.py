@@ -18,53 +18,15 @@ import xarray as xr
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda._core.numeric import TIE_TOLERANCE, rank
 from mcda._core.results import Result, states_scale
-from mcda._core.validation import (DescriptiveOnlyWarning, MissingDataWarning, SmallSampleWarning, as_rng, check_choice, check_positive_int, check_probability, shown, warn)
+from mcda._core.validation import (DescriptiveOnlyWarning, SmallSampleWarning, as_rng, check_choice, check_positive_int, check_probability, shown, warn)
 from mcda.data import blocks as _chunks
 from mcda.data.blocks import require_in_memory
 from mcda.data.cube import as_cube, orient, single_score_cube
-from mcda.data.design import complete_design, concat_missing, missing_rows, name_empty_datasets, reduce_seeds
+from mcda.data.design import (concat_missing, incomplete_datasets, missing_design, missing_policy, missing_rows,
+                              name_empty_datasets, reduce_seeds, warn_dropped_datasets, warn_excluded)
 
 __all__ = ["AcrossDatasets", "prepare_across", "rank_sums", "table_rank_sums", "rank_rows", "rank_table",
            "average_ranks", "MeanRanks", "mean_ranks", "rank_stability", "RankStability"]
-
-MISSING_POLICIES = ("complete", "available")
-#: The values users may pass as ``missing=``: complete_cases' policies ("methods", "datasets"), the
-#: incomplete design as it is ("available"), and "complete", the older name of "methods".
-MISSING_CHOICES = ("methods", "datasets", "available", "complete")
-
-
-def missing_policy(missing) -> str:
-    """``missing`` checked and normalised: "methods" and "complete" -> "complete"; "datasets"; "available"."""
-    check_choice("missing", missing, MISSING_CHOICES)
-    return "complete" if missing == "methods" else missing
-
-
-def warn_dropped_datasets(excluded_datasets: dict, what: str) -> None:
-    if excluded_datasets:
-        lacks = shown([f"{d} lacks [{shown(ms, 4, fmt=str)}]" for d, ms in excluded_datasets.items()], fmt=str,
-                      sep="; ")
-        warn(f"{len(excluded_datasets)} dataset(s) lack results for some methods and are excluded from {what} "
-             f"(missing='datasets'; nothing is imputed): {lacks}.", MissingDataWarning)
-
-
-def _incomplete_datasets(cube: xr.DataArray, flags: tuple) -> tuple[np.ndarray, dict]:
-    """(positions of every dataset with a missing cell, dataset -> methods it lacks for the partial ones)."""
-    rows, mask = flags
-    methods = [str(m) for m in cube.coords["method"].values]
-    mask = np.asarray(mask, dtype=bool).reshape(-1, len(methods))
-    labels = cube.coords["dataset"].values
-    partial = ~mask.all(axis=1)
-    excluded = {str(labels[r]): tuple(m for m, miss in zip(methods, row) if miss)
-                for r, row in zip(np.asarray(rows)[partial], mask[partial])}
-    return np.asarray(rows, dtype=np.int64), excluded
-
-
-def _warn_excluded(excluded: dict, what: str) -> None:
-    """Say which incomplete methods were dropped (never silently: the result carries them in ``excluded``)."""
-    if excluded:
-        lacks = shown([f"{m} lacks [{shown(ds, 4, fmt=str)}]" for m, ds in excluded.items()], fmt=str, sep="; ")
-        warn(f"{len(excluded)} method(s) lack results on some datasets and are excluded from {what} "
-             f"(nothing is imputed): {lacks}.", MissingDataWarning)
 
 
 @dataclass(frozen=True)
@@ -148,7 +110,7 @@ class AcrossDatasets:
 
     def warn_excluded(self, what: str) -> None:
         """A :class:`~mcda.MissingDataWarning` naming the incomplete methods excluded from ``what``."""
-        _warn_excluded(self.excluded, what)
+        warn_excluded(self.excluded, what)
 
     def rank_matrix(self):
         """The ranks within datasets (kept datasets × kept methods): numpy, or lazy for a lazy cube."""
@@ -169,32 +131,6 @@ def _ranks_of(values: np.ndarray) -> np.ndarray:
     """Map: ranks within each dataset (the numba kernel takes turns between the scheduler's threads)."""
     with _chunks.NUMBA_LOCK:
         return rank_rows(values)
-
-
-def _design(cube: xr.DataArray, missing: str, flags: tuple,
-            ways_out: str = "none") -> tuple[np.ndarray, dict, np.ndarray]:
-    """(kept columns, excluded, empty positions) from the missing flags of every dataset."""
-    methods = [str(m) for m in cube.coords["method"].values]
-    rows, mask = flags
-    if missing == "complete":
-        try:
-            columns, excluded, empty = complete_design(cube.coords["dataset"].values, methods, flags)
-        except ValueError as exc:  # complete_design speaks of complete_cases' `policy`; here it is `missing`
-            raise McdaArgumentError(str(exc).replace("Try `policy='datasets'`", "Try missing='datasets' or "
-                                              "missing='available' (the incomplete design as it is)")) from None
-    elif missing == "datasets":
-        columns, excluded = np.arange(len(methods)), {}
-        empty, _ = _incomplete_datasets(cube, flags)
-        if empty.size == cube.sizes["dataset"]:
-            raise McdaArgumentError("dropping incomplete datasets leaves none (every dataset lacks a method); try "
-                             "missing='methods' or missing='available'")
-    else:
-        columns, excluded = np.arange(len(methods)), {}
-        empty = np.asarray(rows[mask.reshape(-1, len(methods)).all(axis=1)], dtype=np.int64)
-    n = cube.sizes["dataset"]
-    if empty.size == n:
-        raise McdaArgumentError("`data` is empty: no dataset has a result")
-    return columns, excluded, empty
 
 
 def _prepared(cube, missing, columns, excluded, empty, **sums) -> AcrossDatasets:
@@ -220,8 +156,8 @@ def prepare_across(scores, direction=None, *, method_names=None, missing: str = 
     cube = orient(single_score_cube(scores, direction, method_names=method_names,
                                     what="the across-dataset procedure"))
     flags = _chunks.reduce(cube, missing_rows, concat_missing)
-    dropped = _incomplete_datasets(cube, flags)[1] if missing == "datasets" else {}
-    return _prepared(cube, missing, *_design(cube, missing, flags), excluded_datasets=dropped)
+    dropped = incomplete_datasets(cube, flags)[1] if missing == "datasets" else {}
+    return _prepared(cube, missing, *missing_design(cube, missing, flags), excluded_datasets=dropped)
 
 
 # --------------------------------------------------------------------------- the rank-sum statistic
@@ -289,9 +225,9 @@ def rank_sums(scores, direction=None, *, method_names=None, missing: str = "comp
     columns, excluded, dropped = np.arange(cube.sizes["method"]), {}, {}
     part, ranks = _rank_pass(cube, policy, None, keep_ranks)
     if part["flags"] is not None:
-        columns, excluded, _ = _design(cube, missing, part["flags"])
+        columns, excluded, _ = missing_design(cube, missing, part["flags"])
         if missing == "datasets":  # every method kept; a dataset with a missing cell is dropped (and named)
-            dropped = _incomplete_datasets(cube, part["flags"])[1]
+            dropped = incomplete_datasets(cube, part["flags"])[1]
         part, ranks = _rank_pass(cube, "drop", None if missing == "datasets" else columns, keep_ranks)
     if part["n"] == 0:
         raise McdaArgumentError("`data` is empty: no dataset has a result")
@@ -343,7 +279,7 @@ def rank_table(scores, direction=None, *, missing: str = "complete", method_name
     [1.0, 2.5, 2.5]
     """
     prep = prepare_across(scores, direction, method_names=method_names, missing=missing, ways_out="missing")
-    _warn_excluded(prep.excluded, "the rank table")
+    warn_excluded(prep.excluded, "the rank table")
     warn_dropped_datasets(prep.excluded_datasets, "the rank table")
     table = prep.rank_table()
     table.attrs["excluded_datasets"] = prep.excluded_datasets
@@ -740,7 +676,7 @@ def _mean_ranks(scores, *, aggregation, groups, weights, missing, direction, met
     missing = missing_policy(missing)
     agg = _prepare_aggregation(scores, aggregation=aggregation, groups=groups, weights=weights, direction=direction,
                                method_names=method_names, missing=missing)
-    _warn_excluded(agg.prep.excluded, f"the {what} ranks")
+    warn_excluded(agg.prep.excluded, f"the {what} ranks")
     warn_dropped_datasets(agg.prep.excluded_datasets, f"the {what} ranks")
     if missing == "available":
         warn(f"{what} ranks with missing='available' rank each method among the methods present on each dataset; "
@@ -1255,7 +1191,7 @@ def rank_stability(scores, direction=None, *, n_resamples: int = 10_000, aggrega
     agg = _prepare_aggregation(scores, aggregation=aggregation, groups=groups, weights=weights, direction=direction,
                                method_names=method_names, missing=missing,
                                function="mcda.rank_stability").sorted_by_dataset()
-    _warn_excluded(agg.prep.excluded, "the rank stability")
+    warn_excluded(agg.prep.excluded, "the rank stability")
     warn_dropped_datasets(agg.prep.excluded_datasets, "the rank stability")
     from mcda._core.options import check_allocation
 

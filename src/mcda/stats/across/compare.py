@@ -23,7 +23,8 @@ from mcda._core.validation import check_alpha, check_control
 from mcda.stats._shared.multitest import adjust_finite, check_bergmann_hommel
 # re-exported from their home for code written against mcda.stats.across.compare
 from mcda.stats._shared.multitest import PVALUE_ADJUSTMENTS, adjust_pvalues  # noqa: F401
-from mcda.stats._shared.ranks import MeanRanks, missing_policy
+from mcda.data.design import missing_policy
+from mcda.stats._shared.ranks import MeanRanks
 from mcda.stats.across.friedman import _friedman, _rank_statistics
 from mcda.stats.across.posthoc import _ALL_PAIRS_TESTS, _CONTROL_TESTS, _check_exact, _posthoc, _test_name
 

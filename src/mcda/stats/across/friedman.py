@@ -23,7 +23,8 @@ from scipy import special
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda._core.results import OmnibusResult, p_text, states_scale
 from mcda._core.validation import check_alpha, check_positive_int
-from mcda.stats._shared.ranks import (MeanRanks, warn_dropped_datasets, missing_policy, rank_sums, table_rank_sums)
+from mcda.data.design import missing_policy, warn_dropped_datasets
+from mcda.stats._shared.ranks import MeanRanks, rank_sums, table_rank_sums
 
 __all__ = [
     "FriedmanResult",
