@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import ast
 import io
+import os
 import re
+import subprocess
+import sys
+import textwrap
 import tokenize
 from pathlib import Path
 
@@ -281,3 +285,34 @@ def test_no_direction_string_comparison_outside_the_orientation_helper():
                                                           for side in [node.left, *node.comparators])]
     assert not offences, ("compare directions through mcda.data.cards (direction_sign, higher_is_better, "
                           "DIRECTIONS), not by their strings: " + ", ".join(offences))
+
+
+#: The layers that compute or present statistics; none of them may load the ingestion engine.
+NO_INGESTION = ("_core", "data", "stats", "present")
+
+
+def test_no_statistics_or_presentation_module_imports_the_ingestion_engine():
+    offences = sorted(f"{importer} imports {imported}{'.' + name if name else ''}"
+                      for importer, imported, name in _imports(_modules())
+                      if importer.split(".")[1:2] and importer.split(".")[1] in NO_INGESTION
+                      and (imported.startswith(("mcda.ingest", "mcda.store"))
+                           or (imported == "mcda" and name in ("store", "ingest"))))
+    assert not offences, "only app/ and the public namespaces may import mcda.ingest or mcda.store:\n" + "\n".join(offences)
+
+
+def test_a_summary_and_a_friedman_test_leave_ingestion_and_matplotlib_unloaded():
+    code = textwrap.dedent("""
+        import sys
+        import mcda
+        cube = mcda.score_cube({f"d{i}": {"a": [0.5 + 0.01 * i, 0.6], "b": [0.4, 0.45 + 0.01 * i], "c": [0.3, 0.35]}
+                                for i in range(8)}, metric="accuracy")
+        mcda.summary(cube)
+        mcda.friedman_test(mcda.datasets.load("demsar2006"))
+        print(" ".join(sorted(m for m in sys.modules
+                              if m.split(".")[0] == "matplotlib" or m == "mcda.store" or m.startswith("mcda.ingest"))))
+    """)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(PACKAGE.parent), os.environ.get("PYTHONPATH", "")]))
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)
+    assert run.returncode == 0, run.stderr
+    loaded = run.stdout.split()
+    assert not loaded, f"statistics loaded the ingestion engine or matplotlib: {loaded}"
