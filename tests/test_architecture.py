@@ -316,3 +316,49 @@ def test_a_summary_and_a_friedman_test_leave_ingestion_and_matplotlib_unloaded()
     assert run.returncode == 0, run.stderr
     loaded = run.stdout.split()
     assert not loaded, f"statistics loaded the ingestion engine or matplotlib: {loaded}"
+
+
+# --------------------------------------------------------------------------- messages are not an interface
+TEXT_READERS = {"replace", "startswith", "endswith", "sub", "subn", "match", "fullmatch", "search", "findall",
+                "partition", "find"}  # (split() alone only re-spaces a message for one line)
+
+
+def _message_text(node: ast.AST, caught: set[str]) -> bool:
+    """Whether ``node`` is an error's or a reason's text: str(<caught exception>), <x>.args, or a reason."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "str" and node.args:
+        inner = node.args[0]
+        return isinstance(inner, ast.Name) and inner.id in caught
+    if isinstance(node, ast.Attribute) and node.attr == "args":
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "astype":
+        return _message_text(node.func.value, caught)
+    if isinstance(node, ast.Subscript):
+        return _message_text(node.value, caught)
+    return isinstance(node, (ast.Name, ast.Attribute)) and "reason" in ast.unparse(node).lower()
+
+
+def _rewrites(tree: ast.AST) -> list[int]:
+    caught = {h.name for h in ast.walk(tree) if isinstance(h, ast.ExceptHandler) and h.name}
+    out = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in TEXT_READERS):
+            continue
+        subjects = [node.func.value, *node.args[:2]]
+        if any(_message_text(s, caught) for s in subjects):
+            out.append(node.lineno)
+    return out
+
+
+def test_the_rewrite_scan_finds_what_it_looks_for():
+    sample = ('try:\n    f()\nexcept ValueError as exc:\n    raise ValueError(str(exc).replace("a", "b"))\n'
+              'ok = np.char.startswith(reason.astype(str), "every")\n'
+              'fine = "a-b".replace("-", "_")\n')
+    assert sorted(_rewrites(ast.parse(sample))) == [4, 5]
+
+
+def test_no_code_reads_or_rewrites_message_text():
+    offences = [f"{path.relative_to(PACKAGE)}:{line}" for path in sorted(PACKAGE.rglob("*.py"))
+                for line in _rewrites(ast.parse(path.read_text(encoding="utf-8")))]
+    assert not offences, ("errors and reasons are data (argument, value, allowed; Reason codes): no .replace / "
+                          ".startswith / regex on their text: " + ", ".join(offences))

@@ -6,7 +6,8 @@ what is allowed. No ``assert`` on user input.
 
 The errors raised for a bad argument are :class:`McdaArgumentError` (a ``ValueError``) and
 :class:`McdaArgumentTypeError` (also a ``TypeError``). Each carries the argument's name as data
-(``.argument``) and every argument its message mentions (``.mentions``), written in the
+(``.argument``), the value given (``.value``), the values allowed when they are a list
+(``.allowed``), and every argument its message mentions (``.mentions``), written in the
 message as ``'`name`'`` or ``'`name=value`'``. A front end that spells arguments differently (the
 command line's ``--test``) renders the same error with :meth:`McdaArgumentError.render` and a
 table name -> its own spelling: nothing parses the wording of a message.
@@ -15,6 +16,7 @@ table name -> its own spelling: nothing parses the wording of a message.
 from __future__ import annotations
 
 import difflib
+import enum
 import math
 import numbers
 import os
@@ -29,6 +31,7 @@ __all__ = [
     "McdaArgumentError",
     "McdaArgumentTypeError",
     "argument_error",
+    "Reason",
     "McdaWarning",
     "SmallSampleWarning",
     "TiesWarning",
@@ -65,10 +68,16 @@ class McdaArgumentError(ValueError):
     mentions : tuple of str
         Every argument named in the message (``'`name`'`` or ``'`name=value`'``), the one at fault
         first: the data a front end needs to re-spell them.
+    value : object
+        The value given (None when the raising code did not record it).
+    allowed : tuple or None
+        The values allowed, when they are a list (``check_choice``); None otherwise.
     """
 
-    def __init__(self, message: str, *, argument: str | None = None):
+    def __init__(self, message: str, *, argument: str | None = None, value=None, allowed=None):
         super().__init__(message)
+        self.value = value
+        self.allowed = None if allowed is None else tuple(allowed)
         named = [m.group(1) for m in _MENTION.finditer(str(message))]
         if argument is None and named and str(message).startswith("`"):
             argument = named[0]
@@ -77,7 +86,7 @@ class McdaArgumentError(ValueError):
         self.mentions = tuple(dict.fromkeys(first + named))
 
     def __reduce__(self):
-        return (_rebuild_argument_error, (type(self), str(self), self.argument))
+        return (_rebuild_argument_error, (type(self), str(self), self.argument, self.value, self.allowed))
 
     def render(self, spelling) -> str:
         """The message with each mentioned argument spelled as ``spelling`` says.
@@ -104,14 +113,25 @@ class McdaArgumentTypeError(McdaArgumentError, TypeError):
     """A bad argument of the wrong type (both a :class:`McdaArgumentError` and a ``TypeError``)."""
 
 
-def _rebuild_argument_error(cls, message, argument):
-    return cls(message, argument=argument)
+def _rebuild_argument_error(cls, message, argument, value=None, allowed=None):
+    return cls(message, argument=argument, value=value, allowed=allowed)
 
 
-def argument_error(argument: str | None, message: str, *, type_error: bool = False) -> McdaArgumentError:
+def argument_error(argument: str | None, message: str, *, type_error: bool = False, value=None,
+                   allowed=None) -> McdaArgumentError:
     """The error for a bad ``argument`` (raise it): :class:`McdaArgumentTypeError` when ``type_error``."""
     cls = McdaArgumentTypeError if type_error else McdaArgumentError
-    return cls(message, argument=argument)
+    return cls(message, argument=argument, value=value, allowed=allowed)
+
+
+class Reason(enum.Enum):
+    """Why a result is NaN, as a code: code that needs to know which reason it met reads this,
+    never the sentence shown to people (value: a short stable name)."""
+
+    NONE = ""
+    IDENTICAL = "identical"              # every paired difference is exactly 0
+    CONSTANT_DIFFERENCE = "constant"     # every paired difference equals one nonzero value
+    TOO_FEW = "too_few"                  # fewer observations than the procedure needs
 
 
 class McdaWarning(UserWarning):
@@ -194,7 +214,8 @@ def check_choice(name: str, value, allowed: Iterable) -> str:
             close = difflib.get_close_matches(value, [str(a) for a in allowed], n=1)
             if close:
                 hint = f" Did you mean {close[0]!r}?"
-        raise McdaArgumentError(f"`{name}` must be one of {shown}; got {_show(value)}.{hint}", argument=name)
+        raise McdaArgumentError(f"`{name}` must be one of {shown}; got {_show(value)}.{hint}", argument=name,
+                                value=value, allowed=allowed)
     return value
 
 
@@ -206,14 +227,14 @@ def check_probability(name: str, value, *, low: float = 0.0, high: float = 1.0,
                       closed: str = "neither") -> float:
     """Check ``low < value < high`` (ends included as ``closed`` says: 'neither', 'left', 'right', 'both')."""
     if not _is_real(value) or not math.isfinite(float(value)):
-        raise McdaArgumentTypeError(f"`{name}` must be a real number; got {_show(value)}.", argument=name)
+        raise McdaArgumentTypeError(f"`{name}` must be a real number; got {_show(value)}.", argument=name, value=value)
     v = float(value)
     lo_ok = v >= low if closed in ("left", "both") else v > low
     hi_ok = v <= high if closed in ("right", "both") else v < high
     if not (lo_ok and hi_ok):
         lb = "[" if closed in ("left", "both") else "("
         rb = "]" if closed in ("right", "both") else ")"
-        raise McdaArgumentError(f"`{name}` must lie in {lb}{low}, {high}{rb}; got {_show(value)}.", argument=name)
+        raise McdaArgumentError(f"`{name}` must lie in {lb}{low}, {high}{rb}; got {_show(value)}.", argument=name, value=value)
     return v
 
 
@@ -225,19 +246,19 @@ def check_alpha(alpha, name: str = "alpha") -> float:
 def check_positive_int(name: str, value, *, minimum: int = 1) -> int:
     """An integer (not bool) at least ``minimum``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise McdaArgumentTypeError(f"`{name}` must be an integer >= {minimum}; got {_show(value)}.", argument=name)
+        raise McdaArgumentTypeError(f"`{name}` must be an integer >= {minimum}; got {_show(value)}.", argument=name, value=value)
     if int(value) < minimum:
-        raise McdaArgumentError(f"`{name}` must be an integer >= {minimum}; got {_show(value)}.", argument=name)
+        raise McdaArgumentError(f"`{name}` must be an integer >= {minimum}; got {_show(value)}.", argument=name, value=value)
     return int(value)
 
 
 def check_nonnegative_float(name: str, value) -> float:
     """A finite real number >= 0."""
     if not _is_real(value):
-        raise McdaArgumentTypeError(f"`{name}` must be a finite number >= 0; got {_show(value)}.", argument=name)
+        raise McdaArgumentTypeError(f"`{name}` must be a finite number >= 0; got {_show(value)}.", argument=name, value=value)
     v = float(value)
     if not math.isfinite(v) or v < 0:
-        raise McdaArgumentError(f"`{name}` must be a finite number >= 0; got {_show(value)}.", argument=name)
+        raise McdaArgumentError(f"`{name}` must be a finite number >= 0; got {_show(value)}.", argument=name, value=value)
     return v
 
 
@@ -263,14 +284,14 @@ def as_rng(rng) -> np.random.Generator:
     if isinstance(rng, np.random.Generator):
         return rng
     if isinstance(rng, np.random.RandomState):
-        raise McdaArgumentTypeError(f"{_RNG_ALLOWED}; got a legacy RandomState.", argument="rng")
+        raise McdaArgumentTypeError(f"{_RNG_ALLOWED}; got a legacy RandomState.", argument="rng", value=rng)
     if isinstance(rng, (bool, np.bool_)) or (isinstance(rng, (list, tuple))
                                             and any(isinstance(v, (bool, np.bool_)) for v in rng)):
-        raise McdaArgumentTypeError(f"{_RNG_ALLOWED}; got {_show(rng)} (a bool is not a seed).", argument="rng")
+        raise McdaArgumentTypeError(f"{_RNG_ALLOWED}; got {_show(rng)} (a bool is not a seed).", argument="rng", value=rng)
     try:
         return np.random.default_rng(rng)
     except (TypeError, ValueError) as exc:
-        raise McdaArgumentTypeError(f"{_RNG_ALLOWED}; got {_show(rng)}.", argument="rng") from exc
+        raise McdaArgumentTypeError(f"{_RNG_ALLOWED}; got {_show(rng)}.", argument="rng", value=rng) from exc
 
 
 def check_control(control, methods: Sequence, excluded: Mapping | None = None) -> str:
@@ -281,18 +302,20 @@ def check_control(control, methods: Sequence, excluded: Mapping | None = None) -
     """
     if not isinstance(control, str):
         raise McdaArgumentTypeError("`control` must be the name of a method (chosen before looking at the results); "
-                                    f"got {control!r}.", argument="control")
+                                    f"got {control!r}.", argument="control", value=control)
     methods = [str(m) for m in methods]
     if control in methods:
         return control
     if excluded and control in excluded:
         raise McdaArgumentError(f"`control` {control!r} was excluded as incomplete: it lacks "
                                 f"[{shown(excluded[control], 4, fmt=str)}]. Choose a complete method or complete its "
-                                "results.", argument="control")
+                                "results.", argument="control", value=control,
+                                allowed=methods)
     close = nearest(control, methods)
     hint = f" Did you mean {close[0]!r}?" if close else ""
     raise McdaArgumentError(f"`control` must be one of the methods compared [{shown(methods, fmt=str)}]; "
-                            f"got {control!r}.{hint}", argument="control")
+                            f"got {control!r}.{hint}", argument="control", value=control,
+                            allowed=methods)
 
 
 def nearest(word: str, candidates: Sequence[str], n: int = 3) -> list[str]:

@@ -368,11 +368,7 @@ def missing_design(cube: xr.DataArray, missing: str, flags: tuple,
     methods = [str(m) for m in cube.coords["method"].values]
     rows, mask = flags
     if missing == "complete":
-        try:
-            columns, excluded, empty = complete_design(cube.coords["dataset"].values, methods, flags)
-        except ValueError as exc:  # complete_design speaks of complete_cases' `policy`; here it is `missing`
-            raise McdaArgumentError(str(exc).replace("Try `policy='datasets'`", "Try missing='datasets' or "
-                                              "missing='available' (the incomplete design as it is)")) from None
+        columns, excluded, empty = complete_design(cube.coords["dataset"].values, methods, flags, ways_out=ways_out)
     elif missing == "datasets":
         columns, excluded = np.arange(len(methods)), {}
         empty, _ = incomplete_datasets(cube, flags)

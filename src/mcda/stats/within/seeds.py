@@ -37,6 +37,7 @@ from mcda.data.cards import MetricCard, direction_sign
 from mcda.data.cube import as_cube
 from mcda.data.checks import cube_card, cube_cards
 from mcda._core.numeric import rank, score_tolerance, snap_differences
+from mcda._core.validation import Reason
 from mcda.stats._shared.multitest import adjust_by_family
 
 __all__ = [
@@ -511,23 +512,31 @@ def _spread(values: np.ndarray, n: np.ndarray):
 
 
 
-def _pair_reasons(pairs: _Pairs, sd: np.ndarray, *, t_based: bool) -> np.ndarray:
-    """Why a row's test does not apply ('' where it does)."""
+def _identical_sentence(n_seeds, ending: str = "the test does not apply") -> str:
+    return f"every paired difference is exactly 0 (identical scores on all {n_seeds} shared seeds): {ending}"
+
+
+def _constant_sentence(pairs: _Pairs, i: int, ending: str = "the t statistic is undefined") -> str:
+    value = pairs.diff[i][~np.isnan(pairs.diff[i])][0]
+    return f"every paired difference equals {float(value):.6g} (no spread over {pairs.n[i]} seeds): {ending}"
+
+
+def _pair_reasons(pairs: _Pairs, sd: np.ndarray, *, t_based: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Why a row's test does not apply: (sentences, '' where it does; :class:`Reason` codes)."""
     reason = np.full(len(pairs.n), "", dtype=object)
+    codes = np.full(len(pairs.n), Reason.NONE, dtype=object)
     with np.errstate(invalid="ignore"):
         all_zero = (pairs.n >= 2) & (np.nansum(np.abs(pairs.diff), axis=1) == 0)
         constant = (pairs.n >= 2) & (sd == 0) & ~all_zero
     for i in np.nonzero(all_zero)[0]:
-        reason[i] = (f"every paired difference is exactly 0 (identical scores on all {pairs.n[i]} shared seeds): "
-                     "the test does not apply")
+        reason[i], codes[i] = _identical_sentence(pairs.n[i]), Reason.IDENTICAL
     if t_based:
         for i in np.nonzero(constant)[0]:
-            value = pairs.diff[i][~np.isnan(pairs.diff[i])][0]
-            reason[i] = (f"every paired difference equals {float(value):.6g} (no spread over {pairs.n[i]} seeds): "
-                         "the t statistic is undefined")
+            reason[i], codes[i] = _constant_sentence(pairs, i), Reason.CONSTANT_DIFFERENCE
     for i in np.nonzero(pairs.n < 2)[0]:
         reason[i] = f"only {pairs.n[i]} shared seed(s): a paired comparison needs at least 2"
-    return reason
+        codes[i] = Reason.TOO_FEW
+    return reason, codes
 
 
 def _pair_frame(pairs: _Pairs, metric: str | None) -> pd.DataFrame:
@@ -557,7 +566,8 @@ def _pair_table(cube: xr.DataArray, blocks: list[_Block], columns, *, t_based: b
 
     For each block this pairs the methods, takes the mean and sd of the paired differences
     and the reasons a row's test does not apply (``_pair_reasons``), and calls
-    ``columns(i, pairs, mean, sd, reason)`` (``i`` the block's index); the dict it returns
+    ``columns(i, pairs, mean, sd, reason, codes)`` (``i`` the block's index; ``codes`` the
+    :class:`~mcda._core.validation.Reason` of each row); the dict it returns
     gives the columns after ``n_seeds``, in order. Blocks are concatenated by dataset. With
     ``control`` (a method index) only the pairs (control, other) are formed.
     """
@@ -565,9 +575,9 @@ def _pair_table(cube: xr.DataArray, blocks: list[_Block], columns, *, t_based: b
     for i, block in enumerate(blocks):
         pairs = _pairs(block, control)
         mean, sd = _spread(pairs.diff, pairs.n)
-        reason = _pair_reasons(pairs, sd, t_based=t_based)
+        reason, codes = _pair_reasons(pairs, sd, t_based=t_based)
         frame = _pair_frame(pairs, block.metric if "metric" in cube.dims else None)
-        for name, values in columns(i, pairs, mean, sd, reason).items():
+        for name, values in columns(i, pairs, mean, sd, reason, codes).items():
             frame[name] = values
         frames.append(frame)
     return _concat_pairs(frames, cube)
@@ -978,7 +988,7 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
                            metric=metric_field, zero_method=zero_method, notes=tuple(notes), paired=False,
                            control=control)
 
-    def columns(i, pairs, mean, sd, reason):
+    def columns(i, pairs, mean, sd, reason, codes):
         testable = np.nonzero(reason == "")[0]
         se = _sem(sd, pairs.n)
         ci_low, ci_high = _t_interval(mean, se, pairs.n, 1.0 - alpha)
@@ -1135,7 +1145,7 @@ def equivalence(scores, direction=None, *, margin=None, alpha: float = 0.05, met
     cube, blocks = _blocks(scores, direction, metric, method_names)
     margins = _margins(blocks, margin)
 
-    def columns(i, pairs, mean, sd, reason):
+    def columns(i, pairs, mean, sd, reason, codes):
         m = margins[i]
         ok = reason == ""
         se = _sem(sd, pairs.n)
@@ -1150,8 +1160,7 @@ def equivalence(scores, direction=None, *, margin=None, alpha: float = 0.05, met
         with np.errstate(invalid="ignore"):
             verdict[ok & ((ci_low > m) | (ci_high < -m))] = "different"
         verdict[~ok] = "not applicable"
-        identical = np.char.startswith(reason.astype(str), "every paired difference is exactly 0")
-        verdict[identical] = "identical"
+        verdict[codes == Reason.IDENTICAL] = "identical"
         return {"mean_diff": mean, "margin": m, "ci_low": ci_low, "ci_high": ci_high, "p_lower": p_lower,
                 "p_upper": p_upper, "p_tost": p_tost, "equivalent": equivalent, "verdict": verdict,
                 "reason": reason}
@@ -1333,12 +1342,12 @@ def power(scores, direction=None, *, alpha: float = 0.05, target_power: float = 
                          f"probability alpha when there is no difference; got {target_power!r}")
     cube, blocks = _blocks(scores, direction, metric, method_names)
 
-    def columns(_, pairs, mean, sd, reason):
-        for i in np.nonzero(np.char.startswith(reason.astype(str), "every paired difference is exactly 0"))[0]:
-            reason[i] = (f"every paired difference is exactly 0 (identical scores on all {pairs.n[i]} shared seeds): "
-                         "no spread to base a power calculation on")
-        for i in np.nonzero(np.char.startswith(reason.astype(str), "every paired difference equals"))[0]:
-            reason[i] = reason[i].replace("the t statistic is undefined", "no spread to base a power calculation on")
+    def columns(_, pairs, mean, sd, reason, codes):
+        no_spread = "no spread to base a power calculation on"
+        for i in np.nonzero(codes == Reason.IDENTICAL)[0]:
+            reason[i] = _identical_sentence(pairs.n[i], no_spread)
+        for i in np.nonzero(codes == Reason.CONSTANT_DIFFERENCE)[0]:
+            reason[i] = _constant_sentence(pairs, i, no_spread)
         ok = reason == ""
         effect = np.full(len(mean), np.nan)
         mde = np.full(len(mean), np.nan)
