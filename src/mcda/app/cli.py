@@ -40,6 +40,7 @@ import pandas as pd
 
 from mcda._core.validation import McdaArgumentError
 from mcda._core.validation import shown
+from mcda.data.design import DEFAULT_MISSING, MISSING_POLICIES
 from mcda.data.readers import CliError, read_scores
 
 __all__ = ["main", "read_scores", "CliError", "build_parser"]
@@ -142,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--test",
                          help="post-hoc across datasets: bergmann-hommel, holm, nemenyi, shaffer (default: nemenyi); "
                               "with --control: bonferroni-dunn, hochberg, holm, hommel (default: holm)")
-    compare.add_argument("--missing", choices=("methods", "datasets", "available"), default="methods",
+    compare.add_argument("--missing", choices=tuple(MISSING_POLICIES), default=DEFAULT_MISSING,
                          help="a missing (dataset, method) cell in the across-dataset test: drop the incomplete "
                               "methods, drop the incomplete datasets, or test the incomplete design as it is "
                               "(Durbin / Skillings-Mack); nothing is imputed")

@@ -43,7 +43,7 @@ from mcda._core.validation import (check_alpha, check_choice, check_control, che
 from mcda.data.cards import MetricCard, get_card
 from mcda.data.cube import as_cube, score_cube
 from mcda.data.checks import cube_card, cube_cards, cube_metric, select_metric, resolve_rope
-from mcda.data.design import missing_cells, reduce_seeds, without_empty_datasets
+from mcda.data.design import DEFAULT_MISSING, MISSING_POLICIES, missing_cells, reduce_seeds, without_empty_datasets
 from mcda.data.io import from_json as _cube_from_json
 from mcda.data.io import from_netcdf as _cube_from_netcdf
 from mcda.data.io import to_json as _cube_to_json
@@ -59,7 +59,7 @@ REPORT_VERSION = 1
 CI_METHODS = ("t", "bootstrap")
 PAIRWISE_METHODS = ("t", "wilcoxon")
 SEED_REDUCTIONS = ("mean", "median")
-MISSING_SETTINGS = ("methods", "datasets", "available")
+MISSING_SETTINGS = tuple(MISSING_POLICIES)  # the one vocabulary of `missing=` (mcda.data.design)
 _MAX_RESAMPLES = 10**7
 
 # setting -> default; the order is the order shown and stored
@@ -74,7 +74,7 @@ _DEFAULTS = {
     "control": None,
     "adjust": "holm",
     "seed_reduction": "mean",
-    "missing": "methods",
+    "missing": DEFAULT_MISSING,
     "epoch_selection": "final",
     "split": "test",
     "validation": None,

@@ -34,7 +34,10 @@ __all__ = [
     "complete_design",
     "reduce_seeds",
     "MISSING_POLICIES",
+    "MISSING_ALIASES",
+    "DEFAULT_MISSING",
     "MISSING_CHOICES",
+    "SEED_MISSING",
     "missing_policy",
     "missing_design",
     "incomplete_datasets",
@@ -242,6 +245,10 @@ def complete_design(datasets, methods, flags: tuple, *, fmt=str,
 _REDUCTIONS = ("mean", "median", "min", "max", "best", "worst")
 
 
+#: What a lost seed does when seeds are reduced (:func:`reduce_seeds`): the cell is reduced over the
+#: seeds it has, or becomes missing.
+SEED_MISSING = ("available", "complete")
+#: Former words of :data:`SEED_MISSING`, still read with a FutureWarning.
 _OLD_MISSING = {"propagate": "complete", "skip": "available"}
 
 
@@ -277,7 +284,7 @@ def reduce_seeds(cube: xr.DataArray, *, how: str, missing: str = "available") ->
         warnings.warn(f"reduce_seeds(missing={missing!r}) is now missing={_OLD_MISSING[missing]!r}; the old word "
                       "will stop working in a later release", FutureWarning, stacklevel=2)
         missing = _OLD_MISSING[missing]
-    check_choice("missing", missing, ("complete", "available"))
+    check_choice("missing", missing, SEED_MISSING)
     cube = as_cube(cube)
     if "seed" not in cube.dims:
         raise McdaArgumentError(f"`cube` has no 'seed' dim to reduce; its dims are {shown(cube.dims)}")
@@ -322,16 +329,26 @@ def reduce_seeds(cube: xr.DataArray, *, how: str, missing: str = "available") ->
 
 # --------------------------------------------------------------------------- the `missing=` policy of the across-dataset statistics
 
-MISSING_POLICIES = ("complete", "available")
-#: The values users may pass as ``missing=``: complete_cases' policies ("methods", "datasets"), the
-#: incomplete design as it is ("available"), and "complete", the older name of "methods".
-MISSING_CHOICES = ("methods", "datasets", "available", "complete")
+#: What a missing (dataset, method) cell does in a procedure over datasets: the one vocabulary of
+#: ``missing=``, read by every statistic that takes it, by :class:`mcda.Report` and by ``mcda compare``.
+MISSING_POLICIES = {
+    "methods": "drop every method that lacks a result on some dataset, and name it",
+    "datasets": "drop every dataset on which some method lacks a result, and name it",
+    "available": "keep the incomplete design as it is: each method over the results it has",
+}
+#: Another name of a policy: "complete" (the complete design, by dropping methods) is "methods".
+MISSING_ALIASES = {"complete": "methods"}
+#: The default of every ``missing=`` over datasets.
+DEFAULT_MISSING = "methods"
+#: The values ``missing=`` accepts: the policies, then their other names.
+MISSING_CHOICES = (*MISSING_POLICIES, *MISSING_ALIASES)
 
 
-def missing_policy(missing) -> str:
-    """``missing`` checked and normalised: "methods" and "complete" -> "complete"; "datasets"; "available"."""
-    check_choice("missing", missing, MISSING_CHOICES)
-    return "complete" if missing == "methods" else missing
+def missing_policy(missing, *, allowed=MISSING_CHOICES) -> str:
+    """``missing`` checked against ``allowed`` (the error lists them) and normalised: "methods" and
+    "complete" -> "complete"; "datasets"; "available"."""
+    check_choice("missing", missing, allowed)
+    return "complete" if MISSING_ALIASES.get(missing, missing) == "methods" else missing
 
 
 def warn_dropped_datasets(excluded_datasets: dict, what: str) -> None:
@@ -363,7 +380,7 @@ def warn_excluded(excluded: dict, what: str) -> None:
 
 
 def missing_design(cube: xr.DataArray, missing: str, flags: tuple,
-            ways_out: str = "none") -> tuple[np.ndarray, dict, np.ndarray]:
+                   ways_out: str = "none") -> tuple[np.ndarray, dict, np.ndarray]:
     """(kept columns, excluded, empty positions) from the missing flags of every dataset."""
     methods = [str(m) for m in cube.coords["method"].values]
     rows, mask = flags

@@ -47,7 +47,7 @@ from mcda._core.results import Result, states_scale
 from mcda._core.validation import (MissingDataWarning, as_rng, check_choice, check_nonnegative_float, check_positive_int, check_probability, shown, warn)
 from mcda.data.cards import DIRECTIONS, direction_sign
 from mcda.data.cube import as_cube
-from mcda.data.design import complete_cases, complete_cases_with
+from mcda.data.design import complete_cases, complete_cases_with, missing_policy
 from mcda.data.checks import cube_metric, metric_keys
 
 __all__ = [
@@ -61,7 +61,8 @@ __all__ = [
     "weight_stability",
 ]
 
-MISSING_POLICIES = ("complete", "available")
+#: The ``missing=`` policies of the outranking flows (:data:`mcda.data.design.MISSING_CHOICES`).
+CRITERIA_MISSING = ("methods", "available", "complete")
 # Net flows closer than the tie tolerance are tied (top choice, ranks): mcda._core.numeric.
 _FLOW_TOL = TIE_TOLERANCE
 _BLOCK_ELEMENTS = 2_000_000  # datasets × k × k × criteria per block: memory stays bounded
@@ -691,6 +692,7 @@ class _Flows:
     excluded: dict
     methods: list
     preference: np.ndarray
+    missing: str = "complete"
 
     @property
     def net(self) -> np.ndarray:
@@ -705,7 +707,7 @@ class _Flows:
 def _criterion_flows(scores, *, metrics, rope, preference, missing, check=None) -> _Flows:
     """The per-criterion flows; ``check(prep)`` validates the caller's own arguments first
     (before anything is computed or warned about)."""
-    check_choice("missing", missing, MISSING_POLICIES)
+    missing = missing_policy(missing, allowed=CRITERIA_MISSING)
     prep = _prepare(scores, metrics=metrics, rope=rope)
     p = _thresholds(prep, preference)
     if check is not None:
@@ -774,7 +776,7 @@ def _criterion_flows(scores, *, metrics, rope, preference, missing, check=None) 
     sub = _Criteria(cube=prep.cube, values=values, methods=methods, datasets=datasets, metrics=prep.metrics,
                     directions=prep.directions, floors=prep.floors)
     return _Flows(prep=sub, positive=positive, negative=negative, kept_datasets=datasets, dropped_datasets=dropped,
-                  excluded=excluded, methods=methods, preference=p)
+                  excluded=excluded, methods=methods, preference=p, missing=missing)
 
 
 @dataclass(frozen=True, repr=False)
@@ -865,7 +867,7 @@ def _top(flows: np.ndarray) -> np.ndarray:
 
 @states_scale
 def promethee(scores, *, weights=None, metrics=None, rope=None, preference=None,
-              missing: str = "complete") -> PrometheeResult:
+              missing: str = "methods") -> PrometheeResult:
     """PROMETHEE II net flows over several criteria, the noise floors as indifference thresholds.
 
     Parameters
@@ -883,9 +885,9 @@ def promethee(scores, *, weights=None, metrics=None, rope=None, preference=None,
     preference : mapping metric -> float, optional
         Preference thresholds p (> q) for the criteria that should have a linear preference
         between q and p; the others keep the usual criterion with indifference.
-    missing : {"complete", "available"}
-        ``"complete"`` (default) drops every method lacking a result on some dataset (named in
-        ``excluded``). ``"available"`` runs PROMETHEE on each dataset among the methods that
+    missing : {"methods", "available"}
+        ``"methods"`` (default; also spelt ``"complete"``) drops every method lacking a result on
+        some dataset (named in ``excluded``; the result records ``"complete"``). ``"available"`` runs PROMETHEE on each dataset among the methods that
         have results on every criterion there and averages each method over its datasets;
         flows from different pools are not on quite the same footing, so read it as
         descriptive.
@@ -980,7 +982,7 @@ def promethee(scores, *, weights=None, metrics=None, rope=None, preference=None,
         criterion_flows=pd.DataFrame(criterion, index=pd.Index(prep.metrics, name="metric"), columns=idx),
         order=order, top=[m for m, t in zip(methods, _top(net)) if t],
         n_datasets=pd.Series((~np.isnan(per_dataset)).sum(axis=0), index=idx, name="n_datasets"),
-        missing=missing, excluded=flows.excluded, dropped_datasets=flows.dropped_datasets)
+        missing=flows.missing, excluded=flows.excluded, dropped_datasets=flows.dropped_datasets)
 
 
 # =========================================================================== weight stability
@@ -1066,7 +1068,7 @@ class WeightStability(Result):
 
 
 @states_scale
-def weight_stability(scores, *, metrics=None, rope=None, preference=None, missing: str = "complete",
+def weight_stability(scores, *, metrics=None, rope=None, preference=None, missing: str = "methods",
                      n_steps: int = 20, n_resamples: int = 10_000, rng=None) -> WeightStability:
     """The share of criterion weights for which each method is PROMETHEE II's top choice.
 

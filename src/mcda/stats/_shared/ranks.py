@@ -142,7 +142,7 @@ def _prepared(cube, missing, columns, excluded, empty, **sums) -> AcrossDatasets
                           empty_datasets=tuple(str(d) for d in labels[empty]), missing=missing, **sums)
 
 
-def prepare_across(scores, direction=None, *, method_names=None, missing: str = "complete",
+def prepare_across(scores, direction=None, *, method_names=None, missing: str = "methods",
                    ways_out: str = "none") -> AcrossDatasets:
     """Cube → the design of the across-dataset question (one pass over the missing flags).
 
@@ -157,7 +157,7 @@ def prepare_across(scores, direction=None, *, method_names=None, missing: str = 
                                     what="the across-dataset procedure"))
     flags = _chunks.reduce(cube, missing_rows, concat_missing)
     dropped = incomplete_datasets(cube, flags)[1] if missing == "datasets" else {}
-    return _prepared(cube, missing, *missing_design(cube, missing, flags), excluded_datasets=dropped)
+    return _prepared(cube, missing, *missing_design(cube, missing, flags, ways_out), excluded_datasets=dropped)
 
 
 # --------------------------------------------------------------------------- the rank-sum statistic
@@ -210,7 +210,7 @@ def _rank_pass(cube, policy, columns, keep):
     return out if keep else (out, None)
 
 
-def rank_sums(scores, direction=None, *, method_names=None, missing: str = "complete",
+def rank_sums(scores, direction=None, *, method_names=None, missing: str = "methods",
               keep_ranks: bool = False, ways_out: str = "none") -> AcrossDatasets:
     """The design with the rank sums, Σ r² and N: one pass over the cube when no cell is missing.
 
@@ -252,7 +252,7 @@ def rank_rows(values: np.ndarray) -> np.ndarray:
 
 
 @states_scale
-def rank_table(scores, direction=None, *, missing: str = "complete", method_names=None) -> pd.DataFrame:
+def rank_table(scores, direction=None, *, missing: str = "methods", method_names=None) -> pd.DataFrame:
     """The ranks within each dataset as a datasets × methods table (1 = best, ties averaged).
 
     Parameters
@@ -348,7 +348,7 @@ class MeanRanks(Result):
 
 
 @states_scale
-def average_ranks(scores, direction=None, *, missing: str = "complete", method_names=None) -> MeanRanks:
+def average_ranks(scores, direction=None, *, missing: str = "methods", method_names=None) -> MeanRanks:
     """Demšar's average ranks: rank within each dataset (1 = best, ties averaged), then average.
 
     Parameters
@@ -540,7 +540,7 @@ def _mean_interval_widths(cube: xr.DataArray, prep: AcrossDatasets) -> np.ndarra
 
 
 def _prepare_aggregation(scores, *, aggregation, groups, weights, direction, method_names,
-                         missing: str = "complete", function: str = "mcda.mean_ranks") -> _Aggregation:
+                         missing: str = "methods", function: str = "mcda.mean_ranks") -> _Aggregation:
     """Validate the aggregation arguments and prepare ranks and weights (one place for both public functions).
 
     The uniform aggregation is the rank sums, chunk-wise on a lazy cube; a weighted one reads a
@@ -590,7 +590,7 @@ def _prepare_aggregation(scores, *, aggregation, groups, weights, direction, met
 
 
 @states_scale
-def mean_ranks(scores, direction=None, *, aggregation: str = "uniform", groups=None, weights=None, missing: str = "complete",
+def mean_ranks(scores, direction=None, *, aggregation: str = "uniform", groups=None, weights=None, missing: str = "methods",
                method_names=None) -> MeanRanks:
     """Mean ranks of methods across datasets, with every dataset counting once or weighted.
 
