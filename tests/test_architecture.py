@@ -362,3 +362,22 @@ def test_no_code_reads_or_rewrites_message_text():
                 for line in _rewrites(ast.parse(path.read_text(encoding="utf-8")))]
     assert not offences, ("errors and reasons are data (argument, value, allowed; Reason codes): no .replace / "
                           ".startswith / regex on their text: " + ", ".join(offences))
+
+
+def test_no_isinstance_over_mcda_types_where_pair_decisions_are_read():
+    # letters and the presentation read results through their protocols (``pair_decisions()``, the
+    # OmnibusResult fields), never by asking which mcda class a result is
+    files = sorted((PACKAGE / "present").rglob("*.py")) + [PACKAGE / "stats" / "across" / "letters.py"]
+    offences = []
+    for path in files:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        ours = {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                and (node.module or "").startswith("mcda") for alias in node.names}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance" \
+                    and len(node.args) == 2:
+                kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+                named = [k.id for k in kinds if isinstance(k, ast.Name) and k.id in ours]
+                if named:
+                    offences.append(f"{path.relative_to(PACKAGE)}:{node.lineno} isinstance over {named}")
+    assert files and not offences, "\n".join(offences)

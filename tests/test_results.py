@@ -110,3 +110,51 @@ def test_skillings_mack_and_durbin_summaries_state_the_scale():
         assert result.summary().count(line) == 1
         assert repr(result).count(line) == 1
     assert line not in mcda.skillings_mack_test(_assembly()).summary()
+
+
+# --------------------------------------------------------------------------- pair decisions
+def _deciders():
+    demsar = mcda.datasets.load("demsar2006")
+    rng = np.random.default_rng(3)
+    values = rng.normal(0.8, 0.02, size=(2, 4, 6)) + np.array([0.0, 0.01, 0.03, 0.05])[None, :, None]
+    seeds = mcda.score_cube(values, metric="accuracy", method_names=["m0", "m1", "m2", "m3"],
+                            dataset_names=["d0", "d1"])
+    return {
+        "comparison": mcda.compare_over_datasets(demsar),
+        "comparison without post-hoc": mcda.compare_over_datasets(demsar.isel(dataset=slice(0, 3))),
+        "posthoc": mcda.all_pairs_test(demsar, test="holm"),
+        "pool-independent": mcda.pairwise_over_datasets(demsar),
+        "paired tests": mcda.paired_tests(seeds),
+    }
+
+
+def test_every_pair_deciding_result_gives_the_same_pair_decisions_table():
+    from mcda._core.results import PAIR_DECISION_COLUMNS
+
+    for name, result in _deciders().items():
+        decisions = result.pair_decisions()
+        assert list(decisions.columns[-len(PAIR_DECISION_COLUMNS):]) == list(PAIR_DECISION_COLUMNS), name
+        assert {"test", "alpha", "methods", "control", "note", "scope"} <= set(decisions.attrs), name
+        sig = decisions["significant"].to_numpy(dtype=bool)
+        # a separated pair names its better side, an unseparated one none
+        assert (decisions["better"][sig].isin(decisions["method_a"]) | decisions["better"][sig].isin(
+            decisions["method_b"])).all(), name
+        assert (decisions["better"][~sig] == "").all(), name
+        # the decision is the adjusted p-value's, at the result's alpha
+        decided = decisions["p_adjusted"].to_numpy(dtype=float)[sig] <= decisions.attrs["alpha"]
+        assert decided.all(), name
+
+
+def test_pair_decisions_agree_with_each_results_own_table():
+    found = _deciders()
+    posthoc = found["posthoc"]
+    decisions = posthoc.pair_decisions()
+    for row in decisions.itertuples(index=False):
+        assert row.significant == bool(posthoc.significant.at[row.method_a, row.method_b])
+        if row.significant:  # the better side ranks lower
+            assert row.better == (row.method_a if row.rank_a < row.rank_b else row.method_b)
+    pool = found["pool-independent"]
+    assert pool.pair_decisions()["significant"].tolist() == pool.table["significant"].tolist()
+    paired = found["paired tests"]
+    assert paired.pair_decisions()["significant"].tolist() == paired.table["significant"].tolist()
+    assert not found["comparison without post-hoc"].pair_decisions()["significant"].any()

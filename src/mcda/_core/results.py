@@ -21,9 +21,11 @@ import functools
 import math
 from collections.abc import Mapping
 
+import numpy as np
 import pandas as pd
 
-__all__ = ["Result", "OmnibusResult", "p_text", "states_scale", "scale_of", "scale_sentence"]
+__all__ = ["Result", "OmnibusResult", "PAIR_DECISION_COLUMNS", "pair_decisions_table", "p_text", "states_scale",
+           "scale_of", "scale_sentence"]
 
 #: below the smallest normal double a p-value has lost its digits (and may have underflowed to 0)
 P_FLOOR = 2.2250738585072014e-308
@@ -153,4 +155,36 @@ class OmnibusResult(Result):
     def decision_pvalue(self) -> float:
         """The p-value ``rejected`` is decided by."""
         return self.pvalue
+
+
+# --------------------------------------------------------------------------- pair decisions
+#: The columns of a pair-decisions table (after its key columns, ``dataset`` and ``metric``, when the
+#: pairs are decided per dataset): the pair, each side's rank in its block (1 = best; the order a
+#: display lists them in), whether the procedure separated them, the better side when it did ("" when
+#: it did not) and the p-value the decision read (NaN for a pair no test decided).
+PAIR_DECISION_COLUMNS = ("method_a", "method_b", "rank_a", "rank_b", "significant", "better", "p_adjusted")
+
+
+def pair_decisions_table(pairs: pd.DataFrame, a_better, *, test: str, alpha: float, methods, control=None,
+                         note: str = "", scope: str = "across datasets") -> pd.DataFrame:
+    """The pair-decisions protocol: what a result that decides pairs of methods returns from ``pair_decisions()``.
+
+    ``pairs`` holds the key columns (if any) and every column of :data:`PAIR_DECISION_COLUMNS` but
+    ``better``, which is filled from ``a_better`` (bool per row: a is the better side) where the pair is
+    significant. The frame's ``attrs`` carry what a reader prints beside the decisions: ``test`` (the
+    procedure), ``alpha``, ``methods`` (in the result's order), ``control`` (None for all pairs),
+    ``note`` and ``scope`` ("across datasets" or "within datasets"). Compact letters, the
+    critical-difference figure and the LaTeX tables read this table, whatever the result's type.
+    """
+    table = pairs.reset_index(drop=True).copy()
+    significant = table["significant"].to_numpy(dtype=bool)
+    first, second = table["method_a"].to_numpy(dtype=object), table["method_b"].to_numpy(dtype=object)
+    better = np.where(np.asarray(a_better, dtype=bool), first, second)
+    table["significant"] = significant
+    table["better"] = np.where(significant, better, "").astype(object)
+    keys = [c for c in table.columns if c not in PAIR_DECISION_COLUMNS]
+    table = table[keys + list(PAIR_DECISION_COLUMNS)]
+    table.attrs = {"test": test, "alpha": float(alpha), "methods": list(methods), "control": control, "note": note,
+                   "scope": scope}
+    return table
 

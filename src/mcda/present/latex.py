@@ -466,28 +466,6 @@ def scores_to_latex(source, path=None, *, bold_best: bool = True, digits: int = 
 
 # --------------------------------------------------------------------------- paired tests
 
-def _control_rows(frame: pd.DataFrame, control: str) -> pd.DataFrame:
-    """The rows (control, other) of an all-pairs table, oriented control first, Holm over them per dataset.
-
-    Equal to :func:`mcda.paired_tests` run with ``control``: two-sided p-values do not depend
-    on the order of a pair, so only the sign of the difference and its interval turn, and the
-    Holm family shrinks to the k − 1 comparisons of each dataset (and metric).
-    """
-    from mcda.stats._shared.multitest import adjust_by_family
-
-    rows = frame[(frame["method_a"] == control) | (frame["method_b"] == control)].copy()
-    turn = (rows["method_b"] == control).to_numpy()
-    if turn.any():
-        rows.loc[turn, ["method_a", "method_b"]] = rows.loc[turn, ["method_b", "method_a"]].to_numpy()
-        rows.loc[turn, "mean_diff"] = -rows.loc[turn, "mean_diff"]
-        low, high = rows.loc[turn, "ci_low"].to_numpy(), rows.loc[turn, "ci_high"].to_numpy()
-        rows.loc[turn, "ci_low"], rows.loc[turn, "ci_high"] = -high, -low
-    keys = ["dataset"] + (["metric"] if "metric" in rows.columns else [])
-    family = pd.MultiIndex.from_frame(rows[keys].astype(str)).factorize()[0]
-    rows["p_holm"] = adjust_by_family(rows["p_raw"].to_numpy(dtype=float), family, "holm")
-    return rows.reset_index(drop=True)
-
-
 def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None = None,
                       label: str | None = None, control: str | None = None) -> str:
     r"""The paired tests within each dataset: mean difference and interval, raw and Holm-adjusted p, markers.
@@ -537,7 +515,7 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
                                     f"holds only {own}'s comparisons; pass mcda.paired_tests(..., control={control!r}) "
                                     "or an all-pairs result", argument="control")
         if own is None:
-            frame = _control_rows(frame, control)
+            frame = result.control_rows(control)
     control = control if control is not None else own
     if control is None:
         names, key, key_table = _method_keys(methods)
@@ -599,25 +577,6 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
 
 # --------------------------------------------------------------------------- across datasets
 
-def _group_letters(groups: list, methods: list) -> dict:
-    """Compact letter display: methods sharing a letter belong to one group (not separated)."""
-    letters = {m: "" for m in methods}
-    for i, group in enumerate(g for g in groups if len(g) >= 1):
-        letter = _letter(i)
-        for m in group:
-            letters[m] += letter
-    return letters
-
-
-def _letter(i: int) -> str:
-    out = ""
-    i += 1
-    while i:
-        i, r = divmod(i - 1, 26)
-        out = chr(ord("a") + r) + out
-    return out
-
-
 def comparison_to_latex(result, path=None, *, caption: str | None = None, label: str | None = None) -> str:
     r"""Mean ranks across datasets and the groups the post-hoc test did not separate.
 
@@ -652,18 +611,11 @@ def comparison_to_latex(result, path=None, *, caption: str | None = None, label:
     NaiveBayes & 2.200 & ab \\
     CN2 & 3.117 & ab \\
     """
-    from mcda.stats.across.compare import ComparisonResult
-
-    if not isinstance(result, ComparisonResult):
+    if not callable(getattr(result, "letters", None)):  # a ComparisonResult: its letters are the table's groups
         raise McdaArgumentTypeError("`result` must be a ComparisonResult (mcda.compare_over_datasets); got "
                         f"{type(result).__name__}")
     order = list(result.mean_ranks.sort_values(kind="stable").index)
-    if result.control is None:  # all pairs: mcda.compact_letters (the letters a user gets from the library)
-        from mcda.stats.across.letters import compact_letters
-
-        letters = compact_letters(result).letters.to_dict()
-    else:  # against a control only its pairs were tested: the one group is the control and those it does not beat
-        letters = _group_letters(list(result.groups), order)
+    letters = result.letters()  # all pairs: mcda.compact_letters; against a control: its groups
     # one method per row: full names fit (the font size follows the longest)
     rows = [[latex_escape(m), f"{result.mean_ranks[m]:.3f}", letters[m]] for m in order]
     f = result.friedman

@@ -26,6 +26,13 @@ def require(result, fields: Sequence[str], *, what: str, maker: str):
     return result
 
 
+def require_or(result, fields: Sequence[str], message: str):
+    """Raise a TypeError with ``message`` unless ``result`` has every attribute in ``fields``."""
+    if not all(hasattr(result, f) for f in fields):
+        raise McdaArgumentTypeError(message)
+    return result
+
+
 def one_metric(table: pd.DataFrame, metric, *, name: str = "metric") -> tuple[pd.DataFrame, str | None]:
     """The rows of one metric, chosen by :func:`mcda.data.checks.select_metric` (None when there is only one)."""
     if "metric" not in table.columns:

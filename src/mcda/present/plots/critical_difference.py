@@ -30,7 +30,7 @@ import pandas as pd
 
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda._core.validation import check_choice, shown
-from mcda.present.plots import _layout
+from mcda.present.plots import _common, _layout
 from mcda.present.plots import _style
 
 __all__ = ["CDBar", "CDLabel", "CDLayout", "clique_bars", "label_rows", "cd_layout", "cd_pages", "wrapped_label_text",
@@ -253,9 +253,11 @@ def cd_layout(mean_ranks: pd.Series, groups: Sequence[Sequence[str]] = (), *, la
 
 def _inputs(result):
     """(mean_ranks, groups to draw, critical difference, test, alpha, control, notes, diagnostic)."""
-    from mcda.stats._shared.ranks import MeanRanks
-
-    if isinstance(result, MeanRanks):
+    wrong = ("`result` must be a ComparisonResult (mcda.compare_over_datasets), a PairwiseOverDatasets "
+             f"(mcda.pairwise_over_datasets) or a MeanRanks (mcda.mean_ranks); got {type(result).__name__}.")
+    decide = getattr(result, "pair_decisions", None)
+    if not callable(decide):  # mean ranks alone: no test decided a pair
+        _common.require_or(result, ("mean_ranks", "supports_critical_difference", "is_weighted", "missing"), wrong)
         notes = []
         diagnostic = not result.supports_critical_difference
         if result.is_weighted:
@@ -267,26 +269,23 @@ def _inputs(result):
         else:
             notes.append("Mean ranks only: no test was run")
         return result.mean_ranks, [], None, None, None, None, notes, diagnostic
-    from mcda.stats.across.pool_independent import PairwiseOverDatasets
-
-    if isinstance(result, PairwiseOverDatasets):  # pool-independent pairwise tests: no omnibus, no CD
-        against = f"against {result.control}" if result.control is not None else "all pairs"
-        notes = [f"{result.procedure} ({against}, α = {result.alpha:g}): bars join methods not separated"]
+    _common.require_or(result, ("mean_ranks", "groups", "excluded", "critical_difference"), wrong)
+    decisions = decide()
+    test, alpha, control = decisions.attrs["test"], decisions.attrs["alpha"], decisions.attrs["control"]
+    omnibus = decisions.attrs.get("omnibus")
+    if omnibus is None:  # pool-independent pairwise tests: no omnibus, no CD
+        against = f"against {control}" if control is not None else "all pairs"
+        notes = [f"{test} ({against}, α = {alpha:g}): bars join methods not separated"]
         excluded = list(result.excluded)
         if excluded:
             notes.append(f"excluded (missing results): {shown(excluded, 4, fmt=str)}")
-        return (result.mean_ranks, list(result.groups), None, result.procedure, result.alpha, result.control, notes,
-                False)
-    needed = ("mean_ranks", "groups", "posthoc", "friedman", "alpha", "test", "control", "critical_difference")
-    if not all(hasattr(result, name) for name in needed):
-        raise McdaArgumentTypeError("`result` must be a ComparisonResult (mcda.compare_over_datasets), a PairwiseOverDatasets "
-                        f"(mcda.pairwise_over_datasets) or a MeanRanks (mcda.mean_ranks); got {type(result).__name__}.")
+        return result.mean_ranks, list(result.groups), None, test, alpha, control, notes, False
     notes = []
-    excluded = list(getattr(result, "excluded", {}) or {})
+    excluded = list(result.excluded or {})
     if excluded:
         notes.append(f"excluded (missing results): {shown(excluded, 4, fmt=str)}")
     if result.posthoc is None:
-        f = result.friedman
+        f = omnibus
         name = {"skillings-mack": "Skillings–Mack", "durbin": "Durbin (F)"}.get(f.test, "Friedman (Iman–Davenport)")
         p = f.decision_pvalue
         if f.rejected:
@@ -296,7 +295,7 @@ def _inputs(result):
             notes.append(f"{name} p = {p:.3g} > α = {result.alpha:g}:\n"
                          "no difference may be claimed")
         return result.mean_ranks, [], None, result.test, result.alpha, result.control, notes, False
-    test = result.test + ("+exact" if getattr(result.posthoc, "exact", False) else "")
+    test = result.test + ("+exact" if result.posthoc.exact else "")
     if result.critical_difference is None:
         name = _display_name(test)
         against = f"against {result.control}" if result.control is not None else "all pairs"

@@ -45,10 +45,8 @@ def interval_rows(result) -> dict:
     >>> rows["labels"][0], bool(rows["low"][0] <= rows["estimate"][0] <= rows["high"][0])
     ('C4.5+m+cf', True)
     """
-    from mcda.stats.effects import EffectSizes
-    from mcda.stats._shared.ranks import RankStability
-
-    if isinstance(result, RankStability):
+    # read by the fields each result has: a rank stability's bootstrap ranks, an effect-size table's pairs
+    if all(hasattr(result, f) for f in ("mean_ranks", "n_resamples", "is_weighted", "confidence_level")):
         frame = result.to_frame()
         level = f"{100 * result.confidence_level:g}%"
         weighted = f", {result.aggregation}-weighted" if result.is_weighted else ""
@@ -60,7 +58,7 @@ def interval_rows(result) -> dict:
                 "reference": None, "rank_axis": True, "limits": (1.0, float(result.n_methods)),
                 "excluded": list(result.excluded),
                 "reasons": [""] * len(frame)}
-    if isinstance(result, EffectSizes):
+    if all(hasattr(result, f) for f in ("table", "scope", "against", "thresholds", "confidence_level")):
         if result.scope != "across datasets":
             raise McdaArgumentError("`result` holds effect sizes within datasets (one per dataset and pair); "
                                     "plot_rank_intervals draws one row per pair across datasets: use "

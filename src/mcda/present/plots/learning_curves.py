@@ -160,11 +160,9 @@ def plot_learning_curves(result, *, datasets=None, methods=None, layout: str | N
     >>> [a.get_title(loc="left") for a in axes]
     ['dataset_0', 'dataset_1']
     """
-    from mcda.stats.within.epochs import LearningCurves
-
-    if not isinstance(result, LearningCurves):
-        raise McdaArgumentTypeError(f"`result` must be the LearningCurves of mcda.learning_curves(cube); got "
-                        f"{type(result).__name__}. For a cube call plot_learning_curves(mcda.learning_curves(cube)).")
+    _common.require_or(result, ("table", "confidence_level", "split", "has_seeds"),
+                       f"`result` must be the LearningCurves of mcda.learning_curves(cube); got {type(result).__name__}. "
+                       "For a cube call plot_learning_curves(mcda.learning_curves(cube)).")
     if max_cols is not None and (not isinstance(max_cols, int) or isinstance(max_cols, bool) or max_cols < 1):
         raise McdaArgumentError(f"`max_cols` must be a positive integer; got {max_cols}")
     table = result.table

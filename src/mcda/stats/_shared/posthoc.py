@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from mcda._core.results import Result
+from mcda._core.results import Result, pair_decisions_table
 
 __all__ = ["PosthocResult", "pair_matrix"]
 
@@ -135,6 +135,18 @@ class PosthocResult(Result):
     def statistic(self) -> pd.DataFrame | pd.Series:
         """The pairs' statistics (``z``), under a name that holds for either ``kind``."""
         return self.z
+
+    def pair_decisions(self, *, test: str | None = None, mean_ranks: pd.Series | None = None) -> pd.DataFrame:
+        """The pairs compared and what the procedure decided (the pair-decisions protocol of
+        :func:`mcda._core.results.pair_decisions_table`): the better side has the lower mean rank."""
+        ranks = self.mean_ranks if mean_ranks is None else mean_ranks
+        frame = self.to_frame()
+        rank_a = ranks.loc[frame["method_a"]].to_numpy(dtype=float)
+        rank_b = ranks.loc[frame["method_b"]].to_numpy(dtype=float)
+        pairs = pd.DataFrame({"method_a": frame["method_a"], "method_b": frame["method_b"], "rank_a": rank_a,
+                              "rank_b": rank_b, "significant": frame["significant"], "p_adjusted": frame["p_adjusted"]})
+        return pair_decisions_table(pairs, rank_a < rank_b, test=self.test if test is None else test, alpha=self.alpha,
+                                    methods=list(ranks.index), control=self.control)
 
     @property
     def n_significant(self) -> int:

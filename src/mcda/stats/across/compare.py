@@ -18,7 +18,7 @@ from mcda._core.validation import McdaArgumentError
 from mcda.stats._shared.cliques import (groups_from_decisions, maximal_cliques as _maximal_cliques)  # noqa: F401 (tests use it)
 from mcda._core.numeric import TIE_TOLERANCE
 from mcda.stats._shared.posthoc import PosthocResult, pair_matrix
-from mcda._core.results import OmnibusResult, Result, states_scale
+from mcda._core.results import OmnibusResult, Result, pair_decisions_table, states_scale
 from mcda._core.validation import check_alpha, check_control
 from mcda.stats._shared.multitest import adjust_finite, check_bergmann_hommel
 # re-exported from their home for code written against mcda.stats.across.compare
@@ -120,6 +120,40 @@ class ComparisonResult(Result):
         counts.loc[self.control] = int(sig.sum())
         counts.loc[list(sig.index)] = sig.astype(int).to_numpy()
         return counts
+
+    def pair_decisions(self) -> pd.DataFrame:
+        """The pairs and what the post-hoc decided (the pair-decisions protocol of
+        :func:`mcda._core.results.pair_decisions_table`), with the omnibus in ``attrs["omnibus"]``; without a
+        post-hoc every pair is undecided (``attrs["tested"]`` False) and the note says why."""
+        if self.posthoc is not None:
+            table = self.posthoc.pair_decisions(test=self.test, mean_ranks=self.mean_ranks)
+            table.attrs["omnibus"] = self.friedman
+            return table
+        methods = list(self.mean_ranks.index)
+        a, b = np.triu_indices(len(methods), 1)
+        ranks = self.mean_ranks.to_numpy(dtype=float)
+        pairs = pd.DataFrame({"method_a": [methods[i] for i in a], "method_b": [methods[j] for j in b],
+                              "rank_a": ranks[a], "rank_b": ranks[b], "significant": np.zeros(a.size, dtype=bool),
+                              "p_adjusted": np.full(a.size, np.nan)})
+        verdict = "rejects, but no post-hoc applies to this design" if self.friedman.rejected else "does not reject"
+        table = pair_decisions_table(pairs, ranks[a] < ranks[b], test=self.test, alpha=self.alpha, methods=methods,
+                                     control=self.control, note=f"the omnibus test {verdict}: no pair was tested")
+        table.attrs["tested"] = False
+        table.attrs["omnibus"] = self.friedman
+        return table
+
+    def letters(self) -> dict:
+        """Method -> the letters of a results table (methods sharing a letter are not separated).
+
+        All pairs: :func:`mcda.compact_letters`. Against a control only its pairs were tested: one
+        group holds the control and the methods it is not separated from (letter ``a``), every
+        method separated from it gets a letter of its own.
+        """
+        from mcda.stats.across.letters import compact_letters, control_letters
+
+        if self.control is None:
+            return compact_letters(self).letters.to_dict()
+        return control_letters(list(self.groups), list(self.mean_ranks.sort_values(kind="stable").index))
 
     def to_frame(self) -> pd.DataFrame:
         """One row per method: ``method, mean_rank, n_separated, excluded``.

@@ -13,10 +13,10 @@ import numpy as np
 import pandas as pd
 
 from mcda.stats._shared.cliques import groups_from_decisions
-from mcda._core.results import Result, states_scale
+from mcda._core.results import PAIR_DECISION_COLUMNS, Result, states_scale
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 
-__all__ = ["CompactLetters", "compact_letters", "letter_name"]
+__all__ = ["CompactLetters", "compact_letters", "control_letters", "letter_name"]
 
 
 def letter_name(i: int) -> str:
@@ -114,8 +114,7 @@ def _from_decisions(mean_ranks: pd.Series, separated: np.ndarray):
     return order, letters, by_letter
 
 
-def _refuse_control(result) -> None:
-    control = getattr(result, "control", None)
+def _refuse_control(control) -> None:
     if control is not None:
         raise McdaArgumentError(
             f"`result` compares every method with the control {control!r} only, so most pairs were never tested and a "
@@ -123,8 +122,18 @@ def _refuse_control(result) -> None:
             "(e.g. compare_over_datasets(..., control=None), pairwise_over_datasets(..., control=None)).")
 
 
-def _square(frame: pd.DataFrame, methods: list) -> np.ndarray:
-    return frame.loc[methods, methods].to_numpy(dtype=bool)
+def _separated(pairs: pd.DataFrame, methods: list) -> tuple[pd.Series, np.ndarray]:
+    """The methods' ranks and the k × k rejection matrix of one block of a pair-decisions table."""
+    position = {m: i for i, m in enumerate(methods)}
+    a = pairs["method_a"].map(position).to_numpy()
+    b = pairs["method_b"].map(position).to_numpy()
+    ranks = np.full(len(methods), np.nan)
+    ranks[a], ranks[b] = pairs["rank_a"].to_numpy(dtype=float), pairs["rank_b"].to_numpy(dtype=float)
+    separated = np.zeros((len(methods), len(methods)), dtype=bool)
+    significant = pairs["significant"].to_numpy(dtype=bool)
+    separated[a, b] = significant
+    separated[b, a] = significant
+    return pd.Series(ranks, index=methods), separated
 
 
 def _across(mean_ranks: pd.Series, separated: np.ndarray, test: str, alpha: float, note: str = "") -> CompactLetters:
@@ -136,35 +145,13 @@ def _across(mean_ranks: pd.Series, separated: np.ndarray, test: str, alpha: floa
                           n_methods=len(order))
 
 
-def _paired(result) -> CompactLetters:
-    from mcda.data.cards import direction_sign
-
-    table = result.table
-    keys = ["dataset"] + (["metric"] if "metric" in table.columns else [])
+def _within(decisions: pd.DataFrame, keys: list) -> CompactLetters:
+    """One display per dataset (and metric) of a pair-decisions table keyed by them."""
     rows, series_index, series_values, by_letter = [], [], [], {}
-    n_untested = 0
-    direction = result.direction
-    for key, block in table.groupby(keys, sort=False):
+    for key, block in decisions.groupby(keys, sort=False):
         key = key if isinstance(key, tuple) else (key,)
-        d = direction[key[1]] if isinstance(direction, dict) and len(key) > 1 else direction
-        sign = direction_sign(d) if isinstance(d, str) else 1.0
         methods = list(dict.fromkeys(list(block["method_a"]) + list(block["method_b"])))
-        position = {m: i for i, m in enumerate(methods)}
-        k = len(methods)
-        separated = np.zeros((k, k), dtype=bool)
-        advantage = np.zeros(k)
-        a = block["method_a"].map(position).to_numpy()
-        b = block["method_b"].map(position).to_numpy()
-        diff = sign * block["mean_diff"].to_numpy(dtype=float)
-        sig = block["significant"].to_numpy(dtype=bool)
-        separated[a, b] = sig
-        separated[b, a] = sig
-        n_untested += int(np.isnan(block["p_holm"].to_numpy(dtype=float)).sum())
-        # with every seed shared, sum_b mean(a - b) = k·mean(a) − Σ means: this orders methods by mean score
-        np.add.at(advantage, a, np.nan_to_num(diff))
-        np.add.at(advantage, b, -np.nan_to_num(diff))
-        # a rank of the methods by that advantage (1 = best), as the across-dataset order uses mean ranks
-        ranking = pd.Series(advantage, index=methods).rank(ascending=False, method="average")
+        ranking, separated = _separated(block, methods)
         order, letters, groups = _from_decisions(ranking, separated)
         for m in order:
             rows.append((*key, m, float(ranking[m]), letters[m]))
@@ -175,13 +162,25 @@ def _paired(result) -> CompactLetters:
     frame = pd.DataFrame(rows, columns=[*keys, "method", "rank", "letters"])
     series = pd.Series(series_values, index=pd.MultiIndex.from_tuples(series_index, names=[*keys, "method"]),
                        name="letters")
-    note = ("pairs without a p-value (not tested: see the result's reason column) count as not separated: "
-            f"{n_untested} such pair(s)") if n_untested else ""
-    name = ("paired t" if result.method == "t" else "Wilcoxon signed-rank") if getattr(result, "paired", True) else \
-        ("Welch t" if result.method == "t" else "Mann-Whitney U")
-    return CompactLetters(letters=series, groups=by_letter, table=frame, test=f"{name}, Holm within dataset",
-                          alpha=float(result.alpha), note=note, n_methods=int(frame["method"].nunique()),
-                          scope="within datasets")
+    return CompactLetters(letters=series, groups=by_letter, table=frame, test=decisions.attrs["test"],
+                          alpha=float(decisions.attrs["alpha"]), note=decisions.attrs["note"],
+                          n_methods=int(frame["method"].nunique()), scope="within datasets")
+
+
+def control_letters(groups: list, order: list) -> dict:
+    """Method -> letters from the groups of a comparison against a control: letter i names the i-th group
+    (a results table's "Group" column; the methods in ``order``, best first).
+
+    Examples
+    --------
+    >>> control_letters([("a", "b"), ("c",)], ["a", "b", "c"])
+    {'a': 'a', 'b': 'a', 'c': 'b'}
+    """
+    letters = {m: "" for m in order}
+    for i, group in enumerate(g for g in groups if len(g) >= 1):
+        for m in group:
+            letters[m] += letter_name(i)
+    return letters
 
 
 @states_scale
@@ -240,34 +239,18 @@ def compact_letters(result) -> CompactLetters:
     >>> mcda.compact_letters(res).letters.to_dict()
     {'C4.5': 'a', 'NaiveBayes': 'ab', 'CN2': 'ab', 'k-NN(k=1)': 'bc', 'Kernel': 'c'}
     """
-    from mcda.stats._shared.posthoc import PosthocResult
-    from mcda.stats.across.compare import ComparisonResult
-    from mcda.stats.across.pool_independent import PairwiseOverDatasets
-    from mcda.stats.within.seeds import PairedTests
-
-    if isinstance(result, ComparisonResult):
-        _refuse_control(result)
-        methods = list(result.mean_ranks.index)
-        if result.posthoc is None:
-            verdict = "rejects, but no post-hoc applies to this design" if result.friedman.rejected else "does not reject"
-            note = f"the omnibus test {verdict}: no pair was tested, so every method shares the letter a"
-            return _across(result.mean_ranks, np.zeros((len(methods), len(methods)), dtype=bool), result.test,
-                           result.alpha, note)
-        return _across(result.mean_ranks, _square(result.posthoc.significant, methods), result.test, result.alpha)
-    if isinstance(result, PosthocResult):
-        _refuse_control(result)
-        methods = list(result.mean_ranks.index)
-        return _across(result.mean_ranks, _square(result.significant, methods), result.test, result.alpha)
-    if isinstance(result, PairwiseOverDatasets):
-        _refuse_control(result)
-        methods = list(result.mean_ranks.index)
-        untested = int((result.table["reason"] != "").sum())
-        note = (f"{untested} pair(s) without a p-value (not tested: see the reason column) count as not separated"
-                if untested else "")
-        return _across(result.mean_ranks, _square(result.significant, methods), result.procedure, result.alpha, note)
-    if isinstance(result, PairedTests):
-        return _paired(result)
-    raise McdaArgumentTypeError(
-        "`result` must be an all-pairs result: a ComparisonResult (mcda.compare_over_datasets), a PosthocResult "
-        "(mcda.nemenyi, mcda.all_pairs_test), a PairwiseOverDatasets (mcda.pairwise_over_datasets) or a PairedTests "
-        f"(mcda.paired_tests); got {type(result).__name__}.")
+    decide = getattr(result, "pair_decisions", None)
+    if not callable(decide):
+        raise McdaArgumentTypeError(
+            "`result` must be an all-pairs result: a ComparisonResult (mcda.compare_over_datasets), a PosthocResult "
+            "(mcda.nemenyi, mcda.all_pairs_test), a PairwiseOverDatasets (mcda.pairwise_over_datasets) or a "
+            f"PairedTests (mcda.paired_tests); got {type(result).__name__}.")
+    decisions = decide()
+    attrs = decisions.attrs
+    keys = [c for c in decisions.columns if c not in PAIR_DECISION_COLUMNS]
+    if attrs["scope"] == "within datasets":
+        return _within(decisions, keys)
+    _refuse_control(attrs["control"])
+    note = attrs["note"] + ("" if attrs.get("tested", True) else ", so every method shares the letter a")
+    mean_ranks, separated = _separated(decisions, attrs["methods"])
+    return _across(mean_ranks, separated, attrs["test"], attrs["alpha"], note)

@@ -26,7 +26,7 @@ from mcda.data.cards import direction_sign
 from mcda.stats._shared.cliques import groups_from_decisions
 from mcda._core.validation import MissingDataWarning, check_alpha, check_choice, check_control, shown, warn
 from mcda._core.numeric import tied
-from mcda._core.results import Result, states_scale
+from mcda._core.results import Result, pair_decisions_table, states_scale
 from mcda.stats._shared.multitest import (PAIR_STRUCTURED, PVALUE_ADJUSTMENTS, adjust_pvalues, canonical_adjustment)
 from mcda.stats._shared.ranks import prepare_across, rank_rows
 
@@ -144,6 +144,24 @@ class PairwiseOverDatasets(Result):
     @property
     def n_significant(self) -> int:
         return int(self.table["significant"].sum())
+
+    def pair_decisions(self) -> pd.DataFrame:
+        """The pairs and what the adjusted tests decided (the pair-decisions protocol of
+        :func:`mcda._core.results.pair_decisions_table`): the better side has the larger rank sum
+        (Wilcoxon) or more wins (sign test)."""
+        t = self.table
+        r_plus, r_minus = t["r_plus"].to_numpy(dtype=float), t["r_minus"].to_numpy(dtype=float)
+        a_better = np.where(np.isnan(r_plus), t["wins_a"].to_numpy(dtype=float) > t["wins_b"].to_numpy(dtype=float),
+                            r_plus > r_minus)
+        pairs = pd.DataFrame({"method_a": t["method_a"], "method_b": t["method_b"],
+                              "rank_a": self.mean_ranks.loc[t["method_a"]].to_numpy(dtype=float),
+                              "rank_b": self.mean_ranks.loc[t["method_b"]].to_numpy(dtype=float),
+                              "significant": t["significant"].to_numpy(dtype=bool), "p_adjusted": t["p_adjusted"]})
+        untested = int((t["reason"] != "").sum())
+        note = (f"{untested} pair(s) without a p-value (not tested: see the reason column) count as not separated"
+                if untested else "")
+        return pair_decisions_table(pairs, a_better, test=self.procedure, alpha=self.alpha,
+                                    methods=list(self.mean_ranks.index), control=self.control, note=note)
 
     @property
     def procedure(self) -> str:

@@ -31,7 +31,7 @@ import xarray as xr
 from scipy import stats
 
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
-from mcda._core.results import Result, states_scale
+from mcda._core.results import Result, pair_decisions_table, states_scale
 from mcda._core.validation import (check_control, UnpairedSeedsWarning, as_rng, check_alpha, check_choice, check_positive_int, check_probability, shown, warn)
 from mcda.data.cards import MetricCard, direction_sign
 from mcda.data.cube import as_cube
@@ -758,6 +758,70 @@ class PairedTests(_TableResult):
         cols = ["dataset", "method_a", "method_b", "metric", "n_seeds", "mean_diff", "p_raw", "p_holm",
                 "significant", "reason"]
         return self._text(head, cols)
+
+    def control_rows(self, control: str) -> pd.DataFrame:
+        """The rows (control, other) of this all-pairs table, oriented control first, Holm over them per dataset.
+
+        Equal to :func:`mcda.paired_tests` run with ``control``: two-sided p-values do not depend
+        on the order of a pair, so only the sign of the difference and its interval turn, and the
+        Holm family shrinks to the k − 1 comparisons of each dataset (and metric).
+        """
+        rows = self.table[(self.table["method_a"] == control) | (self.table["method_b"] == control)].copy()
+        turn = (rows["method_b"] == control).to_numpy()
+        if turn.any():
+            rows.loc[turn, ["method_a", "method_b"]] = rows.loc[turn, ["method_b", "method_a"]].to_numpy()
+            rows.loc[turn, "mean_diff"] = -rows.loc[turn, "mean_diff"]
+            low, high = rows.loc[turn, "ci_low"].to_numpy(), rows.loc[turn, "ci_high"].to_numpy()
+            rows.loc[turn, "ci_low"], rows.loc[turn, "ci_high"] = -high, -low
+        keys = ["dataset"] + (["metric"] if "metric" in rows.columns else [])
+        family = pd.MultiIndex.from_frame(rows[keys].astype(str)).factorize()[0]
+        rows["p_holm"] = adjust_by_family(rows["p_raw"].to_numpy(dtype=float), family, "holm")
+        return rows.reset_index(drop=True)
+
+    def pair_decisions(self) -> pd.DataFrame:
+        """The pairs of each dataset (and metric) and what Holm's procedure decided there (the pair-decisions
+        protocol of :func:`mcda._core.results.pair_decisions_table`, keyed by ``dataset`` [and ``metric``]).
+
+        ``rank_a``, ``rank_b`` order the methods of a dataset by the sum of their mean differences against
+        the others (with every seed shared: by mean score), oriented so that 1 is the best; the better
+        side of a separated pair is the one its oriented mean difference favours.
+        """
+        from mcda.data.cards import direction_sign
+
+        table = self.table
+        keys = ["dataset"] + (["metric"] if "metric" in table.columns else [])
+        blocks, n_untested = [], 0
+        for key, block in table.groupby(keys, sort=False):
+            key = key if isinstance(key, tuple) else (key,)
+            d = self.direction[key[1]] if isinstance(self.direction, dict) and len(key) > 1 else self.direction
+            sign = direction_sign(d) if isinstance(d, str) else 1.0
+            methods = list(dict.fromkeys(list(block["method_a"]) + list(block["method_b"])))
+            position = {m: i for i, m in enumerate(methods)}
+            advantage = np.zeros(len(methods))
+            a = block["method_a"].map(position).to_numpy()
+            b = block["method_b"].map(position).to_numpy()
+            diff = sign * block["mean_diff"].to_numpy(dtype=float)
+            n_untested += int(np.isnan(block["p_holm"].to_numpy(dtype=float)).sum())
+            np.add.at(advantage, a, np.nan_to_num(diff))
+            np.add.at(advantage, b, -np.nan_to_num(diff))
+            ranking = pd.Series(advantage, index=methods).rank(ascending=False, method="average").to_numpy()
+            part = block[keys].copy()
+            part["method_a"], part["method_b"] = block["method_a"].to_numpy(), block["method_b"].to_numpy()
+            part["rank_a"], part["rank_b"] = ranking[a], ranking[b]
+            part["significant"] = block["significant"].to_numpy(dtype=bool)
+            part["p_adjusted"] = block["p_holm"].to_numpy(dtype=float)
+            part["_a_better"] = diff > 0
+            blocks.append(part)
+        pairs = pd.concat(blocks, ignore_index=True) if blocks else pd.DataFrame(
+            columns=[*keys, "method_a", "method_b", "rank_a", "rank_b", "significant", "p_adjusted", "_a_better"])
+        a_better = pairs.pop("_a_better").to_numpy(dtype=bool)
+        name = ("paired t" if self.method == "t" else "Wilcoxon signed-rank") if self.paired else \
+            ("Welch t" if self.method == "t" else "Mann-Whitney U")
+        note = ("pairs without a p-value (not tested: see the result's reason column) count as not separated: "
+                f"{n_untested} such pair(s)") if n_untested else ""
+        methods = list(dict.fromkeys(list(table["method_a"]) + list(table["method_b"])))
+        return pair_decisions_table(pairs, a_better, test=f"{name}, Holm within dataset", alpha=self.alpha,
+                                    methods=methods, note=note, scope="within datasets")
 
 
 _SIGNFLIP_MAX = 13  # up to 2**13 sign patterns: scipy's exact permutation p for tied / zero differences
