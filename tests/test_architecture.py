@@ -381,3 +381,60 @@ def test_no_isinstance_over_mcda_types_where_pair_decisions_are_read():
                 if named:
                     offences.append(f"{path.relative_to(PACKAGE)}:{node.lineno} isinstance over {named}")
     assert files and not offences, "\n".join(offences)
+
+
+def _literal_strings(node) -> list[str] | None:
+    """The string elements of a dict (its keys), tuple or set literal; None for any other node."""
+    if isinstance(node, ast.Dict):
+        elements = node.keys
+    elif isinstance(node, (ast.Tuple, ast.Set)):
+        elements = node.elts
+    else:
+        return None
+    return [e.value for e in elements if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+
+
+def test_no_table_of_procedure_names_outside_the_registry():
+    from mcda.stats.procedures import PROCEDURES
+
+    spelt = set(PROCEDURES) | {alias for entry in PROCEDURES.values() for alias in entry.aliases}
+    offences = []
+    for name, path in _modules().items():
+        if name == "mcda.stats.procedures":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            strings = _literal_strings(node)
+            named = [s for s in strings or () if s in spelt]
+            if len(named) >= 3:
+                offences.append(f"{name}:{node.lineno} {named}")
+    assert not offences, "procedure names kept outside mcda.stats.procedures:\n" + "\n".join(offences)
+
+
+def test_the_table_scan_finds_a_table():
+    tree = ast.parse('X = {"holm": 1, "finner": 2, "rom": 3}\nY = ("nemenyi", "shaffer", "li")\nZ = ("a", "holm")')
+    found = [s for s in map(_literal_strings, ast.walk(tree)) if s]
+    assert ["holm", "finner", "rom"] in found and ["nemenyi", "shaffer", "li"] in found
+
+
+def test_every_registered_procedure_has_a_display_name_references_and_a_function():
+    from mcda.present.writeup import BIBTEX
+    from mcda.stats.procedures import PROCEDURES, load
+
+    for name, entry in PROCEDURES.items():
+        assert entry.display and entry.words, name
+        assert entry.references and set(entry.references) <= set(BIBTEX), (name, entry.references)
+        assert callable(load(name)), name
+
+
+def test_every_accepted_test_and_adjust_value_is_registered():
+    from mcda.stats._shared.multitest import PVALUE_ADJUSTMENTS
+    from mcda.stats.across import compare, posthoc
+    from mcda.stats.procedures import PROCEDURES
+
+    accepted = {"compare_over_datasets(test=)": compare.COMPARISON_TESTS,
+                "control_test(test=)": posthoc._CONTROL_TESTS + ("conover", "siegel"),
+                "all_pairs_test(test=)": posthoc._ALL_PAIRS_TESTS + posthoc._OTHER_POSTHOCS,
+                "adjust=": tuple(PVALUE_ADJUSTMENTS)}
+    for where, values in accepted.items():
+        missing = [v for v in values if v not in PROCEDURES]
+        assert not missing, f"{where} accepts unregistered names {missing}"

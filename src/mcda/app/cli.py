@@ -42,6 +42,7 @@ from mcda._core.validation import McdaArgumentError
 from mcda._core.validation import shown
 from mcda.data.design import DEFAULT_MISSING, MISSING_POLICIES
 from mcda.data.readers import CliError, read_scores
+from mcda.stats.procedures import names as procedure_names
 
 __all__ = ["main", "read_scores", "CliError", "build_parser"]
 
@@ -141,8 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="write into --out even when it is a non-empty folder that mcda did not write "
                               "(files of the same names are replaced, others left alone)")
     compare.add_argument("--test",
-                         help="post-hoc across datasets: bergmann-hommel, holm, nemenyi, shaffer (default: nemenyi); "
-                              "with --control: bonferroni-dunn, hochberg, holm, hommel (default: holm)")
+                         help="post-hoc across datasets: " + ", ".join(procedure_names("posthoc", "all-pairs"))
+                              + " (default: nemenyi); with --control: " + ", ".join(procedure_names("posthoc", "control"))
+                              + " (default: holm)")
     compare.add_argument("--missing", choices=tuple(MISSING_POLICIES), default=DEFAULT_MISSING,
                          help="a missing (dataset, method) cell in the across-dataset test: drop the incomplete "
                               "methods, drop the incomplete datasets, or test the incomplete design as it is "
@@ -719,7 +721,8 @@ def _compare(args, stdout) -> int:
         test = "holm" if args.control is not None else "nemenyi"
         if args.control is not None:
             read_notes.append(f"--control {args.control} without --test: Holm's step-down against {args.control} "
-                              "(give --test bonferroni-dunn, hochberg or hommel for another)")
+                              "(give --test " + ", ".join(n for n in procedure_names("posthoc", "control") if n != "holm")
+                              + " for another)")
     settings = {"alpha": args.alpha, "rope": args.rope, "test": test, "control": args.control,
                 "pairwise_method": args.pairwise_method, "epoch_selection": args.epoch_selection,
                 "missing": args.missing, "paired": not args.unpaired,

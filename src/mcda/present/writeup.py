@@ -14,6 +14,7 @@ import numpy as np
 
 from mcda._core.results import p_text
 from mcda.data.cards import better_phrase
+from mcda.stats.procedures import PROCEDURES, display_name
 
 __all__ = ["methods_and_results", "BIBTEX"]
 
@@ -175,27 +176,140 @@ BIBTEX = {
   year    = {1945},
   doi     = {10.2307/3001968}
 }""",
+    "siegel1988": """@book{siegel1988,
+  author    = {Siegel, Sidney and Castellan, N. John},
+  title     = {Nonparametric Statistics for the Behavioral Sciences},
+  edition   = {2},
+  publisher = {McGraw-Hill},
+  year      = {1988}
+}""",
+    "miller1966": """@book{miller1966,
+  author    = {Miller, Rupert G.},
+  title     = {Simultaneous Statistical Inference},
+  publisher = {McGraw-Hill},
+  year      = {1966}
+}""",
+    "dunn1961": """@article{dunn1961,
+  author  = {Dunn, Olive Jean},
+  title   = {Multiple Comparisons among Means},
+  journal = {Journal of the American Statistical Association},
+  volume  = {56},
+  number  = {293},
+  pages   = {52--64},
+  year    = {1961},
+  doi     = {10.1080/01621459.1961.10482090}
+}""",
+    "hochberg1988": """@article{hochberg1988,
+  author  = {Hochberg, Yosef},
+  title   = {A Sharper {B}onferroni Procedure for Multiple Tests of Significance},
+  journal = {Biometrika},
+  volume  = {75},
+  number  = {4},
+  pages   = {800--802},
+  year    = {1988},
+  doi     = {10.1093/biomet/75.4.800}
+}""",
+    "hommel1988": """@article{hommel1988,
+  author  = {Hommel, Gerhard},
+  title   = {A Stagewise Rejective Multiple Test Procedure Based on a Modified {B}onferroni Test},
+  journal = {Biometrika},
+  volume  = {75},
+  number  = {2},
+  pages   = {383--386},
+  year    = {1988},
+  doi     = {10.1093/biomet/75.2.383}
+}""",
+    "holland1987": """@article{holland1987,
+  author  = {Holland, Burt S. and Copenhaver, Margaret DiPonzio},
+  title   = {An Improved Sequentially Rejective {B}onferroni Test Procedure},
+  journal = {Biometrics},
+  volume  = {43},
+  number  = {2},
+  pages   = {417--423},
+  year    = {1987},
+  doi     = {10.2307/2531823}
+}""",
+    "finner1993": """@article{finner1993,
+  author  = {Finner, Helmut},
+  title   = {On a Monotonicity Problem in Step-Down Multiple Test Procedures},
+  journal = {Journal of the American Statistical Association},
+  volume  = {88},
+  number  = {423},
+  pages   = {920--923},
+  year    = {1993},
+  doi     = {10.1080/01621459.1993.10476358}
+}""",
+    "li2008": """@article{li2008,
+  author  = {Li, Jianjun David},
+  title   = {A Two-Step Rejection Procedure for Testing Multiple Hypotheses},
+  journal = {Journal of Statistical Planning and Inference},
+  volume  = {138},
+  number  = {6},
+  pages   = {1521--1527},
+  year    = {2008},
+  doi     = {10.1016/j.jspi.2007.04.032}
+}""",
+    "rom1990": """@article{rom1990,
+  author  = {Rom, Dror M.},
+  title   = {A Sequentially Rejective Test Procedure Based on a Modified {B}onferroni Inequality},
+  journal = {Biometrika},
+  volume  = {77},
+  number  = {3},
+  pages   = {663--665},
+  year    = {1990},
+  doi     = {10.1093/biomet/77.3.663}
+}""",
+    "garcia2010": """@article{garcia2010,
+  author  = {Garc{\\'i}a, Salvador and Fern{\\'a}ndez, Alberto and Luengo, Juli{\\'a}n and Herrera, Francisco},
+  title   = {Advanced Nonparametric Tests for Multiple Comparisons in the Design of Experiments in
+             Computational Intelligence and Data Mining: Experimental Analysis of Power},
+  journal = {Information Sciences},
+  volume  = {180},
+  number  = {10},
+  pages   = {2044--2064},
+  year    = {2010},
+  doi     = {10.1016/j.ins.2009.12.010}
+}""",
+    "sidak1967": """@article{sidak1967,
+  author  = {\\v{S}id{\\'a}k, Zbyn{\\v{e}}k},
+  title   = {Rectangular Confidence Regions for the Means of Multivariate Normal Distributions},
+  journal = {Journal of the American Statistical Association},
+  volume  = {62},
+  number  = {318},
+  pages   = {626--633},
+  year    = {1967},
+  doi     = {10.1080/01621459.1967.10482935}
+}""",
+    "benjamini1995": """@article{benjamini1995,
+  author  = {Benjamini, Yoav and Hochberg, Yosef},
+  title   = {Controlling the False Discovery Rate: A Practical and Powerful Approach to Multiple Testing},
+  journal = {Journal of the Royal Statistical Society: Series B (Methodological)},
+  volume  = {57},
+  number  = {1},
+  pages   = {289--300},
+  year    = {1995},
+  doi     = {10.1111/j.2517-6161.1995.tb02031.x}
+}""",
+    "benjamini2001": """@article{benjamini2001,
+  author  = {Benjamini, Yoav and Yekutieli, Daniel},
+  title   = {The Control of the False Discovery Rate in Multiple Testing under Dependency},
+  journal = {The Annals of Statistics},
+  volume  = {29},
+  number  = {4},
+  pages   = {1165--1188},
+  year    = {2001},
+  doi     = {10.1214/aos/1013699998}
+}""",
 }
-
-_DISPLAY = {"holm": "Holm", "hochberg": "Hochberg", "hommel": "Hommel", "bonferroni": "Bonferroni",
-            "shaffer": "Shaffer", "bergmann-hommel": "Bergmann–Hommel", "nemenyi": "Nemenyi's test",
-            "bonferroni-dunn": "the Bonferroni–Dunn test", "sidak": "Šidák", "holm-sidak": "Holm–Šidák",
-            "fdr-bh": "Benjamini–Hochberg", "fdr-by": "Benjamini–Yekutieli"}
-
 
 def _display(name) -> str:
-    return _DISPLAY.get(str(name), str(name))
+    return display_name(name)
 
 
-_POSTHOC_WORDS = {
-    "nemenyi": ("Nemenyi's test for all pairs", ["nemenyi1963", "demsar2006"]),
-    "holm": ("Holm's step-down procedure", ["holm1979", "garcia2008"]),
-    "shaffer": ("Shaffer's static procedure for all pairs", ["shaffer1986", "garcia2008"]),
-    "bergmann-hommel": ("the Bergmann–Hommel procedure for all pairs", ["bergmann1988", "garcia2008"]),
-    "bonferroni-dunn": ("the Bonferroni–Dunn test", ["demsar2006"]),
-    "hochberg": ("Hochberg's step-up procedure", ["garcia2008"]),
-    "hommel": ("Hommel's procedure", ["garcia2008"]),
-}
+def _posthoc_words(name) -> tuple[str, list[str]]:
+    """The methods sentence's phrase and BibTeX keys of a registered post-hoc (the name itself otherwise)."""
+    entry = PROCEDURES.get(str(name))
+    return (entry.words, list(entry.references)) if entry is not None else (str(name), [])
 
 
 def _prob(row, region: str) -> float:
@@ -315,7 +429,7 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
                          f"{'were' if len(comparison.excluded_datasets) != 1 else 'was'} left out of this test")
             methods.append(what + ".")
             test = comparison.test
-            words, keys = _POSTHOC_WORDS.get(test, (test, []))
+            words, keys = _posthoc_words(test)
             against = f" against {comparison.control}, chosen beforehand," if comparison.control else ""
             methods.append(f"Only if the omnibus test rejected, pairs were compared with {words}{against} "
                            f"{cite(*keys) if keys else ''} at a family-wise α = {alpha:g}.".replace(" .", "."))
@@ -431,7 +545,8 @@ def reading_paragraph(report, comparison, sign_claims, alpha: float) -> str:
     if comparison is None:
         return ("Only the pairwise views apply here; each claims something about one pair on the datasets it shares, "
                 "not about all methods at once.")
-    test = _display(comparison.test) if comparison.test in _DISPLAY else comparison.test
+    entry = PROCEDURES.get(comparison.test)
+    test = entry.subject if entry is not None else comparison.test
     n_pairs = comparison.n_methods * (comparison.n_methods - 1) // 2
 
     def pair_words(a, b, p):

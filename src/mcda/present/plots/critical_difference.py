@@ -32,6 +32,7 @@ from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda._core.validation import check_choice, shown
 from mcda.present.plots import _common, _layout
 from mcda.present.plots import _style
+from mcda.stats.procedures import display_name
 
 __all__ = ["CDBar", "CDLabel", "CDLayout", "clique_bars", "label_rows", "cd_layout", "cd_pages", "wrapped_label_text",
            "hue_colors", "plot_critical_difference"]
@@ -304,9 +305,6 @@ def _inputs(result):
             result.control, notes, False)
 
 
-_TEST_NAMES = {"nemenyi": "Nemenyi", "bonferroni-dunn": "Bonferroni–Dunn", "holm": "Holm", "hochberg": "Hochberg",
-               "holland": "Holland", "finner": "Finner", "li": "Li", "rom": "Rom",
-               "hommel": "Hommel", "shaffer": "Shaffer", "bergmann-hommel": "Bergmann–Hommel"}
 _TICK_STEPS = (1, 2, 5, 10, 20, 25, 50, 100)
 
 
@@ -314,10 +312,10 @@ def _display_name(test: str) -> str:
     """The test's name in a figure; "+exact": the exact rank-sum p-values (single-step tests: Bonferroni on them)."""
     base, _, exact = test.partition("+")
     if not exact:
-        return _TEST_NAMES.get(base, base)
+        return display_name(base)
     if base in ("nemenyi", "bonferroni-dunn"):
         return "exact " + ("Bonferroni" if base == "nemenyi" else "Bonferroni–Dunn")
-    return f"{_TEST_NAMES.get(base, base)}, exact p"
+    return f"{display_name(base)}, exact p"
 _LABEL_OFFSET_PT = 2.0         # from a label line's end to its text
 _LABEL_LINESPACING = 1.2       # matplotlib's line spacing of a multi-line label, in font sizes
 _MIN_CORE_SHARE = 0.30         # the rank axis keeps at least this share of the width

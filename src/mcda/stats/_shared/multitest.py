@@ -19,6 +19,7 @@ import pandas as pd
 
 from mcda._core.validation import McdaArgumentError
 from mcda._core.validation import shown
+from mcda.stats.procedures import adjustment_aliases
 
 __all__ = [
     "PVALUE_ADJUSTMENTS",
@@ -33,21 +34,7 @@ __all__ = [
 
 #: Canonical name -> accepted aliases of every p-value adjustment (compared after lower-casing and
 #: turning "_" and spaces into "-"). The statsmodels names (``multipletests``) are all accepted.
-PVALUE_ADJUSTMENTS: dict[str, tuple[str, ...]] = {
-    "bonferroni": ("b", "bonf"),
-    "sidak": ("s",),
-    "holm": ("h", "holm-bonferroni"),
-    "holm-sidak": ("hs", "holland", "holland-copenhaver"),
-    "hochberg": ("sh", "simes-hochberg"),
-    "hommel": ("ho",),
-    "finner": ("f",),
-    "li": ("li-2008",),
-    "rom": ("r",),
-    "fdr-bh": ("bh", "benjamini-hochberg", "fdr-i", "fdr-p", "fdri", "fdrp"),
-    "fdr-by": ("by", "benjamini-yekutieli", "fdr-n", "fdr-c", "fdrn", "fdrcorr"),
-    "shaffer": ("shaffer-static",),
-    "bergmann-hommel": ("bergmann", "bergmann-hommel-exhaustive"),
-}
+PVALUE_ADJUSTMENTS: dict[str, tuple[str, ...]] = adjustment_aliases()
 _ALIASES = {alias: name for name, aliases in PVALUE_ADJUSTMENTS.items() for alias in (name, *aliases)}
 
 #: The adjustments that need the k(k − 1)/2 p-values of all pairs of k methods (their logical

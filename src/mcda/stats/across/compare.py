@@ -25,6 +25,7 @@ from mcda.stats._shared.multitest import adjust_finite, check_bergmann_hommel
 from mcda.stats._shared.multitest import PVALUE_ADJUSTMENTS, adjust_pvalues  # noqa: F401
 from mcda.data.design import missing_policy
 from mcda.stats._shared.ranks import MeanRanks
+from mcda.stats.procedures import PROCEDURES, names
 from mcda.stats.across.friedman import _friedman, _rank_statistics
 from mcda.stats.across.posthoc import _ALL_PAIRS_TESTS, _CONTROL_TESTS, _check_exact, _posthoc, _test_name
 
@@ -33,8 +34,7 @@ __all__ = [
     "compare_over_datasets",
 ]
 
-_COMPARISON_TESTS = ("nemenyi", "bonferroni-dunn", "holm", "hochberg", "hommel", "holland", "finner", "li", "rom",
-                     "shaffer", "bergmann-hommel")
+_COMPARISON_TESTS = names("posthoc")
 #: The post-hoc tests :func:`compare_over_datasets` runs (its ``test=``).
 COMPARISON_TESTS = _COMPARISON_TESTS
 _SHOWN = 8
@@ -264,8 +264,8 @@ def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", cont
         "complete"): drop every method lacking a dataset (named in ``excluded``).
         "datasets": drop every dataset lacking a method (``excluded_datasets``).
         "available": test the incomplete design as it is — Durbin's test with Conover's
-        post-hoc (``test`` chooses the adjustment: Holm for "nemenyi"/"holm", Shaffer, or
-        against ``control``) when the design is balanced incomplete, the Skillings–Mack test
+        post-hoc (``test`` chooses the adjustment, its own for every test, Holm for
+        "nemenyi"; all pairs or against ``control``) when the design is balanced incomplete, the Skillings–Mack test
         without a post-hoc otherwise (see :mod:`mcda.stats.across.incomplete`). ``design`` and
         ``datasets_per_method`` say which design was tested.
 
@@ -352,8 +352,8 @@ def _compare_incomplete(scores, direction, *, test, control, alpha, method_names
                                 n_methods=omnibus.n_methods, alpha=alpha, test="skillings-mack", control=control,
                                 missing="available", design=design.kind,
                                 datasets_per_method=design.n_datasets_per_method, note=note)
-    adjust = {"nemenyi": "holm", "holm": "holm", "shaffer": "shaffer", "bergmann-hommel": "bergmann-hommel",
-              "bonferroni-dunn": "bonferroni", "hochberg": "hochberg", "hommel": "hommel"}[test]
+    # every registered post-hoc's own adjustment; Nemenyi's studentized range needs a complete design: Holm
+    adjust = PROCEDURES[test].adjustment or "holm"
     omnibus = durbin_test(scores, direction, alpha=alpha, adjust=None, method_names=method_names)
     note = ("Durbin's test on the balanced incomplete design; post-hoc: Conover's t on rank sums, "
             f"{adjust}-adjusted" + (" (Nemenyi's studentized range needs a complete design)" if test == "nemenyi"
@@ -385,7 +385,7 @@ def _durbin_posthoc(omnibus, adjust: str, control, alpha: float) -> PosthocResul
         c = methods.index(control)
         others = [j for j in range(k) if j != c]
         raw = p_raw[c, others]
-        adjusted = adjust_finite(raw, adjust)
+        adjusted = adjust_finite(raw, adjust, alpha=alpha)
         oi = pd.Index([methods[j] for j in others], name="method")
         return PosthocResult(test=f"durbin-conover ({adjust})", control=control, alpha=alpha,
                              mean_ranks=omnibus.mean_ranks, z=pd.Series(t_stat[c, others], index=oi, name="z"),
@@ -395,7 +395,7 @@ def _durbin_posthoc(omnibus, adjust: str, control, alpha: float) -> PosthocResul
                              critical_difference=None, n_datasets=omnibus.n_datasets, n_methods=k,
                              standard_error=math.nan, distribution="t", df=omnibus.f_df[1])
     a, bb = np.triu_indices(k, 1)
-    adjusted_pairs = adjust_finite(p_raw[a, bb], adjust, k)
+    adjusted_pairs = adjust_finite(p_raw[a, bb], adjust, k, alpha=alpha)
     columns = index.rename("versus")
     frame_of = lambda values: pd.DataFrame(values, index=index, columns=columns)  # noqa: E731
     return PosthocResult(test=f"durbin-conover ({adjust})", control=None, alpha=alpha, mean_ranks=omnibus.mean_ranks,

@@ -15,6 +15,7 @@ import pandas as pd  # noqa: F401
 from mcda._core.results import Result
 from mcda._core.validation import check_alpha, check_positive_int
 from mcda.stats._shared.multitest import canonical_adjustment
+from mcda.stats.procedures import PROCEDURES
 from mcda.stats.across.posthoc import _test_name, critical_difference, q_alpha
 
 __all__ = [
@@ -24,7 +25,8 @@ __all__ = [
     "design_adequacy",
 ]
 
-_ATTAINABLE_ADJUSTMENTS = ("bonferroni", "holm", "shaffer", "bergmann-hommel")
+#: The adjustments whose first (strictest) threshold is alpha/m.
+_ATTAINABLE_ADJUSTMENTS = tuple(name for name, entry in PROCEDURES.items() if entry.bonferroni_first)
 
 
 # --------------------------------------------------------------------------- attainable significance

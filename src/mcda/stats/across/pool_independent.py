@@ -29,6 +29,7 @@ from mcda._core.numeric import tied
 from mcda._core.results import Result, pair_decisions_table, states_scale
 from mcda.stats._shared.multitest import (PAIR_STRUCTURED, PVALUE_ADJUSTMENTS, adjust_pvalues, canonical_adjustment)
 from mcda.stats._shared.ranks import prepare_across, rank_rows
+from mcda.stats.procedures import short_name
 
 __all__ = ["PairwiseOverDatasets", "pairwise_over_datasets", "TESTS", "ZERO_METHODS"]
 
@@ -38,9 +39,6 @@ _EXACT_MAX = 50       # scipy: the exact null of R+ when N <= 50 and no |d| ties
 _SIGNFLIP_MAX = 13    # scipy: the exact sign-flip distribution when ties or zeros and N <= 13
 _BLOCK_CELLS = 2_000_000  # pairs × datasets of differences held at once
 _NAMES = {"wilcoxon": "Wilcoxon", "sign": "sign"}
-_ADJUST_NAMES = {"bonferroni": "Bonferroni", "sidak": "Šidák", "holm": "Holm", "holm-sidak": "Holm–Šidák",
-                 "hochberg": "Hochberg", "hommel": "Hommel", "fdr-bh": "BH", "fdr-by": "BY", "finner": "Finner",
-                 "li": "Li", "rom": "Rom", "holland": "Holland"}
 
 
 def _adjustment(adjust) -> str:
@@ -166,7 +164,7 @@ class PairwiseOverDatasets(Result):
     @property
     def procedure(self) -> str:
         """The procedure's name, e.g. "Wilcoxon–Holm"."""
-        return f"{_NAMES[self.test].capitalize()}–{_ADJUST_NAMES.get(self.adjust, self.adjust)}"
+        return f"{_NAMES[self.test].capitalize()}–{short_name(self.adjust)}"
 
     def summary(self) -> str:
         what = f"against control {self.control}" if self.control is not None else "all pairs"

@@ -21,8 +21,9 @@ from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda.stats._shared.posthoc import PosthocResult, pair_matrix
 from mcda._core.results import states_scale
 from mcda._core.validation import check_alpha, check_choice, check_control, check_positive_int
-from mcda.stats._shared.multitest import BERGMANN_HOMMEL_MAX_METHODS, adjust_finite, check_bergmann_hommel  # noqa: F401
+from mcda.stats._shared.multitest import BERGMANN_HOMMEL_MAX_METHODS, adjust_finite, canonical_adjustment, check_bergmann_hommel  # noqa: F401
 from mcda.stats._shared.ranks import MeanRanks
+from mcda.stats.procedures import PROCEDURES, names
 from mcda.stats.across.friedman import _RankStatistics, _check_mean_ranks, _rank_statistics, _standard_error
 
 __all__ = [
@@ -35,12 +36,12 @@ __all__ = [
     "all_pairs_test",
 ]
 
-_Q_TESTS = ("nemenyi", "bonferroni-dunn")
-_CONTROL_TESTS = ("bonferroni-dunn", "holm", "hochberg", "hommel", "holland", "finner", "li", "rom")
-_ALL_PAIRS_TESTS = ("nemenyi", "holm", "shaffer", "bergmann-hommel", "holland", "finner")
-_OTHER_POSTHOCS = ("conover", "siegel", "miller")  # Friedman-rank post-hocs of mcda.stats.across.rank_tests
-#: post-hoc test name -> the p-value adjustment it applies (mcda.stats._shared.multitest)
-_ADJUSTMENT_OF_TEST = {"bonferroni-dunn": "bonferroni", "holland": "holm-sidak"}
+#: The registered post-hocs on the Friedman z: single-step (with a critical difference), against a
+#: control, over all pairs; and the other post-hoc statistics of the Friedman ranks (rank_tests).
+_Q_TESTS = tuple(name for name in names("posthoc") if PROCEDURES[name].single_step)
+_CONTROL_TESTS = names("posthoc", "control")
+_ALL_PAIRS_TESTS = names("posthoc", "all-pairs")
+_OTHER_POSTHOCS = names("rank-posthoc")
 
 
 def _test_name(name: str, value, allowed: Sequence[str]) -> str:
@@ -209,6 +210,28 @@ def _exact_critical_difference(stats: _RankStatistics, level: float) -> float:
     return math.inf if d is None else d / stats.n_datasets
 
 
+def _check_adjust_unused(adjust, test: str) -> None:
+    """Refuse an ``adjust`` that ``test`` would not use: a Friedman-z procedure applies the adjustment it names.
+
+    ``adjust`` is checked first (a misspelling names the allowed values); the default "holm" and
+    the test's own adjustment pass, anything else raises with the way to get it.
+    """
+    shown_name = None if adjust is None else canonical_adjustment(adjust, "adjust", optional=True)
+    own = PROCEDURES[test].adjustment
+    if shown_name in ("holm", own):
+        return
+    if test == "miller":
+        way = "Miller's test is simultaneous and takes no adjustment; leave `adjust` at its default"
+    elif test == "nemenyi":
+        way = ("Nemenyi's test uses the studentized range, not an adjustment; for the Friedman z under "
+               f"{shown_name!r} use test='siegel', adjust={shown_name!r}")
+    else:
+        way = (f"test={test!r} applies its own adjustment ({own!r}); for the Friedman z under {shown_name!r} use "
+               f"test='siegel', adjust={shown_name!r}"
+               + (f" (or test={shown_name!r})" if shown_name in names("posthoc") else ""))
+    raise McdaArgumentError(f"`adjust` {adjust!r} is not used by test={test!r}: {way}.", argument="adjust")
+
+
 def _posthoc(stats: _RankStatistics, test: str, control: str | None, alpha: float,
              exact: bool = False) -> PosthocResult:
     k, n = stats.n_methods, stats.n_datasets
@@ -225,7 +248,7 @@ def _posthoc(stats: _RankStatistics, test: str, control: str | None, alpha: floa
         others = [j for j in range(k) if j != c]
         z = (mean[c] - mean[others]) / se
         p = _exact_pvalues(stats, [c] * len(others), others) if exact else _two_sided_normal_p(z)
-        adjusted = adjust_finite(p, _ADJUSTMENT_OF_TEST.get(test, test), alpha=alpha)
+        adjusted = adjust_finite(p, PROCEDURES[test].adjustment, alpha=alpha)
         index = pd.Index([methods[j] for j in others], name="method")
         series = lambda values, name: pd.Series(values, index=index, name=name)  # noqa: E731
         return PosthocResult(test=test, control=control, alpha=alpha, mean_ranks=ranks, z=series(z, "z"),
@@ -239,7 +262,7 @@ def _posthoc(stats: _RankStatistics, test: str, control: str | None, alpha: floa
         adjusted_pairs = (adjust_finite(p_pairs, "bonferroni") if exact
                           else _studentized_range_sf(math.sqrt(2.0) * z_pairs, k))
     else:
-        adjusted_pairs = adjust_finite(p_pairs, _ADJUSTMENT_OF_TEST.get(test, test), k, alpha=alpha)
+        adjusted_pairs = adjust_finite(p_pairs, PROCEDURES[test].adjustment, k, alpha=alpha)
     return PosthocResult(test=test, control=None, alpha=alpha, mean_ranks=ranks,
                          z=pair_matrix(z_pairs, methods, 0.0, antisymmetric=True),
                          pvalues=pair_matrix(p_pairs, methods, np.nan),
@@ -381,7 +404,9 @@ def control_test(scores, direction=None, *, control: str, test: str = "holm", al
         As in :func:`mcda.data.cube.as_cube`.
     adjust : str or None
         The adjustment for "conover" and "siegel" (names of :data:`PVALUE_ADJUSTMENTS` that
-        apply to k − 1 comparisons; None for raw p); ignored by the other tests.
+        apply to k − 1 comparisons; None for raw p). The other tests apply the adjustment they
+        name: with them ``adjust`` must be left at "holm" or name that adjustment, and any other
+        value raises (it would otherwise be ignored).
 
     Returns
     -------
@@ -414,6 +439,7 @@ def control_test(scores, direction=None, *, control: str, test: str = "holm", al
 
         run = omnibus.conover_posthoc if test == "conover" else omnibus.siegel_posthoc
         return run(scores, direction, adjust=adjust, control=control, alpha=alpha, method_names=method_names)
+    _check_adjust_unused(adjust, test)
     stats = _rank_statistics(scores, direction, method_names, what=f"the {test} control test")
     return _posthoc(stats, test, check_control(control, stats.methods, stats.excluded), alpha, exact=bool(exact))
 
@@ -448,7 +474,10 @@ def all_pairs_test(scores, direction=None, *, test: str = "holm", alpha: float =
         As in :func:`mcda.data.cube.as_cube`.
     adjust : str or None
         The adjustment for "conover" and "siegel" (any name of :data:`PVALUE_ADJUSTMENTS`,
-        None for raw p); ignored by the other tests, whose name is their adjustment.
+        None for raw p). The other tests apply the adjustment they name (Nemenyi the studentized
+        range, Miller its simultaneous χ²): with them ``adjust`` must be left at "holm" or name that
+        adjustment, and any other value raises (use ``test="siegel"`` for the Friedman z under
+        another adjustment).
 
     Returns
     -------
@@ -483,9 +512,11 @@ def all_pairs_test(scores, direction=None, *, test: str = "holm", alpha: float =
         from mcda.stats.across import rank_tests as omnibus
 
         if test == "miller":
+            _check_adjust_unused(adjust, test)
             return omnibus.miller_posthoc(scores, direction, alpha=alpha, method_names=method_names)
         run = omnibus.conover_posthoc if test == "conover" else omnibus.siegel_posthoc
         return run(scores, direction, adjust=adjust, alpha=alpha, method_names=method_names)
+    _check_adjust_unused(adjust, test)
     stats = _rank_statistics(scores, direction, method_names, what=f"the {test} all-pairs test")
     if test == "bergmann-hommel":
         check_bergmann_hommel(stats.n_methods)

@@ -1,0 +1,211 @@
+"""The registry of procedures: each named once, with what the rest of mcda needs to know of it.
+
+A procedure's entry holds its canonical name, the aliases it also answers to, its family, the
+name the write-up and the figures print, the words of the write-up's methods sentence, its
+BibTeX keys (entries of :data:`mcda.present.writeup.BIBTEX`), the p-value adjustment it applies
+(a name of :data:`mcda.stats._shared.multitest.PVALUE_ADJUSTMENTS`, or None), which comparisons
+it makes ("control", "all-pairs") and its function as a lazy ``"module:attribute"`` reference,
+so that importing the registry imports no family.
+
+``test=`` dispatch and validation, the CLI's choices and help, the write-up's sentence and
+citations and the figures' labels read this table; adding a procedure is one module and one
+entry here.
+
+>>> from mcda.stats.procedures import PROCEDURES, canonical
+>>> PROCEDURES["finner"].display, PROCEDURES["finner"].references
+('Finner', ('finner1993', 'garcia2010'))
+>>> canonical("test", "Bonferroni_Dunn", family="posthoc")
+'bonferroni-dunn'
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from dataclasses import dataclass
+
+from mcda._core.validation import McdaArgumentError
+
+__all__ = ["Procedure", "PROCEDURES", "canonical", "names", "display_name", "short_name", "references", "load",
+           "adjustment_aliases"]
+
+
+@dataclass(frozen=True)
+class Procedure:
+    """One registered procedure.
+
+    Attributes
+    ----------
+    name : str
+        The canonical name (what ``test=`` / ``adjust=`` take and results report).
+    family : str
+        "posthoc" (after an omnibus across datasets, on the Friedman z of mean ranks),
+        "rank-posthoc" (another post-hoc statistic of the Friedman ranks, adjusted by ``adjust=``)
+        or "adjustment" (a p-value adjustment only).
+    display : str
+        The name as the write-up, the figures and LaTeX print it.
+    words : str
+        The phrase of the write-up's methods sentence ("Finner's step-down procedure").
+    references : tuple of str
+        BibTeX keys of :data:`mcda.present.writeup.BIBTEX`.
+    adjustment : str or None
+        The p-value adjustment the procedure applies (None: its own critical value).
+    comparisons : tuple of str
+        "control" (k − 1 comparisons with a control) and/or "all-pairs".
+    function : str
+        ``"module:attribute"`` of the function that runs it, imported on :func:`load`.
+    aliases : tuple of str
+        Other spellings accepted for ``name``.
+    single_step : bool
+        Whether the procedure has one critical difference for every comparison (Nemenyi,
+        Bonferroni–Dunn).
+    bonferroni_first : bool
+        Whether the adjustment's first (strictest) threshold is α/m, as Bonferroni's.
+    abbreviation : str
+        A short label ("BH"); ``display`` when empty.
+    noun : str
+        The name as the subject of a sentence ("Nemenyi's test separates …"); ``display`` when empty.
+    """
+
+    name: str
+    family: str
+    display: str
+    words: str
+    references: tuple
+    adjustment: str | None
+    comparisons: tuple
+    function: str
+    aliases: tuple = ()
+    noun: str = ""
+    single_step: bool = False
+    bonferroni_first: bool = False
+    abbreviation: str = ""
+
+    @property
+    def subject(self) -> str:
+        """The name as the subject of a sentence."""
+        return self.noun or self.display
+
+
+_POSTHOC = "mcda.stats.across.posthoc"
+_MULTITEST = "mcda.stats._shared.multitest:adjust_pvalues"
+_BOTH = ("control", "all-pairs")
+_RANK_TESTS = "mcda.stats.across.rank_tests"
+
+_ENTRIES = (
+    Procedure("nemenyi", "posthoc", "Nemenyi", "Nemenyi's test for all pairs", ("nemenyi1963", "demsar2006"),
+              None, ("all-pairs",), f"{_POSTHOC}:nemenyi", noun="Nemenyi's test", single_step=True),
+    Procedure("bonferroni-dunn", "posthoc", "Bonferroni–Dunn", "the Bonferroni–Dunn test", ("dunn1961", "demsar2006"),
+              "bonferroni", ("control",), f"{_POSTHOC}:bonferroni_dunn", ("dunn",),
+              noun="the Bonferroni–Dunn test", single_step=True),
+    Procedure("holm", "posthoc", "Holm", "Holm's step-down procedure", ("holm1979", "garcia2008"), "holm", _BOTH,
+              f"{_POSTHOC}:all_pairs_test",
+              aliases=("h", "holm-bonferroni"), bonferroni_first=True),
+    Procedure("hochberg", "posthoc", "Hochberg", "Hochberg's step-up procedure", ("hochberg1988", "garcia2008"),
+              "hochberg", ("control",), f"{_POSTHOC}:control_test",
+              aliases=("sh", "simes-hochberg")),
+    Procedure("hommel", "posthoc", "Hommel", "Hommel's procedure", ("hommel1988", "garcia2008"), "hommel",
+              ("control",), f"{_POSTHOC}:control_test",
+              aliases=("ho",)),
+    Procedure("shaffer", "posthoc", "Shaffer", "Shaffer's static procedure for all pairs",
+              ("shaffer1986", "garcia2008"), "shaffer", ("all-pairs",), f"{_POSTHOC}:all_pairs_test",
+              aliases=("shaffer-static",), bonferroni_first=True),
+    Procedure("bergmann-hommel", "posthoc", "Bergmann–Hommel", "the Bergmann–Hommel procedure for all pairs",
+              ("bergmann1988", "garcia2008"), "bergmann-hommel", ("all-pairs",), f"{_POSTHOC}:all_pairs_test",
+              aliases=("bergmann", "bergmann-hommel-exhaustive"), bonferroni_first=True),
+    Procedure("holland", "posthoc", "Holland", "Holland and Copenhaver's step-down Šidák procedure",
+              ("holland1987", "garcia2010"), "holm-sidak", _BOTH, f"{_POSTHOC}:control_test"),
+    Procedure("finner", "posthoc", "Finner", "Finner's step-down procedure", ("finner1993", "garcia2010"), "finner",
+              _BOTH, f"{_POSTHOC}:control_test",
+              aliases=("f",)),
+    Procedure("li", "posthoc", "Li", "Li's two-step procedure", ("li2008", "garcia2010"), "li", ("control",),
+              f"{_POSTHOC}:control_test",
+              aliases=("li-2008",)),
+    Procedure("rom", "posthoc", "Rom", "Rom's step-up procedure", ("rom1990", "garcia2010"), "rom", ("control",),
+              f"{_POSTHOC}:control_test",
+              aliases=("r",)),
+    Procedure("conover", "rank-posthoc", "Conover", "Conover's t test on rank sums", ("conover1999",), None, _BOTH,
+              f"{_RANK_TESTS}:conover_posthoc"),
+    Procedure("siegel", "rank-posthoc", "Siegel", "Siegel and Castellan's z test on mean ranks",
+              ("siegel1988", "demsar2006"), None, _BOTH, f"{_RANK_TESTS}:siegel_posthoc"),
+    Procedure("miller", "rank-posthoc", "Miller", "Miller's simultaneous chi-squared test", ("miller1966",), None,
+              ("all-pairs",), f"{_RANK_TESTS}:miller_posthoc"),
+    Procedure("bonferroni", "adjustment", "Bonferroni", "Bonferroni's adjustment", ("dunn1961",), "bonferroni", _BOTH,
+              _MULTITEST,
+              aliases=("b", "bonf"), bonferroni_first=True),
+    Procedure("sidak", "adjustment", "Šidák", "Šidák's adjustment", ("sidak1967",), "sidak", _BOTH, _MULTITEST,
+              aliases=("s",)),
+    Procedure("holm-sidak", "adjustment", "Holm–Šidák", "the step-down Šidák (Holland–Copenhaver) procedure",
+              ("holland1987",), "holm-sidak", _BOTH, _MULTITEST,
+              aliases=("hs", "holland", "holland-copenhaver")),
+    Procedure("fdr-bh", "adjustment", "Benjamini–Hochberg", "the Benjamini–Hochberg false discovery rate",
+              ("benjamini1995",), "fdr-bh", _BOTH, _MULTITEST,
+              aliases=("bh", "benjamini-hochberg", "fdr-i", "fdr-p", "fdri", "fdrp"), abbreviation="BH"),
+    Procedure("fdr-by", "adjustment", "Benjamini–Yekutieli", "the Benjamini–Yekutieli false discovery rate",
+              ("benjamini2001",), "fdr-by", _BOTH, _MULTITEST,
+              aliases=("by", "benjamini-yekutieli", "fdr-n", "fdr-c", "fdrn", "fdrcorr"), abbreviation="BY"),
+)
+
+#: Canonical name -> :class:`Procedure`.
+PROCEDURES: dict[str, Procedure] = {p.name: p for p in _ENTRIES}
+
+
+def names(family: str | None = None, comparisons: str | None = None) -> tuple[str, ...]:
+    """The canonical names of a family (all families with None), in registry order.
+
+    ``comparisons`` ("control" or "all-pairs") keeps the procedures that make those comparisons.
+    """
+    return tuple(p.name for p in _ENTRIES if (family is None or p.family == family)
+                 and (comparisons is None or comparisons in p.comparisons))
+
+
+def _key(value) -> str | None:
+    return value.strip().lower().replace("_", "-").replace(" ", "-") if isinstance(value, str) else None
+
+
+def canonical(argument: str, value, *, family: str | None = None, allowed=None) -> str:
+    """The canonical name ``value`` spells (case, "_" and aliases read), checked against ``allowed``.
+
+    ``allowed`` defaults to every name of ``family``. Anything else raises an
+    :class:`~mcda.McdaArgumentError` naming ``argument``, the value and the allowed names.
+    """
+    allowed = tuple(names(family) if allowed is None else allowed)
+    key = _key(value)
+    spelt = {alias: name for name in allowed if name in PROCEDURES
+             for alias in (name, *PROCEDURES[name].aliases)}
+    spelt.update({name: name for name in allowed})
+    if key in spelt:
+        return spelt[key]
+    close = difflib.get_close_matches(key, list(spelt), n=1) if key is not None else []
+    hint = f" Did you mean {spelt[close[0]]!r}?" if close else ""
+    raise McdaArgumentError(f"`{argument}` must be one of {{{', '.join(map(repr, allowed))}}}; got {value!r}.{hint}",
+                            argument=argument)
+
+
+def display_name(name) -> str:
+    """The printed name of a registered procedure (the name itself when it is not registered)."""
+    entry = PROCEDURES.get(str(name))
+    return entry.display if entry is not None else str(name)
+
+
+def short_name(name) -> str:
+    """The abbreviation of a registered procedure ("BH"), else its display name (else the name itself)."""
+    entry = PROCEDURES.get(str(name))
+    return (entry.abbreviation or entry.display) if entry is not None else str(name)
+
+
+def adjustment_aliases() -> dict[str, tuple[str, ...]]:
+    """Canonical name -> aliases of every p-value adjustment (the entries whose adjustment is their name)."""
+    return {p.name: p.aliases for p in _ENTRIES if p.adjustment == p.name}
+
+
+def references(name) -> tuple[str, ...]:
+    """The BibTeX keys of a registered procedure (empty when it is not registered)."""
+    entry = PROCEDURES.get(str(name))
+    return entry.references if entry is not None else ()
+
+
+def load(name: str):
+    """The function that runs the procedure ``name`` (imported now, not when the registry is)."""
+    module, attribute = PROCEDURES[name].function.split(":")
+    return getattr(importlib.import_module(module), attribute)
