@@ -21,13 +21,6 @@ import mcda
 
 PACKAGE = Path(mcda.__file__).parent
 
-#: Modules that answer a statistical question (DESIGN.md's layout). A private helper one of them
-#: needs from another moves to its home under a public name, or to a shared internal module
-#: (``_validation``, ``_numeric``, ``_results``, ``_cliques``, ``_kernels``, ...).
-ANALYSIS = {"cards", "cube", "ranks", "frequentist", "multitest", "within", "pairwise", "pool_independent",
-            "bayesian", "criteria", "epochs", "report", "export", "store", "cli", "datasets", "plots"}
-
-
 def _module_name(path: Path) -> str:
     parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
     if parts[-1] == "__init__":
@@ -113,11 +106,6 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def _analysis_module(name: str) -> str | None:
-    parts = name.split(".")
-    return parts[1] if len(parts) > 1 and parts[1] in ANALYSIS else None
-
-
 def test_the_graph_is_read():
     graph = _graph()
     assert "mcda.stats._shared.multitest" in graph["mcda.stats.across.compare"]
@@ -134,14 +122,67 @@ def test_no_import_cycles():
     assert not cycles, "import cycles in src/mcda: " + "; ".join(" <-> ".join(c) for c in cycles)
 
 
-def test_no_private_names_between_analysis_modules():
+# --------------------------------------------------------------------------- the layers
+#: DESIGN.md's layers, by the folder a module lives in (the package tree is the layering). A module
+#: imports only from its own layer or below. ``ingest`` builds on ``data`` and nothing but ``app``
+#: and the public namespaces may import it.
+LAYERS = {"_core": 0, "data": 1, "datasets": 1, "stats": 2, "ingest": 2, "present": 3, "app": 4}
+#: The public namespaces at the top of the package: they only re-export.
+PUBLIC_LAYER = 5
+
+
+def _layer(module: str) -> int:
+    parts = module.split(".")
+    if len(parts) == 1 or parts[1] not in LAYERS:
+        return PUBLIC_LAYER
+    return LAYERS[parts[1]]
+
+
+def _family(module: str) -> str | None:
+    """The statistics family a module belongs to: the first name below ``mcda.stats``."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[1] == "stats" else None
+
+
+
+
+def _edges():
     modules = _modules()
-    offences = []
     for importer, imported, name in _imports(modules):
-        a, b = _analysis_module(importer), _analysis_module(imported)
-        if a and b and a != b and name is not None and name.startswith("_"):
-            offences.append(f"{importer} imports {name} from {imported}")
-    assert not offences, "\n".join(offences)
+        if imported in modules and imported != importer and imported != "mcda":
+            yield importer, imported, name
+
+
+def test_the_layers_are_read_from_the_paths():
+    assert _layer("mcda._core.validation") == 0 and _layer("mcda.data.cube") == 1
+    assert _layer("mcda.stats.across.compare") == 2 and _layer("mcda.present.latex") == 3
+    assert _layer("mcda.app.cli") == 4 and _layer("mcda.plots") == PUBLIC_LAYER == _layer("mcda")
+    assert _family("mcda.stats.across.compare") == "across" and _family("mcda.stats.pairwise") == "pairwise"
+    assert _family("mcda.data.cube") is None
+
+
+def test_every_folder_of_the_package_is_a_layer():
+    folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    assert folders <= set(LAYERS), f"folders with no layer in LAYERS: {sorted(folders - set(LAYERS))}"
+
+
+def test_imports_only_go_down_the_layers():
+    offences = [f"{a} (layer {_layer(a)}) imports {b} (layer {_layer(b)})"
+                for a, b, _ in _edges() if _layer(b) > _layer(a)]
+    assert not offences, "imports up the layers:\n" + "\n".join(sorted(set(offences)))
+
+
+def test_only_the_command_line_and_the_public_namespaces_load_the_ingestion_engine():
+    offences = [f"{a} imports {b}" for a, b, _ in _edges()
+                if b.startswith("mcda.ingest") and not a.startswith("mcda.ingest")
+                and _layer(a) not in (LAYERS["app"], PUBLIC_LAYER)]
+    assert not offences, "\n".join(sorted(set(offences)))
+
+
+
+
+
+
 
 
 # --------------------------------------------------------------------------- what the text says
