@@ -271,6 +271,19 @@ def test_out_folder_is_replaced_whole_foreign_folders_refused(tmp_path):
 
 
 @pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
+def test_a_force_failure_names_the_users_out_not_the_hidden_staging_folder(tmp_path):
+    foreign = tmp_path / "thesis"
+    foreign.mkdir()
+    (foreign / "chapter1.tex").write_text("mine")
+    (foreign / "report.md").mkdir()  # a folder where mcda writes a file
+    status, _, err = _cli(["compare", "--example", "demsar2006", "--out", str(foreign), "--no-figures", "--force"])
+    assert status == 1 and f"--out {str(foreign)!r} holds the folder(s) 'report.md'" in err, err
+    assert ".partial" not in err and "Is a directory" not in err
+    assert {p.name for p in foreign.iterdir()} == {"chapter1.tex", "report.md"}  # nothing half-written into it
+    assert [p.name for p in tmp_path.iterdir()] == ["thesis"]  # no staging folder left behind
+
+
+@pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
 def test_two_concurrent_runs_leave_one_complete_output(tmp_path):
     import threading
 

@@ -138,3 +138,46 @@ def test_an_error_in_a_conversion_leaves_nothing_behind(tmp_path):
     with pytest.raises(ValueError, match="duplicate rows"):
         store.parquet_to_zarr(bad, tmp_path / "s.zarr", metric="accuracy")
     assert sorted(os.listdir(tmp_path)) == ["bad.parquet"]
+
+
+@pytest.mark.parametrize("lost", [".zattrs", "score/.zarray", "score/.zattrs", "method", "dataset/.zarray"])
+def test_a_half_store_is_recognised_and_named_on_open(tmp_path, lost):
+    path = tmp_path / "s.zarr"
+    store.to_zarr(_cube(), path)
+    part = path / lost
+    if part.is_dir():
+        import shutil
+
+        shutil.rmtree(part)
+    else:
+        part.unlink()
+    # (without the check: xarray's KeyError, or worse a cube with made-up labels or no card)
+    with pytest.raises(mcda.McdaArgumentError, match=rf"`path` '{path}' is an incomplete \(half-written\) Zarr store: "
+                                                     rf"it lacks '{lost.split('/')[0]}"):
+        store.open_cube(path)
+
+
+def test_a_store_without_its_completion_mark_beside_a_writers_staging_folder_is_half_written(tmp_path):
+    path = tmp_path / "s.zarr"
+    store.to_zarr(_cube(), path)
+    attrs = json.loads((path / ".zattrs").read_text())
+    del attrs[COMPLETE]
+    (path / ".zattrs").write_text(json.dumps(attrs))
+    assert store.open_cube(path).sizes["method"] == 3  # (a store of an older version: no mark, no writer seen)
+    (tmp_path / ".s.zarr.mcda-staging-1").mkdir()  # an interrupted writer's staging folder
+    with pytest.raises(mcda.McdaArgumentError, match="incomplete .* lacks 'the completion mark"):
+        store.open_cube(path)
+
+
+def test_a_failed_write_names_the_users_path_not_the_hidden_staging_folder(tmp_path):
+    from mcda.data.stores import publishing
+
+    path = tmp_path / "s.zarr"
+    store.to_zarr(_cube(), path)
+    before = store.open_cube(path).values.copy()
+    with pytest.raises(FileNotFoundError) as caught:
+        with publishing(path, overwrite=True) as staging:
+            (staging / "no-such-folder" / "chunk").write_text("x")  # an OSError inside the staging folder
+    assert str(path) in str(caught.value) and "staging" not in str(caught.value)
+    np.testing.assert_array_equal(store.open_cube(path).values, before)
+    assert sorted(os.listdir(tmp_path)) == ["s.zarr"]

@@ -691,22 +691,34 @@ class _StagedOutput:
             except ImportError:  # pragma: no cover - no flock on this platform: the renames alone
                 pass
             old = None
-            if foreign:  # --force on a folder mcda did not write: add our files, keep the rest
-                (self.stage / _OUT_MARKER).unlink()
-                for path in self.stage.iterdir():
-                    os.replace(path, target / path.name)
-                self.stage.rmdir()
-            else:
-                if target.exists():
-                    old = target.parent / f".{target.name}.{os.getpid()}.old"
-                    os.replace(target, old)
-                os.replace(self.stage, target)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-        try:
-            lock_path.unlink()
-        except OSError:
-            pass
+            try:
+                if foreign:  # --force on a folder mcda did not write: add our files, keep the rest
+                    (self.stage / _OUT_MARKER).unlink()
+                    blocked = sorted(p.name for p in self.stage.iterdir()
+                                     if (target / p.name).is_dir() and not (target / p.name).is_symlink())
+                    if blocked:  # before any file is moved: all of the output or none of it
+                        raise CliError(f"--out {str(self.out_dir)!r} holds the folder(s) {shown(blocked)} where mcda "
+                                       "writes files of the same names; nothing was written there. Move them, or "
+                                       "choose another --out")
+                    for path in self.stage.iterdir():
+                        os.replace(path, target / path.name)
+                    self.stage.rmdir()
+                else:
+                    if target.exists():
+                        old = target.parent / f".{target.name}.{os.getpid()}.old"
+                        os.replace(target, old)
+                    os.replace(self.stage, target)
+            except OSError as exc:  # named by the user's --out, not by the hidden folder it was staged in
+                raise CliError(f"--out {str(self.out_dir)!r}: could not publish the output there "
+                               f"({exc.strerror or exc})") from None
+            finally:
+                self.discard()
+                try:
+                    lock_path.unlink()
+                except OSError:
+                    pass
+            if old is not None:
+                shutil.rmtree(old, ignore_errors=True)
 
 
 def _compare(args, stdout) -> int:

@@ -22,6 +22,7 @@ import xarray as xr
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda._core.validation import shown
 from mcda.data.cards import get_card
+from mcda.data.stores import missing_parts
 
 __all__ = [
     "DIMS",
@@ -643,7 +644,12 @@ def read_zarr(path, *, spec=None, dataset_labels=None) -> xr.DataArray:
     """The DataArray in a Zarr store, labels read as text, not yet checked; ``dataset_labels``: the store's dataset labels (an
     object array of ``str``) when the caller has them (:mod:`mcda.ingest.convert` just wrote them), so
     that they are not read back."""
+    missing = missing_parts(path)
     path = str(path)
+    if missing:
+        raise McdaArgumentError(f"`path` {path!r} is an incomplete (half-written) Zarr store: it lacks "
+                                f"{shown(missing)}; write it again (mcda.store.to_zarr or "
+                                "mcda.store.parquet_to_zarr with overwrite=True)", argument="path", value=path)
     # the labels are loaded once, below, as text objects chunk by chunk: xarray's default index
     # would first hold them as fixed-width text too (twice the memory at millions of datasets)
     lazy_labels = {"create_default_indexes": False} if _open_zarr_makes_indexes_optional() else {}

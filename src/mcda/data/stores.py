@@ -26,7 +26,7 @@ import os
 import shutil
 from pathlib import Path
 
-__all__ = ["COMPLETE", "publishing", "store_entries_not_ours", "is_half_written", "staging_folders"]
+__all__ = ["COMPLETE", "publishing", "store_entries_not_ours", "is_half_written", "missing_parts", "staging_folders"]
 
 #: The root group's attribute written last, when every array of the store is complete.
 COMPLETE = "mcda_complete"
@@ -69,6 +69,27 @@ def is_half_written(path) -> bool:
     if store_entries_not_ours(path) or _root_attrs(path).get(COMPLETE):
         return False
     return bool(staging_folders(path)) or _hidden(path, "lock").exists()
+
+
+def missing_parts(path) -> list[str]:
+    """What a Zarr store (format 2) at ``path`` lacks to be read whole: the root attributes (the
+    card), the ``score`` array, its dimension names, a label array of each dimension, or (when a
+    writer's staging folder or lock shows one was interrupted there) the completion mark. Empty for a
+    whole store, and for a folder that is not a format-2 store (zarr names what it lacks)."""
+    path = Path(path)
+    if not (path / ".zgroup").is_file():
+        return []
+    missing = [name for name in (".zattrs", "score/.zarray", "score/.zattrs") if not (path / name).is_file()]
+    try:
+        dims = json.loads((path / "score" / ".zattrs").read_text(encoding="utf-8"))["_ARRAY_DIMENSIONS"]
+    except (OSError, ValueError, KeyError, TypeError):
+        dims = []
+        if "score/.zattrs" not in missing:
+            missing.append("score/.zattrs")
+    missing += [f"{d}/.zarray" for d in dims if isinstance(d, str) and not (path / d / ".zarray").is_file()]
+    if not missing and is_half_written(path):
+        missing.append(f"the completion mark {COMPLETE} in .zattrs")
+    return missing
 
 
 def staging_folders(path) -> list[Path]:
@@ -135,15 +156,26 @@ def publishing(path, *, overwrite: bool):
         for left in staging_folders(path):  # an interrupted writer's work: nobody else holds the path
             shutil.rmtree(left, ignore_errors=True)
         check_target(path, overwrite)  # (again, under the lock: another writer may have published meanwhile)
-        yield staging
-        _mark_complete(staging)
-        if path.exists():
-            old = _hidden(path, f"old-{os.getpid()}")
-            os.rename(path, old)
-            os.rename(staging, path)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.rename(staging, path)
+        try:
+            yield staging
+            _mark_complete(staging)
+            if path.exists():
+                old = _hidden(path, f"old-{os.getpid()}")
+                os.rename(path, old)
+                try:
+                    os.rename(staging, path)
+                except OSError:
+                    os.rename(old, path)  # the store as it was
+                    raise
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                os.rename(staging, path)
+        except OSError as exc:
+            if exc.errno is None or str(staging) not in f"{exc.filename} {exc.filename2}":
+                raise
+            # named by the user's path, not by the hidden folder it was staged in (which is removed)
+            raise type(exc)(exc.errno, f"`path` {str(path)!r}: the store could not be written "
+                                       f"({exc.strerror}); nothing was changed at {str(path)!r}") from exc
     finally:
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
