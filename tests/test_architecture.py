@@ -179,10 +179,61 @@ def test_only_the_command_line_and_the_public_namespaces_load_the_ingestion_engi
     assert not offences, "\n".join(sorted(set(offences)))
 
 
+# --------------------------------------------------------------------------- the statistics families
+#: What every family of ``stats/`` may import besides itself: the shared helpers and the registry.
+SHARED_FAMILIES = ("_shared", "procedures")
 
 
+def _composes(path: Path) -> tuple[str, ...]:
+    """The families a module declares it composes: its module-level ``__composes__`` tuple, read by ast."""
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__composes__"
+                                                for t in node.targets):
+            return tuple(ast.literal_eval(node.value))
+    return ()
 
 
+def _family_offences(edges, composes) -> list[str]:
+    """The imports of one family from another that the importer does not declare in ``__composes__``."""
+    return sorted({f"{a} imports {b}" for a, b, _ in edges
+                   if _family(a) and _family(b) and _family(a) != _family(b)
+                   and _family(b) not in SHARED_FAMILIES and _family(b) not in composes(a)})
+
+
+def test_the_family_rule_finds_what_it_looks_for():
+    edges = [("mcda.stats._shared.ranks", "mcda.stats.within.seeds", "summary"),
+             ("mcda.stats.criteria", "mcda.stats.pairwise", None),
+             ("mcda.stats.across.compare", "mcda.stats._shared.ranks", None),
+             ("mcda.stats.bayesian.sign", "mcda.stats.bayesian._shared", None),
+             ("mcda.stats.effects", "mcda.stats.procedures", None)]
+    declared = {"mcda.stats.criteria": ("pairwise",)}
+    assert _family_offences(edges, lambda m: declared.get(m, ())) == [
+        "mcda.stats._shared.ranks imports mcda.stats.within.seeds"]
+
+
+def test_families_import_only_the_shared_helpers_the_registry_and_themselves():
+    # a family (a package or module directly under stats/) that composes others says so in
+    # ``__composes__``; ``_shared`` and the registry compose nothing
+    modules = _modules()
+    offences = _family_offences(_edges(), lambda m: _composes(modules[m]))
+    assert not offences, ("imports between statistics families (declare a composer's families in its "
+                          "``__composes__``):\n" + "\n".join(offences))
+
+
+def test_every_declared_composition_is_used_and_names_a_family():
+    modules = _modules()
+    families = {_family(m) for m in modules if _family(m)}
+    used = {(a, _family(b)) for a, b, _ in _edges() if _family(a) and _family(b)}
+    offences = []
+    for name, path in modules.items():
+        for family in _composes(path):
+            if family not in families or family in SHARED_FAMILIES or family == _family(name):
+                offences.append(f"{name}: {family!r} is not another statistics family")
+            elif (name, family) not in used:
+                offences.append(f"{name} declares {family!r} but imports nothing of it")
+            if _family(name) in SHARED_FAMILIES:
+                offences.append(f"{name}: the shared helpers and the registry compose no family")
+    assert not offences, "\n".join(offences)
 
 
 # --------------------------------------------------------------------------- what the text says

@@ -53,7 +53,7 @@ METHOD_COLUMN_NAMES = ("method", "model", "algorithm", "classifier", "system", "
 
 # Scores beyond 1e150 in magnitude are refused: differences and sums of such scores (and the
 # squares a variance takes) overflow float64 (1e154**2 is inf). Tiny scores are kept: every
-# variance is computed on values scaled by their largest magnitude (within._spread), so 1e-154
+# variance is computed on values scaled by their largest magnitude (stats._shared.intervals.spread), so 1e-154
 # does not underflow to a false "every difference equals".
 _HUGE = 1e150
 

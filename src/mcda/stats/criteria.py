@@ -60,6 +60,10 @@ __all__ = [
     "WeightStability",
     "weight_stability",
 ]
+#: The families this module composes (tests/test_architecture.py lets a family import another only
+#: when it is named here): compare_criteria runs the across-dataset procedure and pairwise
+#: superiority per criterion, practical_dominance reads the pairwise sign test.
+__composes__ = ("across", "pairwise")
 
 #: The ``missing=`` policies of the outranking flows (:data:`mcda.data.design.MISSING_CHOICES`).
 CRITERIA_MISSING = ("methods", "available", "complete")

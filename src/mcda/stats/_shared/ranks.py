@@ -8,6 +8,7 @@ rank sums add up across chunks.
 from __future__ import annotations
 
 import numbers
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -24,6 +25,7 @@ from mcda.data.blocks import require_in_memory
 from mcda.data.cube import as_cube, orient, single_score_cube
 from mcda.data.design import (concat_missing, incomplete_datasets, missing_design, missing_policy, missing_rows,
                               name_empty_datasets, reduce_seeds, warn_dropped_datasets, warn_excluded)
+from mcda.stats._shared.intervals import t_interval_widths
 
 __all__ = ["AcrossDatasets", "prepare_across", "rank_sums", "table_rank_sums", "rank_rows", "rank_table",
            "average_ranks", "MeanRanks", "mean_ranks", "rank_stability", "RankStability"]
@@ -517,19 +519,20 @@ def _custom_weights(weights, prep: AcrossDatasets) -> np.ndarray:
 
 def _mean_interval_widths(cube: xr.DataArray, prep: AcrossDatasets) -> np.ndarray:
     """Per dataset: the mean over the kept methods of the width of each method's t interval over seeds."""
-    from mcda.stats.within.seeds import summary
-
     per_seed = cube.sel({"dataset": prep.labels, "method": prep.methods})
     other = [d for d in per_seed.dims if d not in ("dataset", "method", "seed")]
     if other:
         raise McdaArgumentError(f"the scores have extra dims {other}; select one value along each first "
                          f"(e.g. cube.sel(metric='ari')).")
-    table = summary(per_seed, ci_method="t", confidence_level=_RELIABILITY_LEVEL).table
-    if int(table["n_seeds"].min()) < 2:
+    values = per_seed.transpose("dataset", "method", "seed").values
+    d, k, s = values.shape
+    cells, n = t_interval_widths(values.reshape(d * k, s), _RELIABILITY_LEVEL)
+    if int(n.min()) < 2:
         raise McdaArgumentError("aggregation='reliability' needs at least 2 seeds per (dataset, method) to measure an "
                          f"interval width; the scores have {per_seed.sizes['seed']} seed(s)")
-    widths = (table["ci_high"] - table["ci_low"]).groupby(table["dataset"].astype(str), sort=False).mean()
-    width = widths.reindex(prep.datasets).to_numpy(dtype=np.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a dataset with no finite width stays NaN
+        width = np.nanmean(cells.reshape(d, k), axis=1)
     zero = width <= 0
     if zero.any():
         names = [prep.datasets[i] for i in np.nonzero(zero)[0]]

@@ -38,6 +38,7 @@ from mcda.data.cube import as_cube
 from mcda.data.checks import cube_card, cube_cards
 from mcda._core.numeric import rank, score_tolerance, snap_differences
 from mcda._core.validation import Reason
+from mcda.stats._shared.intervals import spread, t_interval
 from mcda.stats._shared.multitest import adjust_by_family
 
 __all__ = [
@@ -240,17 +241,6 @@ class IntervalSummary(_TableResult):
         return self._text(head, cols)
 
 
-def _t_interval(mean, sem, n, confidence_level):
-    """mean ± t_{(1+cl)/2, n-1} · sem, NaN where n < 2."""
-    n = np.asarray(n)
-    quantile = np.full(n.shape, np.nan)
-    ok = n >= 2
-    if ok.any():
-        quantile[ok] = stats.t.ppf(0.5 + confidence_level / 2.0, n[ok] - 1)
-    half = quantile * sem
-    return mean - half, mean + half
-
-
 def _compact(values: np.ndarray, valid: np.ndarray):
     """Rows of a (cells, seeds) array with their valid entries packed: (flat values, offsets)."""
     counts = valid.sum(axis=1)
@@ -368,10 +358,10 @@ def summary(scores, direction=None, *, ci_method: str = "t", confidence_level: f
         values = block.values.reshape(d * k, s)
         valid = ~np.isnan(values)
         n = valid.sum(axis=1)
-        mean, std = _spread(values, n)
+        mean, std = spread(values, n)
         sem = std / np.sqrt(np.where(n > 0, n, np.nan))
         if ci_method == "t":
-            ci_low, ci_high = _t_interval(mean, sem, n, confidence_level)
+            ci_low, ci_high = t_interval(mean, sem, n, confidence_level)
         else:
             oriented = block.sign * values
             ends = _bootstrap_interval(oriented, confidence_level, n_resamples, gen)
@@ -491,27 +481,6 @@ def _pairs(block: _Block, control: int | None = None) -> _Pairs:
                   diff=diff, n=n, row_dataset=np.repeat(np.arange(d), p))
 
 
-def _spread(values: np.ndarray, n: np.ndarray):
-    """Mean and standard deviation (ddof 1) per row over the non-NaN entries, NaN where undefined.
-
-    Rows whose values are all equal get a standard deviation of exactly 0 (the rounding of the
-    mean would otherwise leave ~1e-17).
-    """
-    with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
-        warnings.simplefilter("ignore", RuntimeWarning)
-        # scaled by each row's largest magnitude: squares of 1e-154 would underflow (a false sd of 0)
-        scale = np.nanmax(np.abs(values), axis=1) if values.shape[1] else np.zeros(values.shape[0])
-        scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
-        scaled = values / scale[:, None]
-        mean = np.where(n > 0, np.nansum(scaled, axis=1) / np.maximum(n, 1), np.nan) * scale
-        sd = np.where(n > 1, np.nanstd(scaled, axis=1, ddof=1), np.nan) * scale
-        constant = (n > 1) & (np.nanmax(values, axis=1) == np.nanmin(values, axis=1))
-    sd[constant] = 0.0
-    return mean, sd
-
-
-
-
 def _identical_sentence(n_seeds, ending: str = "the test does not apply") -> str:
     return f"every paired difference is exactly 0 (identical scores on all {n_seeds} shared seeds): {ending}"
 
@@ -574,7 +543,7 @@ def _pair_table(cube: xr.DataArray, blocks: list[_Block], columns, *, t_based: b
     frames = []
     for i, block in enumerate(blocks):
         pairs = _pairs(block, control)
-        mean, sd = _spread(pairs.diff, pairs.n)
+        mean, sd = spread(pairs.diff, pairs.n)
         reason, codes = _pair_reasons(pairs, sd, t_based=t_based)
         frame = _pair_frame(pairs, block.metric if "metric" in cube.dims else None)
         for name, values in columns(i, pairs, mean, sd, reason, codes).items():
@@ -1055,7 +1024,7 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
     def columns(i, pairs, mean, sd, reason, codes):
         testable = np.nonzero(reason == "")[0]
         se = _sem(sd, pairs.n)
-        ci_low, ci_high = _t_interval(mean, se, pairs.n, 1.0 - alpha)
+        ci_low, ci_high = t_interval(mean, se, pairs.n, 1.0 - alpha)
         if method == "t":
             statistic = np.full(len(mean), np.nan)
             p = np.full(len(mean), np.nan)
@@ -1217,7 +1186,7 @@ def equivalence(scores, direction=None, *, margin=None, alpha: float = 0.05, met
         p_lower = np.where(ok, stats.t.sf((mean + m) / np.where(ok, se, 1.0), df), np.nan)
         p_upper = np.where(ok, stats.t.cdf((mean - m) / np.where(ok, se, 1.0), df), np.nan)
         p_tost = np.maximum(p_lower, p_upper)
-        ci_low, ci_high = _t_interval(mean, se, pairs.n, 1.0 - 2.0 * alpha)
+        ci_low, ci_high = t_interval(mean, se, pairs.n, 1.0 - 2.0 * alpha)
         equivalent = np.nan_to_num(p_tost, nan=np.inf) <= alpha
         verdict = np.full(len(mean), "inconclusive", dtype=object)
         verdict[equivalent] = "equivalent"
