@@ -489,7 +489,10 @@ def _literal_strings(node) -> list[str] | None:
 def test_no_table_of_procedure_names_outside_the_registry():
     from mcda.stats.procedures import PROCEDURES
 
-    spelt = set(PROCEDURES) | {alias for entry in PROCEDURES.values() for alias in entry.aliases}
+    # one-letter spellings ("t", the alias "f" of Finner) are left out: a table of characters (a
+    # LaTeX width table) is not a table of procedures; every longer name and alias counts
+    spelt = {s for s in set(PROCEDURES) | {alias for entry in PROCEDURES.values() for alias in entry.aliases}
+             if len(s) > 1}
     offences = []
     for name, path in _modules().items():
         if name == "mcda.stats.procedures":

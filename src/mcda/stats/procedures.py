@@ -39,9 +39,12 @@ class Procedure:
     name : str
         The canonical name (what ``test=`` / ``adjust=`` take and results report).
     family : str
-        "posthoc" (after an omnibus across datasets, on the Friedman z of mean ranks),
-        "rank-posthoc" (another post-hoc statistic of the Friedman ranks, adjusted by ``adjust=``)
-        or "adjustment" (a p-value adjustment only).
+        "omnibus" (one test of equal ranks over datasets), "posthoc" (after an omnibus across
+        datasets, on the Friedman z of mean ranks), "rank-posthoc" (another post-hoc statistic of
+        the Friedman ranks, adjusted by ``adjust=``), "adjustment" (a p-value adjustment only),
+        "pool-independent" (each pair on its own scores over datasets), "seeds" (two methods over
+        the seeds of one dataset), "bayesian" (posterior probabilities over datasets) or
+        "bayesian-cv" (posterior probabilities from cross-validation folds).
     display : str
         The name as the write-up, the figures and LaTeX print it.
     words : str
@@ -63,6 +66,12 @@ class Procedure:
         Whether the adjustment's first (strictest) threshold is α/m, as Bonferroni's.
     abbreviation : str
         A short label ("BH"); ``display`` when empty.
+    also : tuple of str
+        Other families the procedure belongs to (the Wilcoxon signed-rank test runs over
+        datasets and over seeds).
+    unpaired : str
+        For a paired test over seeds: the registered test run instead when the seeds are not
+        paired (the paired t test's is Welch's).
     noun : str
         The name as the subject of a sentence ("Nemenyi's test separates …"); ``display`` when empty.
     """
@@ -80,6 +89,8 @@ class Procedure:
     single_step: bool = False
     bonferroni_first: bool = False
     abbreviation: str = ""
+    also: tuple = ()
+    unpaired: str = ""
 
     @property
     def subject(self) -> str:
@@ -91,8 +102,24 @@ _POSTHOC = "mcda.stats.across.posthoc"
 _MULTITEST = "mcda.stats._shared.multitest:adjust_pvalues"
 _BOTH = ("control", "all-pairs")
 _RANK_TESTS = "mcda.stats.across.rank_tests"
+_POOL_INDEPENDENT = "mcda.stats.across.pool_independent:pairwise_over_datasets"
+_SEEDS = "mcda.stats.within.seeds"
+_BAYESIAN = "mcda.stats.bayesian"
 
 _ENTRIES = (
+    Procedure("friedman", "omnibus", "Friedman", "the Friedman test", ("friedman1937", "demsar2006"), None, (),
+              "mcda.stats.across.friedman:friedman_test"),
+    Procedure("iman-davenport", "omnibus", "Iman–Davenport", "the Iman–Davenport F", ("iman1980",), None, (),
+              "mcda.stats.across.friedman:iman_davenport", aliases=("iman",)),
+    Procedure("friedman-aligned-ranks", "omnibus", "Friedman aligned ranks", "the Friedman aligned-ranks test",
+              ("hodges1962", "garcia2010"), None, (), f"{_RANK_TESTS}:friedman_aligned_ranks_test",
+              aliases=("aligned-ranks",)),
+    Procedure("quade", "omnibus", "Quade", "Quade's test", ("quade1979", "conover1999"), None, (),
+              f"{_RANK_TESTS}:quade_test"),
+    Procedure("durbin", "omnibus", "Durbin", "Durbin's test", ("durbin1951", "conover1999"), None, (),
+              "mcda.stats.across.incomplete:durbin_test", noun="Durbin's test"),
+    Procedure("skillings-mack", "omnibus", "Skillings–Mack", "the Skillings–Mack test",
+              ("skillings1981", "chatfield2009"), None, (), "mcda.stats.across.incomplete:skillings_mack_test"),
     Procedure("nemenyi", "posthoc", "Nemenyi", "Nemenyi's test for all pairs", ("nemenyi1963", "demsar2006"),
               None, ("all-pairs",), f"{_POSTHOC}:nemenyi", noun="Nemenyi's test", single_step=True),
     Procedure("bonferroni-dunn", "posthoc", "Bonferroni–Dunn", "the Bonferroni–Dunn test", ("dunn1961", "demsar2006"),
@@ -129,7 +156,7 @@ _ENTRIES = (
     Procedure("siegel", "rank-posthoc", "Siegel", "Siegel and Castellan's z test on mean ranks",
               ("siegel1988", "demsar2006"), None, _BOTH, f"{_RANK_TESTS}:siegel_posthoc"),
     Procedure("miller", "rank-posthoc", "Miller", "Miller's simultaneous chi-squared test", ("miller1966",), None,
-              ("all-pairs",), f"{_RANK_TESTS}:miller_posthoc"),
+              ("all-pairs",), f"{_RANK_TESTS}:miller_posthoc", noun="Miller's test"),
     Procedure("bonferroni", "adjustment", "Bonferroni", "Bonferroni's adjustment", ("dunn1961",), "bonferroni", _BOTH,
               _MULTITEST,
               aliases=("b", "bonf"), bonferroni_first=True),
@@ -144,6 +171,29 @@ _ENTRIES = (
     Procedure("fdr-by", "adjustment", "Benjamini–Yekutieli", "the Benjamini–Yekutieli false discovery rate",
               ("benjamini2001",), "fdr-by", _BOTH, _MULTITEST,
               aliases=("by", "benjamini-yekutieli", "fdr-n", "fdr-c", "fdrn", "fdrcorr"), abbreviation="BY"),
+    Procedure("wilcoxon", "pool-independent", "Wilcoxon", "Wilcoxon signed-rank tests", ("wilcoxon1945", "demsar2006"),
+              None, _BOTH, _POOL_INDEPENDENT, aliases=("wilcoxon-signed-rank", "signed-rank-test"), also=("seeds",),
+              unpaired="mann-whitney"),
+    Procedure("sign", "pool-independent", "Sign", "exact two-sided sign tests", ("dixon1946", "demsar2006"), None,
+              _BOTH, _POOL_INDEPENDENT, aliases=("sign-test",)),
+    Procedure("t", "seeds", "paired t", "paired t tests", ("student1908",), None, _BOTH, f"{_SEEDS}:paired_tests",
+              aliases=("paired-t", "t-test"), unpaired="welch"),
+    Procedure("welch", "seeds", "Welch t", "Welch's unpaired t tests", ("welch1947",), None, _BOTH,
+              f"{_SEEDS}:paired_tests", aliases=("welch-t",)),
+    Procedure("mann-whitney", "seeds", "Mann–Whitney U", "Mann–Whitney U tests", ("mann1947",), None, _BOTH,
+              f"{_SEEDS}:paired_tests", aliases=("mann-whitney-u", "mannwhitneyu")),
+    Procedure("tost", "seeds", "TOST", "TOST", ("schuirmann1987",), None, _BOTH, f"{_SEEDS}:equivalence"),
+    Procedure("bayesian-signed-rank", "bayesian", "Bayesian signed-rank", "the Bayesian signed-rank test",
+              ("benavoli2014", "benavoli2017"), None, ("all-pairs",),
+              f"{_BAYESIAN}.signed_rank:bayesian_signed_rank_comparison", aliases=("signed-rank",)),
+    Procedure("bayesian-sign", "bayesian", "Bayesian sign", "the Bayesian sign test", ("benavoli2014", "benavoli2017"),
+              None, ("all-pairs",), f"{_BAYESIAN}.sign:bayesian_sign_comparison", aliases=("sign",)),
+    Procedure("plackett-luce", "bayesian", "Plackett–Luce", "the Bayesian Plackett–Luce model of rankings",
+              ("calvo2018",), None, ("ranking",), f"{_BAYESIAN}.plackett_luce:plackett_luce"),
+    Procedure("correlated-t", "bayesian-cv", "correlated t", "the Bayesian correlated t test",
+              ("corani2015", "nadeau2003"), None, ("all-pairs",), f"{_BAYESIAN}.correlated_t:correlated_t_test"),
+    Procedure("hierarchical", "bayesian-cv", "hierarchical", "the Bayesian hierarchical model",
+              ("corani2017",), None, ("all-pairs",), f"{_BAYESIAN}.hierarchical:hierarchical_comparison"),
 )
 
 #: Canonical name -> :class:`Procedure`.
@@ -155,7 +205,7 @@ def names(family: str | None = None, comparisons: str | None = None) -> tuple[st
 
     ``comparisons`` ("control" or "all-pairs") keeps the procedures that make those comparisons.
     """
-    return tuple(p.name for p in _ENTRIES if (family is None or p.family == family)
+    return tuple(p.name for p in _ENTRIES if (family is None or family in (p.family, *p.also))
                  and (comparisons is None or comparisons in p.comparisons))
 
 
@@ -179,7 +229,7 @@ def canonical(argument: str, value, *, family: str | None = None, allowed=None) 
     close = difflib.get_close_matches(key, list(spelt), n=1) if key is not None else []
     hint = f" Did you mean {spelt[close[0]]!r}?" if close else ""
     raise McdaArgumentError(f"`{argument}` must be one of {{{', '.join(map(repr, allowed))}}}; got {value!r}.{hint}",
-                            argument=argument)
+                            argument=argument, value=value, allowed=allowed)
 
 
 def display_name(name) -> str:

@@ -25,9 +25,9 @@ from mcda.stats._shared.multitest import adjust_finite, check_bergmann_hommel
 from mcda.stats._shared.multitest import PVALUE_ADJUSTMENTS, adjust_pvalues  # noqa: F401
 from mcda.data.design import missing_policy
 from mcda.stats._shared.ranks import MeanRanks
-from mcda.stats.procedures import PROCEDURES, names
+from mcda.stats.procedures import PROCEDURES, canonical, names
 from mcda.stats.across.friedman import _friedman, _rank_statistics
-from mcda.stats.across.posthoc import _ALL_PAIRS_TESTS, _CONTROL_TESTS, _check_exact, _posthoc, _test_name
+from mcda.stats.across.posthoc import _ALL_PAIRS_TESTS, _CONTROL_TESTS, _check_exact, _posthoc
 
 __all__ = [
     "ComparisonResult",
@@ -300,7 +300,7 @@ def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", cont
     """
     alpha = check_alpha(alpha)
     _check_exact(exact)
-    test = _test_name("test", test, _COMPARISON_TESTS)
+    test = canonical("test", test, allowed=_COMPARISON_TESTS)
     if control is None and test not in _ALL_PAIRS_TESTS:
         raise McdaArgumentError(f"`test` {test!r} compares methods with a control; pass `control=` (a method chosen "
                          f"beforehand), or use an all-pairs test {{{', '.join(map(repr, _ALL_PAIRS_TESTS))}}}.")

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 import pandas as pd  # noqa: F401
 
 from mcda._core.results import Result
-from mcda._core.validation import check_alpha, check_positive_int
+from mcda._core.validation import check_alpha, check_choice, check_positive_int
 from mcda.stats._shared.multitest import canonical_adjustment
-from mcda.stats.procedures import PROCEDURES
-from mcda.stats.across.posthoc import _test_name, critical_difference, q_alpha
+from mcda.stats.procedures import PROCEDURES, canonical
+from mcda.stats.across.posthoc import critical_difference, q_alpha
 
 __all__ = [
     "AttainableSignificance",
@@ -124,10 +124,11 @@ def attainable_significance(n_datasets, n_methods, *, alpha: float = 0.05, compa
     n = check_positive_int("n_datasets", n_datasets)
     k = check_positive_int("n_methods", n_methods, minimum=2)
     alpha = check_alpha(alpha)
-    comparisons = _test_name("comparisons", comparisons, ("all-pairs", "control"))
+    comparisons = check_choice("comparisons", comparisons.strip().lower().replace("_", "-")
+                               if isinstance(comparisons, str) else comparisons, ("all-pairs", "control"))
     if adjust is not None:
         adjust = canonical_adjustment(adjust, "adjust", allowed=_ATTAINABLE_ADJUSTMENTS, optional=True)
-    test = _test_name("test", test, ("wilcoxon", "sign"))
+    test = canonical("test", test, family="pool-independent")
     m = k * (k - 1) // 2 if comparisons == "all-pairs" else k - 1
     threshold = alpha if adjust is None else alpha / m
     min_p = min(1.0, 2.0 ** (1 - n))

@@ -10,8 +10,8 @@ rank-sum statistics.
 from __future__ import annotations
 
 import functools
+import inspect
 import math
-from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -20,10 +20,10 @@ from scipy import optimize, special
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda.stats._shared.posthoc import PosthocResult, pair_matrix
 from mcda._core.results import states_scale
-from mcda._core.validation import check_alpha, check_choice, check_control, check_positive_int
+from mcda._core.validation import check_alpha, check_control, check_positive_int
 from mcda.stats._shared.multitest import BERGMANN_HOMMEL_MAX_METHODS, adjust_finite, canonical_adjustment, check_bergmann_hommel  # noqa: F401
 from mcda.stats._shared.ranks import MeanRanks
-from mcda.stats.procedures import PROCEDURES, names
+from mcda.stats.procedures import PROCEDURES, canonical, load, names
 from mcda.stats.across.friedman import _RankStatistics, _check_mean_ranks, _rank_statistics, _standard_error
 
 __all__ = [
@@ -37,18 +37,19 @@ __all__ = [
 ]
 
 #: The registered post-hocs on the Friedman z: single-step (with a critical difference), against a
-#: control, over all pairs; and the other post-hoc statistics of the Friedman ranks (rank_tests).
+#: control, over all pairs; and the other post-hoc statistics of the Friedman ranks (rank_tests),
+#: over all pairs and against a control. ``test=`` reads these, and runs a rank post-hoc through
+#: the function its registry entry names.
 _Q_TESTS = tuple(name for name in names("posthoc") if PROCEDURES[name].single_step)
 _CONTROL_TESTS = names("posthoc", "control")
 _ALL_PAIRS_TESTS = names("posthoc", "all-pairs")
 _OTHER_POSTHOCS = names("rank-posthoc")
+_OTHER_CONTROL_POSTHOCS = names("rank-posthoc", "control")
 
 
-def _test_name(name: str, value, allowed: Sequence[str]) -> str:
-    """``value`` with "_" read as "-" and case ignored, checked against ``allowed``."""
-    if isinstance(value, str):
-        value = value.strip().lower().replace("_", "-")
-    return check_choice(name, value, allowed)
+def _against_control_only(test: str) -> bool:
+    """Whether the registered procedure ``test`` compares with a control only (Bonferroni–Dunn's k − 1)."""
+    return "all-pairs" not in PROCEDURES[test].comparisons
 
 
 
@@ -89,7 +90,7 @@ def _studentized_range_sf(q, n_methods: int) -> np.ndarray:
 
 @functools.lru_cache(maxsize=512)
 def _q_alpha(n_methods: int, alpha: float, test: str) -> float:
-    if test == "bonferroni-dunn":
+    if _against_control_only(test):
         return float(-special.ndtri(alpha / (2.0 * (n_methods - 1))))
     if n_methods == 2:  # the range of two normals: |X1 − X2| = √2 |Z|
         return float(-special.ndtri(alpha / 2.0))
@@ -134,7 +135,7 @@ def q_alpha(n_methods, *, alpha: float = 0.05, test: str = "nemenyi") -> float:
     """
     k = check_positive_int("n_methods", n_methods, minimum=2)
     alpha = check_alpha(alpha)
-    test = _test_name("test", test, _Q_TESTS)
+    test = canonical("test", test, allowed=_Q_TESTS)
     return _q_alpha(k, alpha, test)
 
 
@@ -217,13 +218,14 @@ def _check_adjust_unused(adjust, test: str) -> None:
     the test's own adjustment pass, anything else raises with the way to get it.
     """
     shown_name = None if adjust is None else canonical_adjustment(adjust, "adjust", optional=True)
-    own = PROCEDURES[test].adjustment
+    entry = PROCEDURES[test]
+    own = entry.adjustment
     if shown_name in ("holm", own):
         return
-    if test == "miller":
-        way = "Miller's test is simultaneous and takes no adjustment; leave `adjust` at its default"
-    elif test == "nemenyi":
-        way = ("Nemenyi's test uses the studentized range, not an adjustment; for the Friedman z under "
+    if entry.family == "rank-posthoc":
+        way = f"{entry.subject} is simultaneous and takes no adjustment; leave `adjust` at its default"
+    elif own is None:
+        way = (f"{entry.subject} uses the studentized range, not an adjustment; for the Friedman z under "
                f"{shown_name!r} use test='siegel', adjust={shown_name!r}")
     else:
         way = (f"test={test!r} applies its own adjustment ({own!r}); for the Friedman z under {shown_name!r} use "
@@ -232,8 +234,32 @@ def _check_adjust_unused(adjust, test: str) -> None:
     raise McdaArgumentError(f"`adjust` {adjust!r} is not used by test={test!r}: {way}.", argument="adjust")
 
 
+def _rank_posthoc(test: str, scores, direction, *, exact, adjust, alpha, method_names, control=None):
+    """Run the registered rank post-hoc ``test`` (its entry's function), passing ``adjust`` when it takes one."""
+    if exact:
+        raise McdaArgumentError(f"`exact` applies to the Friedman rank-sum tests, not to test={test!r}.",
+                                argument="exact", value=exact)
+    run = load(test)
+    options = {"alpha": alpha, "method_names": method_names}
+    if control is not None:
+        options["control"] = control
+    if "adjust" in inspect.signature(run).parameters:
+        options["adjust"] = adjust
+    else:
+        _check_adjust_unused(adjust, test)
+    return run(scores, direction, **options)
+
+
 def _posthoc(stats: _RankStatistics, test: str, control: str | None, alpha: float,
-             exact: bool = False) -> PosthocResult:
+             exact: bool = False, adjust: str | None = None) -> PosthocResult:
+    """The post-hoc comparisons of the Friedman z = (R̄_a − R̄_b)/√(k(k + 1)/(6N)).
+
+    Every procedure on the Friedman z runs here: the registered ones under the adjustment their
+    entry names, and Siegel's (``test="siegel"``) under the ``adjust`` given ("none": raw p), so
+    that ``all_pairs_test(test="holm")`` and ``test="siegel", adjust="holm"`` are one computation.
+    """
+    adjustment = PROCEDURES[test].adjustment if adjust is None else adjust
+    shown_adjust = None if adjust in (None, "none") else adjust
     k, n = stats.n_methods, stats.n_datasets
     se = _standard_error(k, n)
     mean = stats.mean_ranks
@@ -241,34 +267,36 @@ def _posthoc(stats: _RankStatistics, test: str, control: str | None, alpha: floa
     ranks = stats.mean_rank_series()
     cd = _q_alpha(k, alpha, test) * se if test in _Q_TESTS else None
     if exact and test in _Q_TESTS:  # the single-step tests become Bonferroni on the exact p-values
-        m = k - 1 if test == "bonferroni-dunn" else k * (k - 1) // 2
+        m = k - 1 if _against_control_only(test) else k * (k - 1) // 2
         cd = _exact_critical_difference(stats, alpha / m)
     if control is not None:
         c = methods.index(control)
         others = [j for j in range(k) if j != c]
         z = (mean[c] - mean[others]) / se
         p = _exact_pvalues(stats, [c] * len(others), others) if exact else _two_sided_normal_p(z)
-        adjusted = adjust_finite(p, PROCEDURES[test].adjustment, alpha=alpha)
+        adjusted = p.copy() if adjustment == "none" else adjust_finite(p, adjustment, alpha=alpha)
         index = pd.Index([methods[j] for j in others], name="method")
         series = lambda values, name: pd.Series(values, index=index, name=name)  # noqa: E731
         return PosthocResult(test=test, control=control, alpha=alpha, mean_ranks=ranks, z=series(z, "z"),
                              pvalues=series(p, "p_raw"), pvalues_adjusted=series(adjusted, "p_adjusted"),
                              significant=series(adjusted <= alpha, "significant"), critical_difference=cd,
-                             n_datasets=n, n_methods=k, standard_error=se, exact=exact)
+                             n_datasets=n, n_methods=k, standard_error=se, exact=exact, adjust=shown_adjust)
     a, b = np.triu_indices(k, 1)
     z_pairs = (mean[a] - mean[b]) / se
     p_pairs = _exact_pvalues(stats, a, b) if exact else _two_sided_normal_p(z_pairs)
     if test == "nemenyi":
         adjusted_pairs = (adjust_finite(p_pairs, "bonferroni") if exact
                           else _studentized_range_sf(math.sqrt(2.0) * z_pairs, k))
+    elif adjustment == "none":
+        adjusted_pairs = p_pairs.copy()
     else:
-        adjusted_pairs = adjust_finite(p_pairs, PROCEDURES[test].adjustment, k, alpha=alpha)
+        adjusted_pairs = adjust_finite(p_pairs, adjustment, k, alpha=alpha)
     return PosthocResult(test=test, control=None, alpha=alpha, mean_ranks=ranks,
                          z=pair_matrix(z_pairs, methods, 0.0, antisymmetric=True),
                          pvalues=pair_matrix(p_pairs, methods, np.nan),
                          pvalues_adjusted=pair_matrix(adjusted_pairs, methods, np.nan),
                          significant=pair_matrix(adjusted_pairs <= alpha, methods, False), critical_difference=cd,
-                         n_datasets=n, n_methods=k, standard_error=se, exact=exact)
+                         n_datasets=n, n_methods=k, standard_error=se, exact=exact, adjust=shown_adjust)
 
 
 @states_scale
@@ -430,15 +458,11 @@ def control_test(scores, direction=None, *, control: str, test: str = "holm", al
     {'C4.5+m': True, 'C4.5+cf': False, 'C4.5+m+cf': True}
     """
     alpha = check_alpha(alpha)
-    test = _test_name("test", test, _CONTROL_TESTS + ("conover", "siegel"))
+    test = canonical("test", test, allowed=_CONTROL_TESTS + _OTHER_CONTROL_POSTHOCS)
     _check_exact(exact)
-    if test in ("conover", "siegel"):
-        if exact:
-            raise McdaArgumentError(f"`exact` applies to the Friedman rank-sum tests, not to test={test!r}.")
-        from mcda.stats.across import rank_tests as omnibus
-
-        run = omnibus.conover_posthoc if test == "conover" else omnibus.siegel_posthoc
-        return run(scores, direction, adjust=adjust, control=control, alpha=alpha, method_names=method_names)
+    if test in _OTHER_CONTROL_POSTHOCS:
+        return _rank_posthoc(test, scores, direction, exact=exact, adjust=adjust, alpha=alpha,
+                             method_names=method_names, control=control)
     _check_adjust_unused(adjust, test)
     stats = _rank_statistics(scores, direction, method_names, what=f"the {test} control test")
     return _posthoc(stats, test, check_control(control, stats.methods, stats.excluded), alpha, exact=bool(exact))
@@ -504,18 +528,11 @@ def all_pairs_test(scores, direction=None, *, test: str = "holm", alpha: float =
     8
     """
     alpha = check_alpha(alpha)
-    test = _test_name("test", test, _ALL_PAIRS_TESTS + _OTHER_POSTHOCS)
+    test = canonical("test", test, allowed=_ALL_PAIRS_TESTS + _OTHER_POSTHOCS)
     _check_exact(exact)
     if test in _OTHER_POSTHOCS:
-        if exact:
-            raise McdaArgumentError(f"`exact` applies to the Friedman rank-sum tests, not to test={test!r}.")
-        from mcda.stats.across import rank_tests as omnibus
-
-        if test == "miller":
-            _check_adjust_unused(adjust, test)
-            return omnibus.miller_posthoc(scores, direction, alpha=alpha, method_names=method_names)
-        run = omnibus.conover_posthoc if test == "conover" else omnibus.siegel_posthoc
-        return run(scores, direction, adjust=adjust, alpha=alpha, method_names=method_names)
+        return _rank_posthoc(test, scores, direction, exact=exact, adjust=adjust, alpha=alpha,
+                             method_names=method_names)
     _check_adjust_unused(adjust, test)
     stats = _rank_statistics(scores, direction, method_names, what=f"the {test} all-pairs test")
     if test == "bergmann-hommel":

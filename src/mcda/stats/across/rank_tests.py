@@ -41,6 +41,8 @@ from mcda.stats._shared.posthoc import PosthocResult, pair_matrix
 from mcda.stats._shared.multitest import PAIR_STRUCTURED, adjust_pvalues, canonical_adjustment
 from mcda.data.blocks import require_in_memory
 from mcda.stats._shared.ranks import prepare_across, rank_rows, rank_sums
+from mcda.stats.across.friedman import _RankStatistics
+from mcda.stats.across.posthoc import _posthoc
 
 __all__ = [
     "OmnibusResult",
@@ -530,18 +532,18 @@ def siegel_posthoc(scores, direction=None, *, adjust: str = "holm", control: str
                    alpha: float = 0.05, method_names=None) -> PosthocResult:
     """Siegel & Castellan's post-hoc: z = (R̄_a − R̄_b) / √(k(k + 1)/(6N)), adjusted by ``adjust``.
 
-    The statistic of Demšar (2006) and of mcda's step-down procedures
-    (``all_pairs_test(test="holm")`` is ``test="siegel", adjust="holm"``), named as in
+    The statistic of Demšar (2006) and of mcda's step-down procedures, computed by the one
+    function that runs them (``all_pairs_test(test="holm")`` is ``test="siegel", adjust="holm"``,
+    number for number), named as in
     ``scikit_posthocs.posthoc_siegel_friedman``, and with every adjustment of
     :data:`mcda.stats._shared.multitest.PVALUE_ADJUSTMENTS` (or None).
     """
-    design, sums, _, n, k = _friedman_ranks(scores, direction, method_names, "the Siegel post-hoc")
+    design, sums, squares, n, _ = _friedman_ranks(scores, direction, method_names, "the Siegel post-hoc")
     control = None if control is None else check_control(control, design.methods, design.excluded)
     adjust_name = _adjustment(adjust, control=control)
-    mean = sums / n
-    return _build_posthoc(test="siegel", methods=design.methods, mean_ranks=mean, scale=mean,
-                          standard_error=math.sqrt(k * (k + 1) / (6.0 * n)), control=control, adjust=adjust_name,
-                          alpha=alpha, n_datasets=n)
+    stats = _RankStatistics(methods=design.methods, rank_sums=sums, sum_squared_ranks=squares, n_datasets=n,
+                            excluded=design.excluded)
+    return _posthoc(stats, "siegel", control, alpha, adjust=adjust_name)
 
 
 def miller_posthoc(scores, direction=None, *, alpha: float = 0.05, method_names=None) -> PosthocResult:
