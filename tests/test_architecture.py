@@ -449,11 +449,111 @@ def test_the_rewrite_scan_finds_what_it_looks_for():
     assert sorted(_rewrites(ast.parse(sample))) == [4, 5]
 
 
+def _phrase_tables(tree: ast.AST) -> list[int]:
+    """Lines that rewrite text through a table of phrases: ``for a, b in TABLE: text = text.replace(a, b)``."""
+    out = []
+    for loop in ast.walk(tree):
+        if not isinstance(loop, (ast.For, ast.comprehension)):
+            continue
+        targets = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+        body = loop.body if isinstance(loop, ast.For) else []
+        for node in (n for stmt in body for n in ast.walk(stmt)):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in TEXT_READERS and node.args \
+                    and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "os") \
+                    and any(isinstance(a, ast.Name) and a.id in targets for a in node.args[:1]):
+                out.append(node.lineno)
+    return out
+
+
+def _text_replaces(tree: ast.AST) -> list[int]:
+    """Lines that call ``.replace(`` on anything but ``os`` (a file move)."""
+    return [node.lineno for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "replace"
+            and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "os")]
+
+
+def test_the_phrase_table_scan_finds_the_old_cli_rewrite():
+    # the command line once rewrote every library message through 17 phrase pairs (issue 32)
+    sample = textwrap.dedent("""
+        _OPTION_WORDS = (("`control`", "--control"), ("selected_epochs()", "the report"))
+        def _option_words(message):
+            for library, option in _OPTION_WORDS:
+                message = message.replace(library, option)
+            return message
+        for path in paths:
+            os.replace(path, target)
+        """)
+    tree = ast.parse(sample)
+    assert _phrase_tables(tree) == [5] and _text_replaces(tree) == [5]
+
+
 def test_no_code_reads_or_rewrites_message_text():
     offences = [f"{path.relative_to(PACKAGE)}:{line}" for path in sorted(PACKAGE.rglob("*.py"))
                 for line in _rewrites(ast.parse(path.read_text(encoding="utf-8")))]
     assert not offences, ("errors and reasons are data (argument, value, allowed; Reason codes): no .replace / "
                           ".startswith / regex on their text: " + ", ".join(offences))
+    tables = [f"{path.relative_to(PACKAGE)}:{line}" for path in sorted(PACKAGE.rglob("*.py"))
+              for line in _phrase_tables(ast.parse(path.read_text(encoding="utf-8")))]
+    assert not tables, "text rewritten through a table of phrases (make the phrases data): " + ", ".join(tables)
+    # the command line renders errors and warnings from their fields (Marked.render with FLAGS): it
+    # replaces no text at all
+    cli = _text_replaces(ast.parse((PACKAGE / "app" / "cli.py").read_text(encoding="utf-8")))
+    assert not cli, f"app/cli.py rewrites text with .replace at lines {cli}"
+
+
+ERROR_CLASSES = {"McdaArgumentError", "McdaArgumentTypeError"}
+
+
+def _error_classes(trees) -> set[str]:
+    """McdaArgumentError, McdaArgumentTypeError and every class in the package derived from them."""
+    found = set(ERROR_CLASSES)
+    while True:
+        more = {node.name for tree in trees for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+                and any(isinstance(b, (ast.Name, ast.Attribute)) and (b.id if isinstance(b, ast.Name) else b.attr)
+                        in found for b in node.bases)}
+        if more <= found:
+            return found
+        found |= more
+
+
+def _raised_without_argument(tree: ast.AST, classes: set[str]) -> list[int]:
+    """Lines that build an argument error without passing ``argument`` (``argument_error``: its first parameter)."""
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = node.func.id if isinstance(node.func, ast.Name) else \
+            node.func.attr if isinstance(node.func, ast.Attribute) else None
+        keywords = {k.arg for k in node.keywords}
+        if name in classes and "argument" not in keywords and None not in keywords:
+            out.append(node.lineno)
+        elif name == "argument_error" and not node.args and "argument" not in keywords:
+            out.append(node.lineno)
+    return out
+
+
+def test_the_argument_scan_finds_a_raise_without_argument():
+    sample = ('raise McdaArgumentError("`alpha` must lie in (0, 1)")\n'
+              'raise McdaArgumentError("`alpha` must lie in (0, 1)", argument="alpha")\n'
+              'raise errors.McdaArgumentTypeError("no", value=1)\n'
+              'raise argument_error("rope", "`rope` must be >= 0")\n'
+              'class PageError(McdaArgumentError):\n    pass\n'
+              'raise PageError("`page` must be 1")\n')
+    tree = ast.parse(sample)
+    classes = _error_classes([tree])
+    assert "PageError" in classes and _raised_without_argument(tree, classes) == [1, 3, 7]
+
+
+def test_every_argument_error_names_its_argument():
+    # the argument at fault is data the raiser passes (None: the data as a whole), never read back
+    # from the message (issue 32)
+    trees = {path: ast.parse(path.read_text(encoding="utf-8")) for path in sorted(PACKAGE.rglob("*.py"))}
+    classes = _error_classes(trees.values())
+    assert {"CardError", "UnknownMetricError", "PageOutOfRange"} <= classes
+    offences = [f"{path.relative_to(PACKAGE)}:{line}" for path, tree in trees.items()
+                for line in _raised_without_argument(tree, classes)]
+    assert not offences, "argument errors raised without argument=: " + ", ".join(offences)
 
 
 def test_no_isinstance_over_mcda_types_where_pair_decisions_are_read():

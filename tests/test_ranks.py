@@ -230,7 +230,7 @@ def test_reliability_refuses_a_dataset_without_seed_noise():
     ({"aggregation": "custom", "weights": [1.0]}, TypeError, "`weights` must be a mapping"),
     ({"aggregation": "hierarchical", "groups": {"iris": "a"}}, ValueError, "`groups` must name every dataset"),
     ({"aggregation": "hierarchical", "groups": "by domain"}, TypeError, "`groups` must be a mapping"),
-    ({"aggregation": "custom", "missing": "available", "weights": {}}, ValueError, "`missing`='available'"),
+    ({"aggregation": "custom", "missing": "available", "weights": {}}, ValueError, "`missing='available'`"),
     ({"missing": "impute"}, ValueError, "`missing` must be one of"),
 ])
 def test_mean_ranks_bad_input(demsar, kwargs, exc, text):

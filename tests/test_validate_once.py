@@ -57,7 +57,7 @@ def test_the_error_carries_the_argument_as_data_and_survives_pickling():
 
 def test_render_spells_name_value_mentions_from_a_table():
     err = McdaArgumentError("`selection='best_val'` needs a validation split. Pass `strict=False`, or use "
-                            "`selection='final'`.")
+                            "`selection='final'`.", argument="selection")
     assert err.argument == "selection" and err.mentions == ("selection", "strict")
     text = err.render({"selection": "--epoch-selection", ("strict", "False"): "--fallback-final"})
     assert text == ("--epoch-selection best_val needs a validation split. Pass --fallback-final, or use "
@@ -68,7 +68,7 @@ def test_unknown_metric_and_card_errors_are_argument_errors():
     with pytest.raises(McdaArgumentError) as info:
         mcda.get_card("acuracy")
     assert info.value.argument == "metric" and isinstance(info.value, KeyError)
-    assert isinstance(mcda.data.cards.CardError("x"), McdaArgumentError)
+    assert isinstance(mcda.data.cards.CardError("x", argument="card"), McdaArgumentError)
 
 
 def test_no_module_branches_on_the_wording_of_a_reason():

@@ -27,20 +27,23 @@ _UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
 
 def _parse_bytes(value) -> int:
     if isinstance(value, bool):
-        raise McdaArgumentTypeError(f"`memory_limit` must be a number of bytes or a size such as '4GiB'; got {value!r}")
+        raise McdaArgumentTypeError(f"`memory_limit` must be a number of bytes or a size such as '4GiB'; got {value!r}",
+                                    argument="memory_limit", value=value)
     if isinstance(value, (int, float)):
         number, unit = float(value), ""
     elif isinstance(value, str):
         match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([a-zA-Z]*)\s*", value)
         if not match or match.group(2).lower() not in _UNITS:
             raise McdaArgumentError(f"`memory_limit` must be a number of bytes or a size such as '4GiB' or '500MB'; "
-                             f"got {value!r}")
+                             f"got {value!r}", argument="memory_limit", value=value)
         number, unit = float(match.group(1)), match.group(2).lower()
     else:
-        raise McdaArgumentTypeError(f"`memory_limit` must be a number of bytes or a size such as '4GiB'; got {value!r}")
+        raise McdaArgumentTypeError(f"`memory_limit` must be a number of bytes or a size such as '4GiB'; got {value!r}",
+                                    argument="memory_limit", value=value)
     nbytes = number * _UNITS[unit]
     if not nbytes >= 1:
-        raise McdaArgumentError(f"`memory_limit` must be at least 1 byte; got {value!r}")
+        raise McdaArgumentError(f"`memory_limit` must be at least 1 byte; got {value!r}",
+                                argument="memory_limit", value=value)
     return int(nbytes)
 
 
@@ -70,7 +73,8 @@ class set_options:  # noqa: N801 - used as a function and a context manager, as 
     def __init__(self, **options):
         unknown = sorted(set(options) - set(_VALIDATORS))
         if unknown:
-            raise McdaArgumentError(f"unknown option(s) {unknown}; the options are {sorted(_VALIDATORS)}")
+            raise McdaArgumentError(f"unknown option(s) {unknown}; the options are {sorted(_VALIDATORS)}",
+                                    argument=unknown[0], value=options[unknown[0]], allowed=sorted(_VALIDATORS))
         parsed = {name: _VALIDATORS[name](value) for name, value in options.items()}
         self._previous = {name: _OPTIONS[name] for name in parsed}
         _OPTIONS.update(parsed)
@@ -91,13 +95,14 @@ def format_bytes(nbytes: float) -> str:
     raise AssertionError  # pragma: no cover
 
 
-def check_allocation(nbytes: float, what: str, way_on: str) -> None:
+def check_allocation(nbytes: float, what: str, way_on: str, *, argument: str) -> None:
     """Refuse, before allocating, a buffer larger than ``memory_limit``.
 
     ``what`` says what would be allocated and by which argument (``"`n_resamples`=10**9 keeps
-    10**9 × 20 mean ranks"``); ``way_on`` how to ask for less.
+    10**9 × 20 mean ranks"``); ``way_on`` how to ask for less; ``argument`` names that argument
+    (the error's ``.argument``).
     """
     limit = _OPTIONS["memory_limit"]
     if nbytes > limit:
         raise McdaArgumentError(f"{what}: about {format_bytes(nbytes)}, over the memory limit of {format_bytes(limit)}. "
-                         f"{way_on}, or raise the limit with mcda.set_options(memory_limit=...).")
+                         f"{way_on}, or raise the limit with mcda.set_options(memory_limit=...).", argument=argument)

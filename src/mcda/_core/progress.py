@@ -59,9 +59,11 @@ def progress(enabled: bool = True, *, minimum: float = 0.0, out=None):
     True
     """
     if not isinstance(enabled, bool):
-        raise McdaArgumentTypeError(f"`enabled` must be True or False; got {enabled!r}")
+        raise McdaArgumentTypeError(f"`enabled` must be True or False; got {enabled!r}",
+                                    argument="enabled", value=enabled)
     if isinstance(minimum, bool) or not isinstance(minimum, (int, float)) or not minimum >= 0:
-        raise McdaArgumentError(f"`minimum` must be a number of seconds >= 0; got {minimum!r}")
+        raise McdaArgumentError(f"`minimum` must be a number of seconds >= 0; got {minimum!r}",
+                                argument="minimum", value=minimum)
     previous = getattr(_LOCAL, "state", None)
     _LOCAL.state = {"mode": "on" if enabled else "off", "minimum": float(minimum), "out": out}
     try:

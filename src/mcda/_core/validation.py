@@ -7,10 +7,12 @@ what is allowed. No ``assert`` on user input.
 The errors raised for a bad argument are :class:`McdaArgumentError` (a ``ValueError``) and
 :class:`McdaArgumentTypeError` (also a ``TypeError``). Each carries the argument's name as data
 (``.argument``), the value given (``.value``), the values allowed when they are a list
-(``.allowed``), and every argument its message mentions (``.mentions``), written in the
-message as ``'`name`'`` or ``'`name=value`'``. A front end that spells arguments differently (the
-command line's ``--test``) renders the same error with :meth:`McdaArgumentError.render` and a
-table name -> its own spelling: nothing parses the wording of a message.
+(``.allowed``), what to do per front end when that differs (``.remedy``), and every argument
+its message mentions (``.mentions``), marked up in the message as ``'`name`'`` or
+``'`name=value`'``. The code that raises passes ``argument=`` (None when the fault is in the data
+as a whole). A front end that spells arguments differently (the command line's ``--test``)
+renders the same error, or an mcda warning, with :meth:`Marked.render`, a table name -> its own
+spelling and its name: nothing parses or rewrites the wording of a message.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ __all__ = [
     "McdaArgumentError",
     "McdaArgumentTypeError",
     "argument_error",
+    "Marked",
     "Reason",
     "McdaWarning",
     "SmallSampleWarning",
@@ -54,74 +57,112 @@ __all__ = [
 
 
 _MENTION = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)(=[^`]*)?`")
+FRONT_ENDS = ("library", "cli")
 
 
-class McdaArgumentError(ValueError):
-    """A bad argument to a public mcda function (a ``ValueError``).
+def _spell(text: str, spelling: Mapping) -> str:
+    """``text`` with each marked-up argument spelled as ``spelling`` says (see :meth:`Marked.render`)."""
+    def one(match):
+        name, value = match.group(1), match.group(2)
+        if value is not None and (name, value[1:]) in spelling:
+            return spelling[(name, value[1:])]
+        if name in spelling:
+            shown_value = value[1:].strip("'\"") if value is not None else ""
+            return spelling[name] + (" " + shown_value if shown_value else "")
+        return match.group(0)
 
-    Attributes
-    ----------
-    argument : str or None
-        The name of the argument at fault, as the called function spells it (``"test"``); when
-        not given, the argument the message opens with (``"`alpha` must ..."``); None when the
-        fault is in the data as a whole.
-    mentions : tuple of str
-        Every argument named in the message (``'`name`'`` or ``'`name=value`'``), the one at fault
-        first: the data a front end needs to re-spell them.
-    value : object
-        The value given (None when the raising code did not record it).
-    allowed : tuple or None
-        The values allowed, when they are a list (``check_choice``); None otherwise.
+    return _MENTION.sub(one, text)
+
+
+class Marked:
+    """Text for people whose arguments are marked up and whose remedy depends on the front end.
+
+    The text marks each argument it names as ``'`name`'`` or ``'`name=value`'`` (the markup
+    convention :meth:`render` reads). ``remedy`` maps a front end (``"library"``, ``"cli"``) to
+    the sentence that says what to do there, when the advice differs between them (the library's
+    ``missing='complete'`` is the command line's "reduce the seeds yourself"); ``str()`` is the
+    text followed by the library's remedy. Mixed into :class:`McdaArgumentError` and
+    :class:`McdaWarning`.
     """
 
-    def __init__(self, message: str, *, argument: str | None = None, value=None, allowed=None):
-        super().__init__(message)
-        self.value = value
-        self.allowed = None if allowed is None else tuple(allowed)
-        named = [m.group(1) for m in _MENTION.finditer(str(message))]
-        if argument is None and named and str(message).startswith("`"):
-            argument = named[0]
-        self.argument = argument
-        first = [argument] if argument else []
-        self.mentions = tuple(dict.fromkeys(first + named))
+    body: str
+    remedy: dict | None
 
-    def __reduce__(self):
-        return (_rebuild_argument_error, (type(self), str(self), self.argument, self.value, self.allowed))
+    def _marked(self, message, remedy) -> str:
+        self.body = str(message)
+        if remedy is not None:
+            remedy = dict(remedy)
+            unknown = set(remedy) - set(FRONT_ENDS)
+            if "library" not in remedy or unknown:
+                raise ValueError(f"a remedy maps front ends {FRONT_ENDS} to a sentence and names the library's; "
+                                 f"got {sorted(remedy)}")
+        self.remedy = remedy
+        return self.body if remedy is None else f"{self.body} {remedy['library']}"
 
-    def render(self, spelling) -> str:
-        """The message with each mentioned argument spelled as ``spelling`` says.
+    def _named(self) -> list[str]:
+        texts = [self.body] + (list(self.remedy.values()) if self.remedy else [])
+        return [m.group(1) for text in texts for m in _MENTION.finditer(text)]
+
+    def render(self, spelling: Mapping, front_end: str = "library") -> str:
+        """The text with each marked-up argument spelled as ``spelling`` says, and ``front_end``'s remedy.
 
         ``spelling`` maps an argument name, or a ``(name, value text)`` pair, to the front end's
         words (``{"test": "--test", ("strict", "False"): "--fallback-final"}``); a mention not
         in it keeps its backticked library spelling.
         """
-        def one(match):
-            name, value = match.group(1), match.group(2)
-            if name not in self.mentions:
-                return match.group(0)
-            if value is not None and (name, value[1:]) in spelling:
-                return spelling[(name, value[1:])]
-            if name in spelling:
-                shown_value = value[1:].strip("'\"") if value is not None else ""
-                return spelling[name] + (" " + shown_value if shown_value else "")
-            return match.group(0)
+        text = _spell(self.body, spelling)
+        if self.remedy is not None:
+            text += " " + _spell(self.remedy.get(front_end, self.remedy["library"]), spelling)
+        return text
 
-        return _MENTION.sub(one, str(self))
+
+class McdaArgumentError(Marked, ValueError):
+    """A bad argument to a public mcda function (a ``ValueError``).
+
+    Attributes
+    ----------
+    argument : str or None
+        The name of the argument at fault, as the called function spells it (``"test"``): a
+        required keyword, set by the code that raises (never read back from the message); None
+        when the fault is in the data as a whole.
+    mentions : tuple of str
+        Every argument named in the message, the one at fault first. The message marks an
+        argument up as ``'`name`'`` or ``'`name=value`'`` (backticks: the markup convention
+        :meth:`render` reads to spell it in a front end's words).
+    value : object
+        The value given (None when the raising code did not record it).
+    allowed : tuple or None
+        The values allowed, when they are a list (``check_choice``); None otherwise.
+    remedy : dict or None
+        What to do, per front end, when the advice differs between them (see :class:`Marked`).
+    """
+
+    def __init__(self, message: str, *, argument: str | None, value=None, allowed=None, remedy=None):
+        super().__init__(self._marked(message, remedy))
+        self.value = value
+        self.allowed = None if allowed is None else tuple(allowed)
+        self.argument = argument
+        first = [argument] if argument else []
+        self.mentions = tuple(dict.fromkeys(first + self._named()))
+
+    def __reduce__(self):
+        return (_rebuild_argument_error, (type(self), self.body, self.argument, self.value, self.allowed,
+                                          self.remedy))
 
 
 class McdaArgumentTypeError(McdaArgumentError, TypeError):
     """A bad argument of the wrong type (both a :class:`McdaArgumentError` and a ``TypeError``)."""
 
 
-def _rebuild_argument_error(cls, message, argument, value=None, allowed=None):
-    return cls(message, argument=argument, value=value, allowed=allowed)
+def _rebuild_argument_error(cls, message, argument, value=None, allowed=None, remedy=None):
+    return cls(message, argument=argument, value=value, allowed=allowed, remedy=remedy)
 
 
 def argument_error(argument: str | None, message: str, *, type_error: bool = False, value=None,
-                   allowed=None) -> McdaArgumentError:
+                   allowed=None, remedy=None) -> McdaArgumentError:
     """The error for a bad ``argument`` (raise it): :class:`McdaArgumentTypeError` when ``type_error``."""
     cls = McdaArgumentTypeError if type_error else McdaArgumentError
-    return cls(message, argument=argument, value=value, allowed=allowed)
+    return cls(message, argument=argument, value=value, allowed=allowed, remedy=remedy)
 
 
 class Reason(enum.Enum):
@@ -134,8 +175,19 @@ class Reason(enum.Enum):
     TOO_FEW = "too_few"                  # fewer observations than the procedure needs
 
 
-class McdaWarning(UserWarning):
-    """Base class of every warning mcda emits."""
+class McdaWarning(Marked, UserWarning):
+    """Base class of every warning mcda emits: its text marks arguments up and may carry a
+    ``remedy`` per front end (see :class:`Marked`), so the command line renders it in its words."""
+
+    def __init__(self, message: str = "", *, remedy=None):
+        super().__init__(self._marked(message, remedy))
+
+    def __reduce__(self):
+        return (_rebuild_warning, (type(self), self.body, self.remedy))
+
+
+def _rebuild_warning(cls, message, remedy):
+    return cls(message, remedy=remedy)
 
 
 class SmallSampleWarning(McdaWarning):
@@ -175,13 +227,13 @@ def user_stacklevel() -> int:
     return level
 
 
-def warn(message: str, category: type[McdaWarning] = McdaWarning) -> None:
+def warn(message: str, category: type[McdaWarning] = McdaWarning, *, remedy=None) -> None:
     """Emit one of mcda's warnings pointing at the user's call (the first frame outside mcda).
 
     There is no ``stacklevel`` to pass: it is always counted here, from this call, so no call
-    site can be off by one.
+    site can be off by one. ``remedy`` maps a front end to what to do there (see :class:`Marked`).
     """
-    warnings.warn(message, category, stacklevel=user_stacklevel())
+    warnings.warn(category(message, remedy=remedy), stacklevel=user_stacklevel())
 
 
 def _show(value) -> str:

@@ -220,47 +220,28 @@ def _unknown_metric(name: str, what: str = "--metric") -> str:
             "--direction (and --rope)")
 
 
-_OPTION_WORDS = (("`selection`='best_val'", "--epoch-selection best_val"),
-                 ("`epoch_selection`='best_val'", "--epoch-selection best_val"),
-                 ("Pass strict=False", "Give --fallback-final"), ("selected_epochs()", "the report"),
-                 ("selection='final'", "--epoch-selection final"), ("`control`", "--control"),
-                 ("`test`", "--test"), ("`metric`", "--metric"), ("pass `metric=`", "give --metric"),
-                 ("pass `scale='percent'` (CLI: --scale percent)", "give --scale percent"),
-                 ("with `metric=` (see mcda.list_cards())", "with --metric (see `mcda cards list`)"),
-                 ("`missing`", "--missing"), ("`scale`", "--scale"),
-                 ("missing='datasets'", "--missing datasets"), ("missing='available'", "--missing available"),
-                 ("missing='methods'", "--missing methods"),
-                 ("Pass missing='complete' to treat such a cell as missing instead.",
-                  "To treat such a cell as missing instead, reduce the seeds yourself: "
-                  "mcda.reduce_seeds(cube, how='mean', missing='complete')."),
-                 ("use paired_tests(..., paired=False) (Welch t / Mann-Whitney)", "give --unpaired (Welch t / "
-                  "Mann-Whitney)"))
-# library argument (or (argument, value)) -> how the command line spells it. Errors carry the
-# arguments they mention as data (McdaArgumentError.mentions); nothing here reads their wording.
+# library argument (or (argument, value)) -> how the command line spells it. Errors and warnings
+# mark up the arguments they mention and carry a remedy per front end (Marked.render); nothing here
+# reads or rewrites their wording.
 FLAGS = {
     "metric": "--metric", "direction": "--direction", "rope": "--rope", "alpha": "--alpha",
-    "test": "--test", "control": "--control", "rng": "--rng",
+    "test": "--test", "control": "--control", "rng": "--rng", "missing": "--missing", "scale": "--scale",
     "selection": "--epoch-selection", "epoch_selection": "--epoch-selection",
     "ci_method": "--ci-method", "pairwise_method": "--pairwise-method",
     "plackett_luce_samples": "--plackett-luce-samples", "signed_rank": "--signed-rank",
     ("strict", "False"): "--fallback-final", ("strict", "True"): "no --fallback-final",
+    ("paired", "False"): "--unpaired", ("paired", "True"): "no --unpaired",
 }
 
 
-def _in_flags(exc: Exception) -> str:
-    """A library error in the command line's words: each argument it mentions spelled as its flag."""
-    from mcda._core.validation import McdaArgumentError
+def _in_flags(message) -> str:
+    """A library error or warning in the command line's words: its marked-up arguments spelled as
+    their flags and the command line's remedy (plain text as it is)."""
+    from mcda._core.validation import Marked
 
-    if isinstance(exc, McdaArgumentError):
-        return _option_words(exc.render(FLAGS))
-    return _option_words(str(exc))
-
-
-def _option_words(message: str) -> str:
-    """Phrases (not argument names, which FLAGS spells from the error's data) in the command line's words."""
-    for library, option in _OPTION_WORDS:
-        message = message.replace(library, option)
-    return message
+    if isinstance(message, Marked):
+        return message.render(FLAGS, "cli")
+    return str(message)
 
 
 def _cards(args, out) -> int:
@@ -786,7 +767,7 @@ def _compare(args, stdout) -> int:
     stdout.write(text + "\n")
     notes = list(read_notes)
     for w in caught:
-        message = _option_words(" ".join(str(w.message).split()))
+        message = " ".join(_in_flags(w.message).split())
         if message not in notes:  # each warning once
             notes.append(message)
     if args.example == "demsar2006":

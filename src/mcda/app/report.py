@@ -118,7 +118,8 @@ def _check_setting(name: str, value, cube: xr.DataArray | None = None):
         return check_choice("pairwise_method", value, PAIRWISE_METHODS)
     if name == "paired":
         if not isinstance(value, bool):
-            raise McdaArgumentTypeError(f"`paired` must be True or False; got {value!r}")
+            raise McdaArgumentTypeError(f"`paired` must be True or False; got {value!r}",
+                                        argument="paired", value=value)
         return value
     if name == "alpha":
         return check_alpha(value)
@@ -150,7 +151,8 @@ def _check_setting(name: str, value, cube: xr.DataArray | None = None):
         return check_choice("signed_rank", value, SIGNED_RANK_CHOICES)
     if name == "strict":
         if not isinstance(value, bool):
-            raise McdaArgumentTypeError(f"`strict` must be True or False; got {value!r}")
+            raise McdaArgumentTypeError(f"`strict` must be True or False; got {value!r}",
+                                        argument="strict", value=value)
         return value
     if name == "test":
         from mcda.stats.across.compare import COMPARISON_TESTS
@@ -168,11 +170,11 @@ def _check_setting(name: str, value, cube: xr.DataArray | None = None):
         return check_control(value, cube.coords["method"].values)
     if name == "split":
         if not isinstance(value, str):
-            raise McdaArgumentTypeError(f"`{name}` must be a string; got {value!r}")
+            raise McdaArgumentTypeError(f"`{name}` must be a string; got {value!r}", argument=name, value=value)
         return value
     if name == "validation":
         if value is not None and not isinstance(value, str):
-            raise McdaArgumentTypeError(f"`{name}` must be a string or None; got {value!r}")
+            raise McdaArgumentTypeError(f"`{name}` must be a string or None; got {value!r}", argument=name, value=value)
         return value
     if name == "rng":
         if value is None:
@@ -181,7 +183,8 @@ def _check_setting(name: str, value, cube: xr.DataArray | None = None):
             raise McdaArgumentTypeError("a Report's `rng` must be an integer in [0, 2**63 - 1] (or None: one is drawn and "
                             "stored), so "
                             f"that every view, figure and export of the report uses the same draws; got {value!r}. "
-                            "A Generator may still be passed to a single view, e.g. report.summary(rng=gen).")
+                            "A Generator may still be passed to a single view, e.g. report.summary(rng=gen).",
+                                        argument="rng", value=value)
         return int(value)
     raise AttributeError(f"`{name}` is not a Report setting; the settings are {list(SETTINGS)}")
 
@@ -388,7 +391,8 @@ class Report:
         if unknown:
             close = nearest(unknown[0], list(SETTINGS))
             hint = f" Did you mean {close[0]!r}?" if close else ""
-            raise McdaArgumentTypeError(f"Report() got unknown settings {unknown}; the settings are {list(SETTINGS)}.{hint}")
+            raise McdaArgumentTypeError(f"Report() got unknown settings {unknown}; the settings are {list(SETTINGS)}.{hint}",
+                                        argument=unknown[0], value=settings[unknown[0]], allowed=list(SETTINGS))
         from mcda.data.blocks import require_in_memory
 
         require_in_memory(scores, "mcda.Report", reason="a report draws every view, figure and table of one "
@@ -430,8 +434,8 @@ class Report:
     def _check_epoch_settings(self):
         """Apply the epoch choice now, so an impossible one fails where it is made (not in a later view)."""
         if "epoch" not in self._raw.dims and self._settings["epoch_selection"] != "final":
-            raise McdaArgumentError(f"`epoch_selection`={self._settings['epoch_selection']!r} needs scores with an `epoch` "
-                             "dim; these have none (one score per run)")
+            raise McdaArgumentError(f"`epoch_selection={self._settings['epoch_selection']!r}` needs scores with an `epoch` "
+                             "dim; these have none (one score per run)", argument="epoch_selection")
         if "epoch" in self._raw.dims or "split" in self._raw.dims:
             self._selected()
 
@@ -443,7 +447,8 @@ class Report:
     def _resolve(self, overrides: dict, names) -> dict:
         unknown = [k for k in overrides if k not in _DEFAULTS]
         if unknown:
-            raise McdaArgumentTypeError(f"unknown settings {unknown}; the settings are {list(SETTINGS)}")
+            raise McdaArgumentTypeError(f"unknown settings {unknown}; the settings are {list(SETTINGS)}",
+                                        argument=unknown[0], value=overrides[unknown[0]], allowed=list(SETTINGS))
         out = {}
         for name in names:
             if name in overrides:
@@ -588,7 +593,7 @@ class Report:
             raise McdaArgumentError(f"report.{view}() is a within-dataset view over seeds, and these scores have one "
                              "score per "
                              "(dataset, method) (no `seed` dim): it does not apply. The across-dataset views "
-                             "(compare, superiority, bayesian, …) do.")
+                             "(compare, superiority, bayesian, …) do.", argument=None)
 
     # ------------------------------------------------------------------ epochs
 
@@ -774,7 +779,7 @@ class Report:
         if "seed" not in self._selected().dims:
             raise McdaArgumentError("report.hierarchical() models the per-fold scores of cross-validation (a `seed` dim "
                              "of folds), and these scores have one score per (dataset, method): it does not "
-                             "apply. report.bayesian() (the sign test) does.")
+                             "apply. report.bayesian() (the sign test) does.", argument=None)
         s = self._resolve(overrides, _CUBE_SETTINGS + ("rope", "confidence_level", "rng"))
         return self._cached(("hierarchical", s, runs, rho, threshold, n_samples), lambda: hierarchical_comparison(
             self._selected(s), rope=s["rope"], runs=runs, rho=rho, threshold=threshold,
@@ -935,7 +940,8 @@ class Report:
         cube = self._across(s)
         methods = [str(m) for m in cube.coords["method"].values]
         if isinstance(pair, (str, bytes)) or len(tuple(pair)) != 2 or any(str(m) not in methods for m in pair):
-            raise McdaArgumentError(f"`pair` must name two methods of the report ({shown(methods)}); got {pair!r}")
+            raise McdaArgumentError(f"`pair` must name two methods of the report ({shown(methods)}); got {pair!r}",
+                                    argument="pair", value=pair)
         pair = (str(pair[0]), str(pair[1]))
         positions = [methods.index(pair[0]), methods.index(pair[1])]
         result = self._cached(("posterior_pair", s, pair, n_samples), lambda: bayesian_sign_comparison(
@@ -976,7 +982,8 @@ class Report:
     def plot_learning_curves(self, **kwargs):
         """Learning curves of the raw cube (needs an ``epoch`` dim): the reported split, the report's level."""
         if "epoch" not in self._raw.dims:
-            raise McdaArgumentError("plot_learning_curves needs scores with an `epoch` dim; these have none")
+            raise McdaArgumentError("plot_learning_curves needs scores with an `epoch` dim; these have none",
+                                    argument=None)
         settings, rest = self._split(kwargs)
         if "split" in self._raw.dims:
             rest.setdefault("split", self._resolve(settings, ("split",))["split"])  # the reported split
@@ -1054,9 +1061,11 @@ class Report:
             text = source
         doc = json.loads(text)
         if doc.get("format") != REPORT_FORMAT:
-            raise McdaArgumentError(f"not an mcda report bundle (format {doc.get('format')!r}, expected {REPORT_FORMAT!r})")
+            raise McdaArgumentError(f"not an mcda report bundle (format {doc.get('format')!r}, expected {REPORT_FORMAT!r})",
+                                    argument="source")
         if doc.get("version", 0) > REPORT_VERSION:
-            raise McdaArgumentError(f"this report bundle is version {doc['version']}; this mcda reads up to {REPORT_VERSION}")
+            raise McdaArgumentError(f"this report bundle is version {doc['version']}; this mcda reads up to {REPORT_VERSION}",
+                                    argument="source")
         cube = _cube_from_json(json.dumps(doc["cube"]))
         return cls._from_parts(cube, doc.get("settings", {}))
 
@@ -1091,7 +1100,8 @@ class Report:
         cube = _cube_from_netcdf(path)
         meta = json.loads(cube.attrs.pop("mcda_report", "{}") or "{}")
         if meta.get("format") != REPORT_FORMAT:
-            raise McdaArgumentError(f"{str(path)!r} holds a cube but no mcda report settings (attribute `mcda_report`)")
+            raise McdaArgumentError(f"{str(path)!r} holds a cube but no mcda report settings (attribute `mcda_report`)",
+                                    argument="path", value=path)
         for key in ("noise_floor",):
             if key in cube.attrs and isinstance(cube.attrs[key], float) and math.isnan(cube.attrs[key]):
                 cube.attrs[key] = math.nan

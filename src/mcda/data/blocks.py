@@ -35,7 +35,7 @@ def require_in_memory(scores, function: str, *, reason: str, instead: str) -> No
     if is_lazy(scores):
         raise McdaArgumentError(f"`scores` is a lazy (dask-backed) cube of {scores.sizes.get('dataset', 0)} datasets, and "
                          f"{function} cannot run chunk-wise: {reason}. mcda does not load a lazy cube into memory "
-                         f"behind your back; {instead}.")
+                         f"behind your back; {instead}.", argument="scores")
 
 
 class PerBlock(tuple):
@@ -112,7 +112,7 @@ def reduce(cube: xr.DataArray, block, combine, *args, columns=None, mapper=None,
     except _InfiniteScore as exc:
         raise McdaArgumentError("scores must be finite (NaN marks a missing result); infinite value at dataset "
                          f"{cube.coords['dataset'].values[exc.args[0]]!r}, method "
-                         f"{str(cube.coords['method'].values[exc.args[1]])!r}") from None
+                         f"{str(cube.coords['method'].values[exc.args[1]])!r}", argument=None) from None
     return (part, mapped) if keep else part
 
 

@@ -89,7 +89,7 @@ class CardError(McdaArgumentError):
 class UnknownMetricError(KeyError, McdaArgumentError):
     """No card has this name or alias; the message suggests the nearest ones (``.argument`` is ``"metric"``)."""
 
-    def __init__(self, message: str, *, argument: str = "metric"):
+    def __init__(self, message: str, *, argument: str):
         McdaArgumentError.__init__(self, message, argument=argument)
 
     def __str__(self) -> str:
@@ -226,7 +226,7 @@ class MetricCard:
 
 
 def _field_error(source: str, fieldname: str, problem: str) -> CardError:
-    return CardError(f"metric card {source}: field `{fieldname}` {problem}")
+    return CardError(f"metric card {source}: field `{fieldname}` {problem}", argument="card")
 
 
 def _real(source: str, fieldname: str, value, *, optional: bool = False) -> float | None:
@@ -263,7 +263,7 @@ def card_from_dict(data: dict, source: str = "registered") -> MetricCard:
         Naming ``source`` and the offending field when a field is missing or malformed.
     """
     if not isinstance(data, dict):
-        raise CardError(f"metric card {source}: expected a table of fields; got {type(data).__name__}")
+        raise CardError(f"metric card {source}: expected a table of fields; got {type(data).__name__}", argument="card")
     flat = dict(data)
     # accept both the nested TOML layout and the flat to_dict() layout
     rng = flat.pop("range", {}) or {}
@@ -347,7 +347,7 @@ def _load_file(path: Path) -> MetricCard:
         with open(path, "rb") as fh:
             data = tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
-        raise CardError(f"metric card {path}: not valid TOML ({exc})") from exc
+        raise CardError(f"metric card {path}: not valid TOML ({exc})", argument="card") from exc
     return card_from_dict(data, source=str(path))
 
 
@@ -398,10 +398,10 @@ class _Registry:
             for key in keys:
                 if key in self._lookup and self._lookup[key] != card.name:
                     raise CardError(f"metric card {card.source}: name or alias {key!r} is already used by card "
-                                    f"{self._lookup[key]!r}; pass replace=True to override")
+                                    f"{self._lookup[key]!r}; pass replace=True to override", argument="card")
             if card.name in self._cards:
                 raise CardError(f"metric card {card.source}: a card named {card.name!r} is already registered "
-                                f"(from {self._cards[card.name].source}); pass replace=True to override")
+                                f"(from {self._cards[card.name].source}); pass replace=True to override", argument="card")
         if card.name in self._cards:
             old = self._cards.pop(card.name)
             for key in [old.name.lower()] + [a.lower() for a in old.aliases]:
@@ -415,7 +415,8 @@ class _Registry:
         if isinstance(name, MetricCard):
             return name
         if not isinstance(name, str):
-            raise McdaArgumentTypeError(f"`metric` must be a metric name (str) or a MetricCard; got {name!r}")
+            raise McdaArgumentTypeError(f"`metric` must be a metric name (str) or a MetricCard; got {name!r}",
+                                        argument="metric")
         key = name.strip().lower()
         if key in self._lookup:
             return self._cards[self._lookup[key]]
@@ -423,7 +424,7 @@ class _Registry:
         hint = (" Did you mean " + " or ".join(repr(self._lookup[s]) if s == self._lookup[s].lower()
                                                  else repr(s) for s in suggestions) + "?") if suggestions else ""
         raise UnknownMetricError(f"`metric` {name!r} has no card.{hint} Known cards: mcda.list_cards(); add your own with "
-                       "mcda.register_card, or pass `direction=` (and `rope=`) explicitly.")
+                       "mcda.register_card, or pass `direction=` (and `rope=`) explicitly.", argument="metric")
 
     def names(self) -> list[str]:
         self._ensure()
@@ -463,7 +464,7 @@ def properties_for(names) -> list[MetricCard]:
     """
     if isinstance(names, str):
         raise McdaArgumentTypeError(f"`names` must be a list of metric names, not a single string; got {names!r}. "
-                        f"Use properties_for([{names!r}]) or get_card({names!r}).")
+                        f"Use properties_for([{names!r}]) or get_card({names!r}).", argument="names", value=names)
     return [get_card(n) for n in names]
 
 
@@ -505,13 +506,14 @@ def register_card(card, *, replace: bool = False) -> list[MetricCard]:
         if path.is_dir():
             cards = [_load_file(p) for p in sorted(path.glob("*.toml"))]
             if not cards:
-                raise CardError(f"`card` directory {str(path)!r} holds no *.toml files")
+                raise CardError(f"`card` directory {str(path)!r} holds no *.toml files", argument="card")
         elif path.is_file():
             cards = [_load_file(path)]
         else:
             raise FileNotFoundError(f"`card` path {str(path)!r} does not exist")
     else:
-        raise McdaArgumentTypeError(f"`card` must be a MetricCard, a dict, or a path to a .toml file or directory; got {card!r}")
+        raise McdaArgumentTypeError(f"`card` must be a MetricCard, a dict, or a path to a .toml file or directory; got {card!r}",
+                                    argument="card", value=card)
     for c in cards:
         _REGISTRY.add(c, replace=replace)
     return cards

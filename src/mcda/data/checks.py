@@ -46,7 +46,8 @@ def _resolve_one(metric, direction, *, what: str = "") -> tuple[str, str, Metric
     if metric is None:
         if direction is None:
             raise McdaArgumentError("pass `metric=` (a card name such as 'accuracy') or `direction=` "
-                             "('higher_is_better' or 'lower_is_better'): mcda needs to know which way is better.")
+                             "('higher_is_better' or 'lower_is_better'): mcda needs to know which way is better.",
+                                    argument="metric", value=metric)
         return "", direction, None
     try:
         card = get_card(metric)
@@ -57,7 +58,8 @@ def _resolve_one(metric, direction, *, what: str = "") -> tuple[str, str, Metric
         return name, direction, None
     if direction is not None and direction != card.direction:
         raise McdaArgumentError(f"`direction` {direction!r}{where} contradicts the card for {card.name!r}, which says "
-                         f"{card.direction!r}. Drop `direction=`, or register a corrected card.")
+                         f"{card.direction!r}. Drop `direction=`, or register a corrected card.",
+                                argument="direction", value=direction)
     name = metric.name if isinstance(metric, MetricCard) else str(metric)
     return name, card.direction, card
 
@@ -75,7 +77,7 @@ def attach_metric(da: xr.DataArray, metric, direction, noise_floor=None) -> xr.D
         direction_map = direction if isinstance(direction, Mapping) else None
         if metric is not None and metric_map is None:
             raise McdaArgumentTypeError("with a `metric` dim, `metric` must be None (cards looked up from the labels) or a "
-                            f"mapping label -> card name; got {metric!r}")
+                            f"mapping label -> card name; got {metric!r}", argument="metric", value=metric)
         for mp, nm in ((metric_map, "metric"), (direction_map, "direction")):
             if mp is not None:
                 metric_keys(mp, labels, argument=nm)
@@ -93,7 +95,8 @@ def attach_metric(da: xr.DataArray, metric, direction, noise_floor=None) -> xr.D
         attrs["cards"] = json.dumps(cards, sort_keys=True)
     else:
         if isinstance(metric, Mapping) or isinstance(direction, Mapping):
-            raise McdaArgumentTypeError("`metric` and `direction` are mappings only for cubes with a `metric` dim")
+            raise McdaArgumentTypeError("`metric` and `direction` are mappings only for cubes with a `metric` dim",
+                                        argument="metric")
         name, d, card = _resolve_one(metric, direction)
         attrs["metric"] = name
         attrs["direction"] = d
@@ -163,7 +166,7 @@ def cube_card(cube: xr.DataArray) -> MetricCard | None:
     """The card of a single-metric cube, or None when it has none."""
     if "metric" in cube.dims:
         raise McdaArgumentError("this cube has a `metric` dim; use cube_cards(cube) or select one metric first "
-                         "(cube.sel(metric=...))")
+                         "(cube.sel(metric=...))", argument="cube")
     text = cube.attrs.get("card", "")
     return card_from_dict(json.loads(text), source=json.loads(text).get("source", "cube")) if text else None
 
@@ -182,7 +185,8 @@ def cube_direction(cube: xr.DataArray):
         return dict(zip([str(m) for m in cube.coords["metric"].values],
                         [str(d) for d in cube.coords["direction"].values]))
     if "direction" not in cube.attrs:
-        raise McdaArgumentError("this DataArray carries no `direction`; build it with mcda.score_cube(...)")
+        raise McdaArgumentError("this DataArray carries no `direction`; build it with mcda.score_cube(...)",
+                                argument="cube")
     return cube.attrs["direction"]
 
 
@@ -198,11 +202,11 @@ def resolve_rope(cube: xr.DataArray, rope=None) -> float:
         return check_rope(rope)
     if "metric" in cube.dims:
         raise McdaArgumentError("this cube has a `metric` dim; select one metric (cube.sel(metric=...)) before "
-                         "resolving its rope")
+                         "resolving its rope", argument="cube")
     floor = cube.attrs.get("noise_floor", math.nan)
     if floor is None or (isinstance(floor, float) and math.isnan(floor)):
         raise McdaArgumentError("`rope` is None and the scores carry no metric card, so there is no noise floor to use; "
-                         "pass `rope=` explicitly (0.0 for none) or `metric=` naming a card.")
+                         "pass `rope=` explicitly (0.0 for none) or `metric=` naming a card.", argument="rope")
     return float(floor)
 
 
@@ -228,12 +232,12 @@ def _apply_scale(da: xr.DataArray, scale, keep_attrs: dict) -> xr.DataArray:
     if scale is None:
         return da
     if "scale" in keep_attrs and isinstance(scale, str) and scale != "fraction":
-        raise McdaArgumentError(f"`scale`={scale!r}: these scores were already converted ({keep_attrs['scale']}); "
-                         "converting twice would divide them again")
+        raise McdaArgumentError(f"`scale={scale!r}`: these scores were already converted ({keep_attrs['scale']}); "
+                         "converting twice would divide them again", argument="scale", value=scale)
     if isinstance(scale, Mapping):
         if "metric" not in da.dims:
             raise McdaArgumentTypeError("`scale` is a mapping (label -> scale) only for scores with a `metric` dim; "
-                            f"got {dict(scale)!r}")
+                            f"got {dict(scale)!r}", argument="scale")
         labels = [str(m) for m in da.coords["metric"].values]
         metric_keys(scale, labels, argument="scale")
         factors = []
@@ -304,17 +308,20 @@ def _check_range(cube: xr.DataArray, card: MetricCard, label: str) -> None:
     where = [", ".join(f"{d} {_plain(c[i])!r}" for d, c, i in zip(dims, coords, cell)) + f": {values[cell]:g}"
              for cell in idx[:5]]
     more = f" (and {len(idx) - 5} more)" if len(idx) > 5 else ""
-    hint = ""
     finite = values[np.isfinite(values)]
-    if card.upper == 1.0 and finite.size and 1.5 < finite.max() <= 100.0 and finite.min() >= 0.0:
-        hint = ("they look like percentages: pass `scale='percent'` (CLI: --scale percent) to divide them by 100, "
-                "which is recorded with the scores; ")
+    percent = card.upper == 1.0 and finite.size and 1.5 < finite.max() <= 100.0 and finite.min() >= 0.0
+
+    def remedy(verb: str, cards: str) -> str:  # the same advice in a front end's verb and card listing
+        hint = (f"They look like percentages: {verb} `scale='percent'` to divide them by 100, which is recorded "
+                "with the scores; or name" if percent else "Name")
+        return (f"{hint} the metric the scores really are with `metric=` (see {cards}), or register a card with the "
+                "right range. Nothing is clipped.")
+
     raise McdaArgumentError(
         f"metric {label!r}: {len(idx)} of {values.size} scores lie outside the card's range {_range_text(card)} "
         f"({'; '.join(where)}{more}). The card's noise floor ({card.noise_floor:g}, the default rope) is in the "
-        f"card's units, so these scores cannot be read with it. {(hint[0].upper() + hint[1:]) if hint else ''}"
-        f"{'or name' if hint else 'Name'} the metric the scores really are with `metric=` (see mcda.list_cards()), "
-        "or register a card with the right range. Nothing is clipped.")
+        "card's units, so these scores cannot be read with it.", argument="metric", value=card.name,
+        remedy={"library": remedy("pass", "mcda.list_cards()"), "cli": remedy("give", "`mcda cards list`")})
 
 _META_ATTRS = ("metric", "direction", "noise_floor", "card", "cards", "oriented")
 

@@ -131,7 +131,7 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
         noise_floor = _stored_noise_floor(data, metric)
     elif isinstance(data, pd.DataFrame):
         if data.shape[0] == 0 or data.shape[1] == 0:
-            raise McdaArgumentError(f"`data` is empty (a DataFrame of shape {data.shape})")
+            raise McdaArgumentError(f"`data` is empty (a DataFrame of shape {data.shape})", argument="data")
         cols = dict(_DEFAULT_COLUMNS) | dict(columns or {})
         is_tidy = cols["method"] in data.columns
         named = [str(c) for c in data.columns if str(c).lower() in METHOD_COLUMN_NAMES and str(c) != "method"]
@@ -139,11 +139,11 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
             raise McdaArgumentError(f"the table has no 'method' column but a {named[0]!r} column: if it is tidy (one row per "
                              f"result), pass `columns={{'method': {named[0]!r}}}` (and the score column, e.g. "
                              f"`columns={{'method': {named[0]!r}, 'score': 'accuracy'}}`); a wide table has one "
-                             "numeric column per method")
+                             "numeric column per method", argument="columns", value=columns)
         da = _from_tidy(data, columns) if is_tidy else _from_wide(data, columns)
     elif isinstance(data, Mapping):
         if len(data) == 0:
-            raise McdaArgumentError("`data` is empty (a dict with no datasets)")
+            raise McdaArgumentError("`data` is empty (a dict with no datasets)", argument="data")
         da = _from_dict(data)
     elif is_array:
         try:
@@ -153,11 +153,11 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
                                     f"cannot make an array of it ({' '.join(str(exc).split())[:120]})",
                                     argument="data") from None
         if np.size(data) == 0:
-            raise McdaArgumentError(f"`data` is empty (an array of shape {np.shape(data)})")
+            raise McdaArgumentError(f"`data` is empty (an array of shape {np.shape(data)})", argument="data")
         da = _from_array(data, method_names, dataset_names, seed_names)
     else:
         raise McdaArgumentTypeError("`data` must be a tidy or wide pandas DataFrame, a nested dict, a numpy array (with "
-                        f"`method_names`) or an xarray DataArray; got {type(data).__name__}")
+                        f"`method_names`) or an xarray DataArray; got {type(data).__name__}", argument="data")
     if not is_array:
         for dim, names in (("method", method_names), ("dataset", dataset_names), ("seed", seed_names)):
             if names is not None:
@@ -204,10 +204,10 @@ def _order_by_names(da: xr.DataArray, dim: str, names) -> xr.DataArray:
 
 def _check_shape(da: xr.DataArray) -> xr.DataArray:
     if da.sizes["dataset"] == 0:
-        raise McdaArgumentError("`data` is empty: no datasets")
+        raise McdaArgumentError("`data` is empty: no datasets", argument="data")
     if da.sizes["method"] < 2:
         raise McdaArgumentError(f"a comparison needs at least 2 methods; got {da.sizes['method']} "
-                         f"({shown(da.coords['method'].values)})")
+                         f"({shown(da.coords['method'].values)})", argument=None)
     return da
 
 
@@ -254,10 +254,10 @@ def single_score_cube(scores, direction=None, *, method_names=None,
     if "seed" in extra:
         raise McdaArgumentError(f"the scores have a 'seed' dim (extra dims {extra}); {what} needs one score per "
                          "(dataset, method). Reduce the seeds explicitly first, e.g. "
-                         "mcda.reduce_seeds(cube, how='mean').")
+                         "mcda.reduce_seeds(cube, how='mean').", argument="scores")
     if extra:
         raise McdaArgumentError(f"the scores have extra dims {extra}; {what} needs one score per (dataset, method): "
-                         "select one value along each first (e.g. cube.sel(metric='ari')).")
+                         "select one value along each first (e.g. cube.sel(metric='ari')).", argument="scores")
     return cube
 
 

@@ -198,7 +198,7 @@ def complete_cases_with(cube: xr.DataArray, *, policy: str = "methods", ways_out
         out = cube.isel(dataset=idx)
         if out.sizes["dataset"] == 0:
             raise McdaArgumentError(f"dropping incomplete datasets leaves none; excluded {shown(excluded)}. "
-                             "Try `policy='methods'`.")
+                             "Try `policy='methods'`.", argument="policy", value=policy)
     return CompleteCases(cube=out, excluded=excluded, empty_datasets=empty_datasets, policy=policy)
 
 
@@ -287,7 +287,7 @@ def reduce_seeds(cube: xr.DataArray, *, how: str, missing: str = "available") ->
     check_choice("missing", missing, SEED_MISSING)
     cube = as_cube(cube)
     if "seed" not in cube.dims:
-        raise McdaArgumentError(f"`cube` has no 'seed' dim to reduce; its dims are {shown(cube.dims)}")
+        raise McdaArgumentError(f"`cube` has no 'seed' dim to reduce; its dims are {shown(cube.dims)}", argument="cube")
     skipna = missing == "available"
     op = how
     if how in ("best", "worst"):
@@ -321,9 +321,11 @@ def reduce_seeds(cube: xr.DataArray, *, how: str, missing: str = "available") ->
             cells = [f"{ds[i]}/{me[j]} ({counts[i, j]} of {full})" for i, j in zip(*np.nonzero(short))]
             from mcda._core.validation import MissingDataWarning, warn
 
-            warn(f"{len(cells)} cell(s) lost seeds and are reduced over the seeds they have (missing='available'; "
-                 f"the coordinate n_seeds counts them): {shown(cells, 6, fmt=str)}. Pass missing='complete' to "
-                 "treat such a cell as missing instead.", MissingDataWarning)
+            warn(f"{len(cells)} cell(s) lost seeds and are reduced over the seeds they have (`missing='available'`; "
+                 f"the coordinate n_seeds counts them): {shown(cells, 6, fmt=str)}.", MissingDataWarning,
+                 remedy={"library": "Pass missing='complete' to treat such a cell as missing instead.",
+                         "cli": "To treat such a cell as missing instead, reduce the seeds yourself: "
+                                "mcda.reduce_seeds(cube, how='mean', missing='complete')."})
     return out
 
 
@@ -356,7 +358,7 @@ def warn_dropped_datasets(excluded_datasets: dict, what: str) -> None:
         lacks = shown([f"{d} lacks [{shown(ms, 4, fmt=str)}]" for d, ms in excluded_datasets.items()], fmt=str,
                       sep="; ")
         warn(f"{len(excluded_datasets)} dataset(s) lack results for some methods and are excluded from {what} "
-             f"(missing='datasets'; nothing is imputed): {lacks}.", MissingDataWarning)
+             f"(`missing='datasets'`; nothing is imputed): {lacks}.", MissingDataWarning)
 
 
 def incomplete_datasets(cube: xr.DataArray, flags: tuple) -> tuple[np.ndarray, dict]:
@@ -391,11 +393,11 @@ def missing_design(cube: xr.DataArray, missing: str, flags: tuple,
         empty, _ = incomplete_datasets(cube, flags)
         if empty.size == cube.sizes["dataset"]:
             raise McdaArgumentError("dropping incomplete datasets leaves none (every dataset lacks a method); try "
-                             "missing='methods' or missing='available'")
+                             "`missing='methods'` or `missing='available'`", argument="missing", value=missing)
     else:
         columns, excluded = np.arange(len(methods)), {}
         empty = np.asarray(rows[mask.reshape(-1, len(methods)).all(axis=1)], dtype=np.int64)
     n = cube.sizes["dataset"]
     if empty.size == n:
-        raise McdaArgumentError("`data` is empty: no dataset has a result")
+        raise McdaArgumentError("`data` is empty: no dataset has a result", argument="data")
     return columns, excluded, empty

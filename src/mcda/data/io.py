@@ -80,7 +80,7 @@ def _json_default(obj):
         return obj.item()
     if isinstance(obj, float) and math.isnan(obj):
         return None
-    raise McdaArgumentTypeError(f"cannot write {type(obj).__name__} to JSON")
+    raise McdaArgumentTypeError(f"cannot write {type(obj).__name__} to JSON", argument=None)
 
 
 def _clean_attrs(attrs: dict) -> dict:
@@ -194,7 +194,8 @@ def to_zarr(cube: xr.DataArray, path, *, chunk_datasets: int = 100_000, overwrit
     require_dask()
     chunk_datasets = check_positive_int("chunk_datasets", chunk_datasets)
     if not isinstance(overwrite, bool):
-        raise McdaArgumentTypeError(f"`overwrite` must be True or False; got {overwrite!r}")
+        raise McdaArgumentTypeError(f"`overwrite` must be True or False; got {overwrite!r}",
+                                    argument="overwrite", value=overwrite)
     check_target(path, overwrite)  # before any work
     cube = as_cube(cube)
     out = cube.copy()

@@ -85,7 +85,8 @@ def _numeric(values: pd.Series | np.ndarray, where) -> np.ndarray:
             idx = list(zip(*np.nonzero(bad_text)))
             shown = [f"{where(i)}: {arr[i]!r}" for i in idx[:_MAX_SHOWN]]
             more = f" (and {len(idx) - _MAX_SHOWN} more)" if len(idx) > _MAX_SHOWN else ""
-            raise McdaArgumentError("scores must be numeric; non-numeric values at " + "; ".join(shown) + more)
+            raise McdaArgumentError("scores must be numeric; non-numeric values at " + "; ".join(shown) + more,
+                                    argument=None)
     if out.size:
         with np.errstate(invalid="ignore"):  # fmax/fmin skip NaN: no temporary the size of the scores
             within = not (np.fmax.reduce(out, axis=None) > _HUGE or np.fmin.reduce(out, axis=None) < -_HUGE)
@@ -97,7 +98,7 @@ def _numeric(values: pd.Series | np.ndarray, where) -> np.ndarray:
         shown = [f"{where(i)}: {out[i]!r}" for i in idx[:_MAX_SHOWN]]
         more = f" (and {len(idx) - _MAX_SHOWN} more)" if len(idx) > _MAX_SHOWN else ""
         raise McdaArgumentError("scores must be finite (NaN marks a missing result); infinite values at "
-                         + "; ".join(shown) + more)
+                         + "; ".join(shown) + more, argument=None)
     with np.errstate(invalid="ignore"):
         extreme = np.abs(out) > _HUGE
     if extreme.any():
@@ -107,7 +108,7 @@ def _numeric(values: pd.Series | np.ndarray, where) -> np.ndarray:
         raise McdaArgumentError(
             f"scores must not exceed {_HUGE:g} in magnitude: their differences, sums and variances would "
             "overflow float64. Rescale the scores (other units, or their logarithm); too large at "
-            + "; ".join(shown) + more)
+            + "; ".join(shown) + more, argument=None)
     return out
 
 
@@ -140,7 +141,7 @@ def _text_labels(raw, dim: str, where: str) -> np.ndarray:
                 raise McdaArgumentError(
                     f"{where} has {dim} labels that differ only in type: {prior!r} ({type(prior).__name__}) and "
                     f"{v!r} ({type(v).__name__}) both read as {t!r}, so one would overwrite the other's results. "
-                    f"Make the {dim} labels distinct as text.")
+                    f"Make the {dim} labels distinct as text.", argument=None)
     return text
 
 
@@ -168,7 +169,8 @@ def _labels(values, dim: str) -> np.ndarray:
             if len(pd.unique(labels)) != len(labels):
                 raise McdaArgumentError(
                     f"the table has {dim} labels that differ only in type: {shown(raw)} read as the same "
-                    f"integers, so one would overwrite the other's results. Make the {dim} labels distinct.")
+                    f"integers, so one would overwrite the other's results. Make the {dim} labels distinct.",
+                    argument=None)
     return labels
 
 
@@ -177,31 +179,33 @@ def _from_tidy(frame: pd.DataFrame, columns: Mapping[str, str]) -> xr.DataArray:
     if columns:
         unknown_roles = [k for k in columns if k not in cols]
         if unknown_roles:
-            raise McdaArgumentError(f"`columns` keys must be among {shown(cols)}; got {shown(unknown_roles)}")
+            raise McdaArgumentError(f"`columns` keys must be among {shown(cols)}; got {shown(unknown_roles)}",
+                                    argument="columns", allowed=list(cols))
         cols.update(columns)
     for role in ("dataset", "method", "score"):
         if cols[role] not in frame.columns:
             raise McdaArgumentError(f"the tidy table has no {role} column {cols[role]!r}; its columns are "
-                             f"{shown(frame.columns)}. Name it with `columns={{{role!r}: ...}}`.")
+                             f"{shown(frame.columns)}. Name it with `columns={{{role!r}: ...}}`.",
+                                    argument="columns", value=cols[role])
     if columns:
         for role, name in columns.items():
             if name not in frame.columns:
                 raise McdaArgumentError(f"`columns` maps {role!r} to {name!r}, which is not a column; the columns are "
-                                 f"{shown(frame.columns)}")
+                                 f"{shown(frame.columns)}", argument="columns")
     dims = ["dataset", "method"] + [d for d in _OPTIONAL_DIMS if cols[d] in frame.columns]
     keys = [cols[d] for d in dims]
     key_frame = frame[keys]
     for d, k in zip(dims, keys):
         if key_frame[k].isna().any():
             rows = list(frame.index[key_frame[k].isna()])
-            raise McdaArgumentError(f"the {d} column {k!r} is empty in rows {shown(rows)}")
+            raise McdaArgumentError(f"the {d} column {k!r} is empty in rows {shown(rows)}", argument=None)
     dup = key_frame.duplicated(keep=False)
     if dup.any():
         dups = key_frame[dup].drop_duplicates().head(_MAX_SHOWN)
         examples = "; ".join(", ".join(f"{d}={v!r}" for d, v in zip(dims, row)) for row in dups.itertuples(index=False))
         n = int(key_frame[dup].drop_duplicates().shape[0])
         raise McdaArgumentError(f"duplicate rows: {n} ({', '.join(dims)}) keys appear more than once, e.g. {examples}. "
-                         "Aggregate them yourself or add the distinguishing column (e.g. a seed).")
+                         "Aggregate them yourself or add the distinguishing column (e.g. a seed).", argument=None)
     index_names = list(frame.index)
     values = _numeric(frame[cols["score"]].to_numpy(),
                       lambda i: f"row {index_names[i[0]]!r} (column {cols['score']!r})")
@@ -239,7 +243,8 @@ def _from_wide(frame: pd.DataFrame, columns: Mapping[str, str] | None) -> xr.Dat
     for what, labels in (("dataset (row)", datasets), ("method (column)", methods)):
         seen = pd.Series(labels)
         if seen.duplicated().any():
-            raise McdaArgumentError(f"duplicate {what} labels: {shown(seen[seen.duplicated()].unique())}")
+            raise McdaArgumentError(f"duplicate {what} labels: {shown(seen[seen.duplicated()].unique())}",
+                                    argument=None)
     values = _numeric(frame.to_numpy(dtype=object),
                       lambda i: f"dataset {datasets[i[0]]!r}, method {methods[i[1]]!r}")
     return xr.DataArray(values, dims=("dataset", "method"),
@@ -250,7 +255,7 @@ def _from_wide(frame: pd.DataFrame, columns: Mapping[str, str] | None) -> xr.Dat
 def _from_dict(data: Mapping) -> xr.DataArray:
     datasets = list(_text_labels(list(data), "dataset", "the dict"))
     if len(set(datasets)) != len(datasets):
-        raise McdaArgumentError(f"duplicate dataset labels after conversion to text: {shown(datasets)}")
+        raise McdaArgumentError(f"duplicate dataset labels after conversion to text: {shown(datasets)}", argument=None)
     methods: list[str] = []
     raw_methods: list = []
     n_seeds = 0
@@ -258,7 +263,7 @@ def _from_dict(data: Mapping) -> xr.DataArray:
     for ds, inner in data.items():
         if not isinstance(inner, Mapping):
             raise McdaArgumentTypeError(f"a nested dict must map dataset -> {{method: score or [scores per seed]}}; "
-                            f"dataset {ds!r} maps to {type(inner).__name__}")
+                            f"dataset {ds!r} maps to {type(inner).__name__}", argument=None)
         _text_labels(list(inner), "method", f"the dict (dataset {ds!r})")
         for m, v in inner.items():
             if str(m) not in methods:
@@ -294,7 +299,7 @@ def _from_array(data, method_names, dataset_names, seed_names) -> xr.DataArray:
     arr = np.ma.filled(np.ma.asarray(data, dtype=np.float64), np.nan) if np.ma.isMaskedArray(data) else np.asarray(data)
     if arr.ndim not in (2, 3):
         raise McdaArgumentError(f"an array of scores must be 2-D (datasets × methods) or 3-D (datasets × methods × "
-                         f"seeds); got shape {arr.shape}")
+                         f"seeds); got shape {arr.shape}", argument=None)
     dims = ("dataset", "method", "seed")[: arr.ndim]
     names = {"dataset": dataset_names, "method": method_names, "seed": seed_names}
     coords = {}
@@ -307,10 +312,11 @@ def _from_array(data, method_names, dataset_names, seed_names) -> xr.DataArray:
             given = list(given)
             if len(given) != arr.shape[axis]:
                 raise McdaArgumentError(f"`{d}_names` has {len(given)} labels but the array has {arr.shape[axis]} "
-                                 f"{d}s (axis {axis}); got {shown(given)}")
+                                 f"{d}s (axis {axis}); got {shown(given)}", argument=f"{d}_names", value=given)
             labels = np.array([str(v) for v in given], dtype=object) if d != "seed" else np.asarray(given)
             if len(set(labels.tolist())) != len(labels):
-                raise McdaArgumentError(f"`{d}_names` has duplicates: {shown(pd.Series(labels)[pd.Series(labels).duplicated()])}")
+                raise McdaArgumentError(f"`{d}_names` has duplicates: {shown(pd.Series(labels)[pd.Series(labels).duplicated()])}",
+                                        argument=f"{d}_names", value=given)
         coords[d] = labels
     values = _numeric(arr, lambda idx: ", ".join(f"{d} {coords[d][i]!r}" for d, i in zip(dims, idx)))
     return xr.DataArray(values, dims=dims, coords=coords, name="score")
@@ -407,16 +413,17 @@ def _remember_labels(index, d: str, checked) -> None:
 
 def _refuse_repeated(labels: np.ndarray, d: str):
     index = pd.Index(labels, dtype=object, copy=False)  # object: no second (arrow) copy of text labels
-    raise McdaArgumentError(f"duplicate {d} labels: {shown(index[index.duplicated()])}")
+    raise McdaArgumentError(f"duplicate {d} labels: {shown(index[index.duplicated()])}", argument=None)
 
 
 def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
     unknown = [d for d in da.dims if d not in DIMS]
     if unknown:
-        raise McdaArgumentError(f"a score cube's dims must be among {shown(DIMS)}; got unknown dims {shown(unknown)}")
+        raise McdaArgumentError(f"a score cube's dims must be among {shown(DIMS)}; got unknown dims {shown(unknown)}",
+                                argument=None)
     for d in ("dataset", "method"):
         if d not in da.dims:
-            raise McdaArgumentError(f"a score cube needs a {d!r} dim; got dims {shown(da.dims)}")
+            raise McdaArgumentError(f"a score cube needs a {d!r} dim; got dims {shown(da.dims)}", argument=None)
     order = [d for d in DIMS if d in da.dims]
     da = da.transpose(*order)
     coords = {}
@@ -472,7 +479,7 @@ def check_csv_fields(frame: pd.DataFrame, where: str) -> pd.DataFrame:
         n = len(frame.columns)
         raise McdaArgumentError(f"{where}: the rows have more fields than the header ({n} names: "
                          f"{shown(list(frame.columns))}), from line 2 on; every line needs one field per "
-                         "header name")
+                         "header name", argument=None)
     return frame
 
 
@@ -492,7 +499,7 @@ def read_path(path: Path, *, chunks, columns):
     if suffix in (".parquet", ".pq"):
         return pd.read_parquet(path)
     raise McdaArgumentError(f"`data` path {str(path)!r} has suffix {suffix!r}; mcda reads .csv, .parquet, .json (a cube "
-                     "from mcda.data.io.to_json), .nc (from mcda.data.io.to_netcdf) and .zarr stores")
+                     "from mcda.data.io.to_json), .nc (from mcda.data.io.to_netcdf) and .zarr stores", argument="data")
 
 
 def read_cube_json(source) -> xr.DataArray:
@@ -503,9 +510,11 @@ def read_cube_json(source) -> xr.DataArray:
         text = source
     doc = json.loads(text)
     if doc.get("format") != JSON_FORMAT:
-        raise McdaArgumentError(f"not an mcda cube JSON (format {doc.get('format')!r}, expected {JSON_FORMAT!r})")
+        raise McdaArgumentError(f"not an mcda cube JSON (format {doc.get('format')!r}, expected {JSON_FORMAT!r})",
+                                argument="source")
     if doc.get("version", 0) > JSON_VERSION:
-        raise McdaArgumentError(f"this cube JSON is version {doc['version']}; this mcda reads up to {JSON_VERSION}")
+        raise McdaArgumentError(f"this cube JSON is version {doc['version']}; this mcda reads up to {JSON_VERSION}",
+                                argument="source")
     dims = doc["dims"]
     coords = {}
     for d in dims:
@@ -655,7 +664,8 @@ def read_zarr(path, *, spec=None, dataset_labels=None) -> xr.DataArray:
     lazy_labels = {"create_default_indexes": False} if _open_zarr_makes_indexes_optional() else {}
     ds = xr.open_zarr(path, chunks=spec if spec else {}, consolidated=False, **lazy_labels)
     if "score" not in ds:
-        raise McdaArgumentError(f"`path` {path!r} is a Zarr store without a 'score' array; it has {list(ds)}")
+        raise McdaArgumentError(f"`path` {path!r} is a Zarr store without a 'score' array; it has {list(ds)}",
+                                argument="path", value=path)
     da = ds["score"]
     axes = [i for i, d in enumerate(da.dims) if d != "dataset" and da.data.numblocks[i] > 1]
     if axes:  # one chunk along every dim but dataset (on the dask array: no hashing of the labels)
@@ -679,7 +689,7 @@ def read_zarr(path, *, spec=None, dataset_labels=None) -> xr.DataArray:
             da = da.assign_coords({name: labels})
     unknown = [d for d in da.dims if d not in DIMS]
     if unknown:
-        raise McdaArgumentError(f"the store's dims must be among {DIMS}; got unknown dims {unknown}")
+        raise McdaArgumentError(f"the store's dims must be among {DIMS}; got unknown dims {unknown}", argument=None)
     da = da.transpose(*[d for d in DIMS if d in da.dims])
     attrs = dict(da.attrs)
     if attrs.get("noise_floor") is None or attrs.get("noise_floor") == "":

@@ -70,7 +70,8 @@ def _check_name(name):
 
         close = nearest(str(name), list(_DATA))
         hint = f" Did you mean {close[0]!r}?" if close else ""
-        raise McdaArgumentError(f"`name` must be one of {sorted(_DATA)}; got {name!r}.{hint}")
+        raise McdaArgumentError(f"`name` must be one of {sorted(_DATA)}; got {name!r}.{hint}",
+                                argument="name", value=name, allowed=sorted(_DATA))
 
 
 def _read(filename: str) -> pd.DataFrame:
@@ -178,7 +179,8 @@ def synthetic(*, n_datasets: int = 10, n_methods: int = 5, n_seeds: int = 5, eff
         effects = np.arange(n_methods) * 0.01
     effects = np.asarray(effects, dtype=float)
     if effects.shape != (n_methods,):
-        raise McdaArgumentError(f"`effects` must have one value per method ({n_methods}); got shape {effects.shape}")
+        raise McdaArgumentError(f"`effects` must have one value per method ({n_methods}); got shape {effects.shape}",
+                                argument="effects")
     from mcda.data.cards import get_card
 
     sign = get_card(metric).sign

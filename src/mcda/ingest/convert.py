@@ -136,7 +136,8 @@ class _ParquetSource(_Source):
         missing = [c for c in cols.values() if c not in names]
         if missing:
             raise McdaArgumentError(f"the Parquet file has no column(s) {shown(missing)}; its columns are {shown(names)}. "
-                             "Name them with `columns={'dataset': ..., 'method': ..., 'score': ...}`.")
+                             "Name them with `columns={'dataset': ..., 'method': ..., 'score': ...}`.",
+                                    argument="columns", value=missing)
         self.n_rows = int(self.file.metadata.num_rows)
 
     def readers(self, text_scores: bool, n: int) -> list:
@@ -183,7 +184,8 @@ class _CsvSource(_Source):
         missing = [c for c in cols.values() if c not in names]
         if missing:
             raise McdaArgumentError(f"the CSV file has no column(s) {shown(missing)}; its columns are {shown(names)}. "
-                             "Name them with `columns={'dataset': ..., 'method': ..., 'score': ...}`.")
+                             "Name them with `columns={'dataset': ..., 'method': ..., 'score': ...}`.",
+                                    argument="columns", value=missing)
         # rows are unknown before reading: size / 16 bytes over-estimates them (more partitions, smaller ones)
         size = os.path.getsize(self.path)
         compressed = self.path.endswith((".gz", ".bz2", ".zst", ".lz4", ".br"))
@@ -223,7 +225,8 @@ class _CsvSource(_Source):
             except pa.ArrowInvalid as exc:
                 if not text_scores and "conversion error to double" in str(exc):
                     raise _TextScores() from exc
-                raise McdaArgumentError(f"the CSV file {self.path!r} could not be read: {exc}") from None
+                raise McdaArgumentError(f"the CSV file {self.path!r} could not be read: {exc}",
+                                        argument="csv", value=self.path) from None
             yield row, [batch.column(batch.schema.get_field_index(c)) for c in columns]
             row += batch.num_rows
 
@@ -248,7 +251,7 @@ def _refuse_empty(column, role: str, name: str, first_row: int):
 
     empty = pc.or_kleene(pc.is_null(column), pc.equal(pc.binary_length(column), 0))
     rows = first_row + np.flatnonzero(empty.fill_null(True).to_numpy(zero_copy_only=False))
-    raise McdaArgumentError(f"the {role} column {name!r} is empty in rows {shown(rows.tolist())}")
+    raise McdaArgumentError(f"the {role} column {name!r} is empty in rows {shown(rows.tolist())}", argument=None)
 
 
 def _as_labels(column, role: str, name: str, first_row: int, check_blank: bool = True):
@@ -328,14 +331,15 @@ def _scores(column, name: str, datasets, methods, first_row: int) -> np.ndarray:
     else:
         rows = first_row + np.arange(min(len(column), _MAX_SHOWN))
         raise McdaArgumentError(f"scores must be numeric; the score column {name!r} holds {kind} values "
-                         f"(rows {shown(rows.tolist())}, …)")
+                         f"(rows {shown(rows.tolist())}, …)", argument=None)
     values = np.ascontiguousarray(values, dtype=np.float64)
     infinite = np.isinf(values)
     if infinite.any():
         idx = np.flatnonzero(infinite)
         more = f" (and {idx.size - _MAX_SHOWN} more)" if idx.size > _MAX_SHOWN else ""
         raise McdaArgumentError("scores must be finite (NaN marks a missing result); infinite values at "
-                         + "; ".join(f"{where(i)}: {float(values[i])!r}" for i in idx[:_MAX_SHOWN]) + more)
+                         + "; ".join(f"{where(i)}: {float(values[i])!r}" for i in idx[:_MAX_SHOWN]) + more,
+                                argument=None)
     return values
 
 
@@ -759,7 +763,7 @@ def _partition(source: _Source, folder: str, bits: int, text_scores: bool, line)
             _refuse_empty(datasets, "dataset", names["dataset"], first_row)
         if longest >= 2**31:
             raise McdaArgumentError(f"a dataset label in rows {first_row:,} to {first_row + len(datasets) - 1:,} "
-                                    f"is {longest:,} bytes long; labels must be shorter than 2 GiB")
+                                    f"is {longest:,} bytes long; labels must be shorter than 2 GiB", argument=None)
         return widest
 
     pool = ThreadPoolExecutor(max_workers=2)  # the kernels and the writes release the GIL
@@ -1184,10 +1188,11 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
     if not have_dask:
         require_dask()  # the install line
     if not isinstance(overwrite, bool):
-        raise McdaArgumentTypeError(f"`overwrite` must be True or False; got {overwrite!r}")
+        raise McdaArgumentTypeError(f"`overwrite` must be True or False; got {overwrite!r}",
+                                    argument="overwrite", value=overwrite)
     check_target(path, overwrite)  # before pass 1: a folder that is not a store is refused, and named
     if work_dir is not None and not Path(work_dir).is_dir():
-        raise McdaArgumentError(f"`work_dir` {str(work_dir)!r} is not a directory")
+        raise McdaArgumentError(f"`work_dir` {str(work_dir)!r} is not a directory", argument="work_dir", value=work_dir)
     _resolve_one(metric, direction)  # a missing or contradictory metric is refused now, not after pass 1
     with publishing(path, overwrite=overwrite) as staging:  # one writer; `path` replaced only when complete
         labels = _convert(source, str(staging), metric=metric, direction=direction, chunk_datasets=chunk_datasets,
@@ -1231,7 +1236,7 @@ def _convert(source: _Source, store_path: str, *, metric, direction, chunk_datas
         warm_up.join()
         import zarr
         if not lookup:
-            raise McdaArgumentError(f"the {source.kind} file has no rows")
+            raise McdaArgumentError(f"the {source.kind} file has no rows", argument=None)
         provisional = list(lookup)
         methods = sorted(provisional)
         recode = np.array([methods.index(m) for m in provisional], dtype=np.int64)
@@ -1310,7 +1315,7 @@ def _convert(source: _Source, store_path: str, *, metric, direction, chunk_datas
         except _Duplicates as dup:
             raise McdaArgumentError(f"duplicate rows: {_duplicate_rows(source, dup.pairs, methods)}. A cube holds one score "
                              "per (dataset, method): reduce repeated results (seeds, folds) to one first, or "
-                             "drop the repeated rows.") from None
+                             "drop the repeated rows.", argument=None) from None
         writer.close()
         line.close(assembled)
         root.create_array("method", data=np.array(methods, dtype=str))
@@ -1339,10 +1344,12 @@ def _checked(chunk_datasets, rows_in_memory, columns) -> tuple[int, int, dict]:
     cols = {r: r for r in _ROLES}
     if columns is not None:
         if not isinstance(columns, dict):
-            raise McdaArgumentTypeError(f"`columns` must be a dict role -> column name; got {columns!r}")
+            raise McdaArgumentTypeError(f"`columns` must be a dict role -> column name; got {columns!r}",
+                                        argument="columns", value=columns)
         unknown = [r for r in columns if r not in _ROLES]
         if unknown:
-            raise McdaArgumentError(f"`columns` keys must be among {shown(_ROLES)}; got {shown(unknown)}")
+            raise McdaArgumentError(f"`columns` keys must be among {shown(_ROLES)}; got {shown(unknown)}",
+                                    argument="columns", allowed=_ROLES)
         cols.update(columns)
     return chunk_datasets, rows_in_memory, cols
 
@@ -1458,7 +1465,8 @@ def csv_to_zarr(csv, path, *, metric=None, direction=None, chunk_datasets: int =
     """
     chunk_datasets, rows_in_memory, cols = _checked(chunk_datasets, rows_in_memory, columns)
     if not isinstance(delimiter, str) or len(delimiter) != 1:
-        raise McdaArgumentError(f"`delimiter` must be one character; got {delimiter!r}")
+        raise McdaArgumentError(f"`delimiter` must be one character; got {delimiter!r}",
+                                argument="delimiter", value=delimiter)
     source = _CsvSource(csv, cols, max(1, rows_in_memory // 4), delimiter)
     return _ingest(source, path, metric=metric, direction=direction, chunk_datasets=chunk_datasets,
                    rows_in_memory=rows_in_memory, work_dir=work_dir, overwrite=overwrite)

@@ -294,7 +294,7 @@ def _result_frame(result, expected: str) -> pd.DataFrame:
     """``result.to_frame()``, or a TypeError naming what was expected when ``result`` has none."""
     to_frame = getattr(result, "to_frame", None)
     if not callable(to_frame) or isinstance(result, (pd.DataFrame, pd.Series)) or hasattr(result, "dims"):
-        raise McdaArgumentTypeError(f"`result` must be a {expected}; got {type(result).__name__}")
+        raise McdaArgumentTypeError(f"`result` must be a {expected}; got {type(result).__name__}", argument="result")
     return to_frame()
 
 
@@ -306,7 +306,7 @@ def _scores_frame(source) -> tuple[pd.DataFrame, str | None, float | None, str, 
         table = source.table
         if "metric" in table.columns:
             raise McdaArgumentError("`source` summarises several metrics; a scores table is about one metric "
-                             "(summarise a single-metric cube)")
+                             "(summarise a single-metric cube)", argument="source")
         n = table["n_seeds"] if "n_seeds" in table.columns else None
         seeds = None
         if n is not None:
@@ -322,10 +322,12 @@ def _scores_frame(source) -> tuple[pd.DataFrame, str | None, float | None, str, 
     cube = as_cube(source)
     if "seed" in cube.dims:
         raise McdaArgumentError("`source` has a `seed` dim; pass its interval summary (mcda.summary(cube)) so each cell "
-                         "shows a mean and an interval, or reduce the seeds first (mcda.reduce_seeds)")
+                         "shows a mean and an interval, or reduce the seeds first (mcda.reduce_seeds)",
+                                argument="source")
     extra = [d for d in cube.dims if d not in ("dataset", "method")]
     if extra:
-        raise McdaArgumentError(f"`source` has extra dims {extra}; select one value along each first")
+        raise McdaArgumentError(f"`source` has extra dims {extra}; select one value along each first",
+                                argument="source")
     frame = cube.to_dataframe(name="mean").reset_index()[["dataset", "method", "mean"]]
     frame["ci_low"] = np.nan
     frame["ci_high"] = np.nan
@@ -353,7 +355,8 @@ def best_in_rows(means: pd.DataFrame, direction: str, digits: int) -> pd.DataFra
     Comparing the displayed values means two cells that read the same are both bold.
     """
     if direction not in DIRECTIONS:
-        raise McdaArgumentError(f"`direction` must be one of {{'higher_is_better', 'lower_is_better'}}; got {direction!r}")
+        raise McdaArgumentError(f"`direction` must be one of {{'higher_is_better', 'lower_is_better'}}; got {direction!r}",
+                                argument="direction", value=direction, allowed=("higher_is_better", "lower_is_better"))
     shown = means.round(digits)
     target = shown.max(axis=1) if higher_is_better(direction) else shown.min(axis=1)
     return shown.eq(target, axis=0) & shown.notna()
@@ -406,7 +409,8 @@ def scores_to_latex(source, path=None, *, bold_best: bool = True, digits: int = 
     """
     digits = check_positive_int("digits", digits, minimum=0)
     if not isinstance(bold_best, bool):
-        raise McdaArgumentTypeError(f"`bold_best` must be True or False; got {bold_best!r}")
+        raise McdaArgumentTypeError(f"`bold_best` must be True or False; got {bold_best!r}",
+                                    argument="bold_best", value=bold_best)
     frame, ci_method, level, src_direction, src_metric, seeds = _scores_frame(source)
     direction = direction or src_direction
     metric = metric or src_metric or "score"
@@ -501,7 +505,8 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
     needed = ["dataset", "method_a", "method_b", "mean_diff", "ci_low", "ci_high", "p_raw", "p_holm"]
     missing = [c for c in needed if c not in frame.columns]
     if missing:
-        raise McdaArgumentTypeError(f"`result` must be a PairedTests (mcda.paired_tests); its table lacks {missing}")
+        raise McdaArgumentTypeError(f"`result` must be a PairedTests (mcda.paired_tests); its table lacks {missing}",
+                                    argument="result")
     alpha = float(result.alpha)
     method = str(getattr(result, "method", ""))
     own = getattr(result, "control", None)
@@ -613,7 +618,7 @@ def comparison_to_latex(result, path=None, *, caption: str | None = None, label:
     """
     if not callable(getattr(result, "letters", None)):  # a ComparisonResult: its letters are the table's groups
         raise McdaArgumentTypeError("`result` must be a ComparisonResult (mcda.compare_over_datasets); got "
-                        f"{type(result).__name__}")
+                        f"{type(result).__name__}", argument="result")
     order = list(result.mean_ranks.sort_values(kind="stable").index)
     letters = result.letters()  # all pairs: mcda.compact_letters; against a control: its groups
     # one method per row: full names fit (the font size follows the longest)

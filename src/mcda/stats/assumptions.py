@@ -125,7 +125,8 @@ def _values(scores, direction, method_names) -> _Prepared:
              f"checks (nothing is imputed): {lacks}.", MissingDataWarning)
     if prep.n_methods < 2 or prep.n_datasets < 3:
         raise McdaArgumentError(f"checking assumptions needs at least 2 complete methods and 3 datasets (Shapiro-Wilk "
-                         f"needs 3 values); got {prep.n_methods} methods over {prep.n_datasets} datasets.")
+                         f"needs 3 values); got {prep.n_methods} methods over {prep.n_datasets} datasets.",
+                                argument=None)
     from mcda.data.cards import direction_sign
 
     # back to the metric's own direction: the checks do not depend on it, the paired differences do

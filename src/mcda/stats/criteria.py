@@ -110,7 +110,7 @@ def _metric_mapping(name: str, value, metrics: list, what: str) -> dict:
         value = value.to_dict()
     if not isinstance(value, Mapping):
         raise McdaArgumentTypeError(f"`{name}` must be a mapping metric -> {what} (a dict or a pandas Series); "
-                        f"got {value!r}")
+                        f"got {value!r}", argument=name, value=value)
     return dict(zip(metric_keys(value, metrics, argument=name), value.values()))
 
 
@@ -125,11 +125,11 @@ def _prepare(scores, *, metrics=None, rope=None) -> _Criteria:
     if "seed" in cube.dims:
         raise McdaArgumentError("`scores` has a 'seed' dim; comparing criteria needs one score per (dataset, method, "
                          "metric). Reduce the seeds explicitly first, e.g. mcda.reduce_seeds(cube, how='mean') "
-                         "(how seeds are collapsed is the analyst's decision).")
+                         "(how seeds are collapsed is the analyst's decision).", argument="scores")
     extra = [d for d in cube.dims if d not in ("dataset", "method", "metric")]
     if extra:
         raise McdaArgumentError(f"`scores` has extra dims {extra}; select one value along each first "
-                         f"(e.g. cube.sel({extra[0]}=...)).")
+                         f"(e.g. cube.sel({extra[0]}=...)).", argument="scores")
     if "metric" not in cube.dims:
         label = cube_metric(cube) or "score"
         floor = cube.attrs.get("noise_floor", math.nan)
@@ -143,27 +143,31 @@ def _prepare(scores, *, metrics=None, rope=None) -> _Criteria:
             metrics = [metrics]
         metrics = metric_keys(metrics, labels, argument="metrics")
         if len(set(metrics)) != len(metrics) or not metrics:
-            raise McdaArgumentError(f"`metrics` must name at least one metric, each once; got {metrics!r}")
+            raise McdaArgumentError(f"`metrics` must name at least one metric, each once; got {metrics!r}",
+                                    argument="metrics", value=metrics)
         cube = cube.sel(metric=np.array(metrics, dtype=object))
         labels = metrics
     cube = cube.transpose("dataset", "method", "metric")
     directions = [str(d) for d in cube.coords["direction"].values]
     for label, d in zip(labels, directions):
         if d not in DIRECTIONS:
-            raise McdaArgumentError(f"metric {label!r} has direction {d!r}; it must be one of {set(DIRECTIONS)}")
+            raise McdaArgumentError(f"metric {label!r} has direction {d!r}; it must be one of {set(DIRECTIONS)}",
+                                    argument=None)
     floors = np.array(cube.coords["noise_floor"].values, dtype=np.float64)
     if rope is not None:
         if isinstance(rope, numbers.Real) and not isinstance(rope, bool):
             if len(labels) != 1:
                 raise McdaArgumentTypeError(f"`rope` must be a mapping metric -> floor when there are several criteria "
-                                f"({shown(labels)}): each metric has its own units; got {rope!r}")
+                                f"({shown(labels)}): each metric has its own units; got {rope!r}",
+                                            argument="rope", value=rope)
             rope = {labels[0]: rope}
         for label, value in _metric_mapping("rope", rope, labels, "noise floor").items():
             floors[labels.index(label)] = check_nonnegative_float("rope", value)
     lacking = [m for m, f in zip(labels, floors) if math.isnan(f)]
     if lacking:
         raise McdaArgumentError(f"metrics {shown(lacking)} carry no card, so there is no noise floor to use; pass "
-                         f"`rope={{{lacking[0]!r}: ...}}` (0.0 for none) or give them a card (mcda.register_card).")
+                         f"`rope={{{lacking[0]!r}: ...}}` (0.0 for none) or give them a card (mcda.register_card).",
+                                argument="rope", value=rope)
     signs = direction_sign(directions)
     values = np.ascontiguousarray(cube.values * signs, dtype=np.float64)
     return _Criteria(cube=cube, values=values, methods=[str(m) for m in cube.coords["method"].values],
@@ -649,7 +653,7 @@ def _thresholds(prep: _Criteria, preference) -> np.ndarray:
     if isinstance(preference, numbers.Real) and not isinstance(preference, bool):
         if prep.n_metrics != 1:
             raise McdaArgumentTypeError(f"`preference` must be a mapping metric -> threshold when there are several criteria "
-                            f"({shown(prep.metrics)}); got {preference!r}")
+                            f"({shown(prep.metrics)}); got {preference!r}", argument="preference", value=preference)
         preference = {prep.metrics[0]: preference}
     for label, value in _metric_mapping("preference", preference, prep.metrics, "preference threshold").items():
         if value is None:
@@ -659,7 +663,7 @@ def _thresholds(prep: _Criteria, preference) -> np.ndarray:
         if not v > prep.floors[c]:
             raise McdaArgumentError(f"`preference` for metric {label!r} must exceed its indifference threshold (noise "
                              f"floor) {prep.floors[c]:g}; got {value!r}. Use None for the usual criterion with "
-                             "indifference (a step at the floor).")
+                             "indifference (a step at the floor).", argument="preference", value=value)
         p[c] = v
     return p
 
@@ -671,16 +675,19 @@ def _weights(prep: _Criteria, weights) -> np.ndarray:
     mapping = _metric_mapping("weights", weights, prep.metrics, "weight")
     lacking = [m for m in prep.metrics if m not in mapping]
     if lacking:
-        raise McdaArgumentError(f"`weights` must give a weight to every criterion; it lacks {shown(lacking)}")
+        raise McdaArgumentError(f"`weights` must give a weight to every criterion; it lacks {shown(lacking)}",
+                                argument="weights")
     raw = []
     for label in prep.metrics:
         w = mapping[label]
         if isinstance(w, (bool, np.bool_)) or not isinstance(w, numbers.Real) or not math.isfinite(float(w)) or w < 0:
-            raise McdaArgumentError(f"`weights` must be finite numbers >= 0; got {w!r} for metric {label!r}")
+            raise McdaArgumentError(f"`weights` must be finite numbers >= 0; got {w!r} for metric {label!r}",
+                                    argument="weights")
         raw.append(float(w))
     raw = np.array(raw)
     if not (raw > 0).any():
-        raise McdaArgumentError("`weights` are all zero; at least one criterion needs a positive weight")
+        raise McdaArgumentError("`weights` are all zero; at least one criterion needs a positive weight",
+                                argument="weights")
     return raw / raw.sum()
 
 
@@ -745,7 +752,8 @@ def _criterion_flows(scores, *, metrics, rope, preference, missing, check=None) 
     values, present, k_present = values[kept], present[kept], k_present[kept]
     datasets = [d for d, keep in zip(datasets, kept) if keep]
     if not datasets:
-        raise McdaArgumentError("no dataset has results for at least 2 methods on every criterion; nothing to compare")
+        raise McdaArgumentError("no dataset has results for at least 2 methods on every criterion; nothing to compare",
+                                argument=None)
     if excluded or dropped:
         parts = [f"{mth} lacks {shown(lacks, 4)}" for mth, lacks in list(excluded.items())[:_MAX_SHOWN]]
         if dropped:

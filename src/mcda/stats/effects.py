@@ -255,7 +255,8 @@ def effect_sizes(scores, direction=None, *, kind: str = "cohen_d", against: str 
     n_resamples = check_positive_int("n_resamples", n_resamples, minimum=1)
     gen = as_rng(rng)
     if not isinstance(against, str):
-        raise McdaArgumentTypeError(f"`against` must be 'best', 'all' or a method's name; got {against!r}.")
+        raise McdaArgumentTypeError(f"`against` must be 'best', 'all' or a method's name; got {against!r}.",
+                                    argument="against", value=against)
     from mcda.data.blocks import require_in_memory
 
     cube = as_cube(scores, direction, method_names=method_names)
@@ -264,7 +265,7 @@ def effect_sizes(scores, direction=None, *, kind: str = "cohen_d", against: str 
                       "e.g. cube.isel(dataset=slice(0, 1000)).load()")
     if "metric" in cube.dims:
         raise McdaArgumentError(f"`scores` has a 'metric' dim ({shown([str(m) for m in cube.coords['metric'].values])}): "
-                         "effect sizes are per metric; select one, e.g. cube.sel(metric=...).")
+                         "effect sizes are per metric; select one, e.g. cube.sel(metric=...).", argument="scores")
     methods = [str(m) for m in cube.coords["method"].values]
     if against not in ("best", "all") and against not in methods:
         from mcda._core.validation import nearest
@@ -272,13 +273,15 @@ def effect_sizes(scores, direction=None, *, kind: str = "cohen_d", against: str 
         close = nearest(against, methods)
         hint = f" Did you mean {close[0]!r}?" if close else ""
         raise McdaArgumentError(f"`against` must be 'best', 'all' or one of the methods [{shown(methods, fmt=str)}]; "
-                         f"got {against!r}.{hint}")
+                         f"got {against!r}.{hint}",
+                                argument="against", value=against, allowed=["best", "all", *methods])
     rows, units_x, units_y = [], [], []
     excluded: dict = {}
     if "seed" in cube.dims:
         extra = [d for d in cube.dims if d not in ("dataset", "method", "seed")]
         if extra:
-            raise McdaArgumentError(f"`scores` has the extra dims {extra}; select one value along each first.")
+            raise McdaArgumentError(f"`scores` has the extra dims {extra}; select one value along each first.",
+                                    argument="scores")
         scope = "within datasets"
         values = np.asarray(orient(cube).transpose("dataset", "method", "seed").values, dtype=np.float64)
         datasets = [str(d) for d in cube.coords["dataset"].values]
@@ -304,7 +307,7 @@ def effect_sizes(scores, direction=None, *, kind: str = "cohen_d", against: str 
                  f"(nothing is imputed): {lacks}.", MissingDataWarning)
         if against not in ("best", "all") and against not in prep.methods:
             raise McdaArgumentError(f"`against` {against!r} was excluded as incomplete: it lacks "
-                             f"[{shown(excluded.get(against, []), 4, fmt=str)}].")
+                             f"[{shown(excluded.get(against, []), 4, fmt=str)}].", argument="against", value=against)
         methods = list(prep.methods)
         location = -rank_rows(prep.values).mean(axis=0) if prep.n_datasets else np.zeros(len(methods))
         for i, j in _pairs(methods, against, location):

@@ -97,7 +97,7 @@ def _as_counts(scores, direction, rope, method_names) -> PairwiseCounts:
         if given:
             raise McdaArgumentError(f"`scores` is already a PairwiseCounts (rope {scores.rope}, {scores.direction}); "
                              f"{', '.join(f'`{k}`' for k in given)} cannot change it. Pass the scores instead, "
-                             "or drop the argument.")
+                             "or drop the argument.", argument="scores")
         return scores
     return pairwise_counts(scores, direction, rope=rope, method_names=method_names)
 
@@ -110,7 +110,7 @@ def _counts_of(report, function: str) -> PairwiseCounts:
         return report
     raise McdaArgumentTypeError(f"`report` must be the SuperiorityReport of mcda.pairwise_superiority(...) or a PairwiseCounts "
                     f"(e.g. PairwiseCounts.from_matrix(wins)); got {type(report).__name__}. "
-                    f"For raw scores call {function}(mcda.pairwise_superiority(scores, ...)).")
+                    f"For raw scores call {function}(mcda.pairwise_superiority(scores, ...)).", argument="report")
 
 
 def _arrays(counts: PairwiseCounts):

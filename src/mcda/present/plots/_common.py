@@ -22,14 +22,14 @@ def require(result, fields: Sequence[str], *, what: str, maker: str):
     missing = [f for f in fields if not hasattr(result, f)]
     if missing:
         raise McdaArgumentTypeError(f"`result` must be a {what} (from {maker}); got {type(result).__name__} "
-                        f"(missing {', '.join(missing)}).")
+                        f"(missing {', '.join(missing)}).", argument="result")
     return result
 
 
 def require_or(result, fields: Sequence[str], message: str):
     """Raise a TypeError with ``message`` unless ``result`` has every attribute in ``fields``."""
     if not all(hasattr(result, f) for f in fields):
-        raise McdaArgumentTypeError(message)
+        raise McdaArgumentTypeError(message, argument="result")
     return result
 
 
@@ -49,7 +49,8 @@ def subset(name: str, chosen, available: Sequence) -> list:
     chosen = [chosen] if isinstance(chosen, str) else list(chosen)
     unknown = [c for c in chosen if c not in available]
     if unknown or not chosen:
-        raise McdaArgumentError(f"`{name}` must be labels among {available}; got {chosen}")
+        raise McdaArgumentError(f"`{name}` must be labels among {available}; got {chosen}",
+                                argument=name, value=chosen, allowed=available)
     return chosen
 
 
@@ -86,7 +87,7 @@ def panel_grid(ax, n_panels: int, width, *, max_cols: int, height, **subplot_kw)
         return fig, grid[:n_panels], cols
     axes = np.atleast_1d(np.asarray(ax, dtype=object)).ravel()
     if len(axes) != n_panels:
-        raise McdaArgumentError(f"`ax` must hold one Axes per dataset ({n_panels}); got {len(axes)}")
+        raise McdaArgumentError(f"`ax` must hold one Axes per dataset ({n_panels}); got {len(axes)}", argument="ax")
     return axes[0].figure, axes, 1
 
 
@@ -105,7 +106,7 @@ def axes_pair(ax, width, *, height, width_ratios):
     axes = list(ax) if not hasattr(ax, "figure") else None
     if axes is None or len(axes) != 2:
         raise McdaArgumentTypeError("`ax` must be None or a pair of matplotlib Axes for this figure's two panels; "
-                        f"got {type(ax).__name__}.")
+                        f"got {type(ax).__name__}.", argument="ax")
     for a in axes:
         _style.get_figure(a)
     return axes[0].figure, axes

@@ -358,7 +358,7 @@ def name_key(labels, *, width: float, max_height: float, font: float = ROW_FONT 
 class PageOutOfRange(McdaArgumentError):
     """``page=`` outside a paged figure's pages; ``n_pages`` says how many it has (data, not text)."""
 
-    def __init__(self, message: str, *, argument: str | None = "page", n_pages: int | None = None):
+    def __init__(self, message: str, *, argument: str | None, n_pages: int | None = None):
         super().__init__(message, argument=argument)
         self.n_pages = n_pages
 
@@ -374,4 +374,4 @@ def check_page(page, n_pages: int, what: str) -> None:
     """Refuse a ``page`` that is not an integer from 1 to ``n_pages`` (``what``: the pages, in words)."""
     if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 1 <= page <= n_pages:
         raise PageOutOfRange(f"`page` must be an integer from 1 to {n_pages} ({what}); got {page!r}",
-                             n_pages=n_pages)
+                             argument="page", n_pages=n_pages)

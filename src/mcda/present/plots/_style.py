@@ -214,7 +214,7 @@ def figure_size(width="column", *, aspect: float = 0.62, height: float | None = 
         width = WIDTHS[check_choice("width", width, tuple(WIDTHS))]
     elif not isinstance(width, (int, float)) or isinstance(width, bool) or not width > 0:
         raise McdaArgumentError(f"`width` must be one of {{'column', 'page'}} or a positive number of inches; "
-                         f"got {width!r}.")
+                         f"got {width!r}.", argument="width", value=width)
     width = float(width)
     return (width, float(height) if height is not None else aspect * width)
 
@@ -242,7 +242,7 @@ def get_figure(ax, width="column", *, aspect: float = 0.62, height: float | None
     from matplotlib.axes import Axes
 
     if not isinstance(ax, Axes):
-        raise McdaArgumentTypeError(f"`ax` must be a matplotlib Axes or None; got {type(ax).__name__}.")
+        raise McdaArgumentTypeError(f"`ax` must be a matplotlib Axes or None; got {type(ax).__name__}.", argument="ax")
     return ax.figure, ax
 
 

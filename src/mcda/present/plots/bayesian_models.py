@@ -45,13 +45,16 @@ def shrinkage_rows(result, pair, *, sort: str = "raw") -> pd.DataFrame:
     [['d2', 0.2, 0.1, 0], ['d1', -0.1, -0.2, 1]]
     """
     if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-        raise McdaArgumentError(f"`pair` must be a (method_a, method_b) tuple; got {pair!r}")
+        raise McdaArgumentError(f"`pair` must be a (method_a, method_b) tuple; got {pair!r}",
+                                argument="pair", value=pair)
     a, b = (str(p) for p in pair)
     methods = [str(m) for m in result.methods]
     if a not in methods or b not in methods or a == b:
-        raise McdaArgumentError(f"`pair` must name two different methods of the result {methods}; got {pair!r}")
+        raise McdaArgumentError(f"`pair` must name two different methods of the result {methods}; got {pair!r}",
+                                argument="pair", value=pair)
     if sort not in ("raw", "shrunk", "input"):
-        raise McdaArgumentError(f"`sort` must be one of {{'raw', 'shrunk', 'input'}}; got {sort!r}")
+        raise McdaArgumentError(f"`sort` must be one of {{'raw', 'shrunk', 'input'}}; got {sort!r}",
+                                argument="sort", value=sort, allowed=("raw", "shrunk", "input"))
     shrink = result.shrinkage
     forward = shrink[(shrink["method_a"] == a) & (shrink["method_b"] == b)]
     cols = ["dataset", "mean_diff", "ci_low", "ci_high", "shrunk_diff", "shrunk_ci_low",

@@ -228,13 +228,14 @@ def cd_layout(mean_ranks: pd.Series, groups: Sequence[Sequence[str]] = (), *, la
     (1, 3, 1, [('a', 'b')])
     """
     if not isinstance(mean_ranks, pd.Series) or len(mean_ranks) < 2:
-        raise McdaArgumentError(f"`mean_ranks` must be a pandas Series with at least 2 methods; got {mean_ranks!r}")
+        raise McdaArgumentError(f"`mean_ranks` must be a pandas Series with at least 2 methods; got {mean_ranks!r}",
+                                argument="mean_ranks", value=mean_ranks)
     values = mean_ranks.to_numpy(dtype=float)
     if not np.all(np.isfinite(values)):
-        raise McdaArgumentError(f"`mean_ranks` must be finite; got {mean_ranks.to_dict()}")
+        raise McdaArgumentError(f"`mean_ranks` must be finite; got {mean_ranks.to_dict()}", argument="mean_ranks")
     unknown = sorted({m for g in groups for m in g} - set(mean_ranks.index), key=str)
     if unknown:
-        raise McdaArgumentError(f"`groups` name methods without a mean rank: {unknown}")
+        raise McdaArgumentError(f"`groups` name methods without a mean rank: {unknown}", argument="groups")
     k = len(values)
     low, high = 1, max(k, int(math.ceil(values.max())))
     bars = clique_bars(mean_ranks, groups)
@@ -565,7 +566,7 @@ def hue_colors(methods: Sequence, hue, *, hue_order=None, color_palette=None) ->
         hue = hue.to_dict()
     if not isinstance(hue, Mapping):
         raise McdaArgumentTypeError(f"`hue` must map each method to its group (a dict or pandas Series); got "
-                                    f"{type(hue).__name__}.")
+                                    f"{type(hue).__name__}.", argument="hue")
     names = [str(m) for m in methods]
     hue = {str(k): v for k, v in hue.items()}
     missing, extra = [m for m in names if m not in hue], sorted(set(hue) - set(names))
@@ -573,7 +574,7 @@ def hue_colors(methods: Sequence, hue, *, hue_order=None, color_palette=None) ->
         raise McdaArgumentError(f"`hue` must give a group for every method of the result and no other: "
                                 + (f"missing {shown(missing, 6, fmt=str)}" if missing else "")
                                 + ("; " if missing and extra else "")
-                                + (f"unknown {shown(extra, 6, fmt=str)}" if extra else "") + ".")
+                                + (f"unknown {shown(extra, 6, fmt=str)}" if extra else "") + ".", argument="hue")
     present = list(dict.fromkeys(hue[m] for m in names))
     if hue_order is None:
         order = present
@@ -581,19 +582,21 @@ def hue_colors(methods: Sequence, hue, *, hue_order=None, color_palette=None) ->
         order = list(hue_order)
         absent = [g for g in present if g not in order]
         if absent:
-            raise McdaArgumentError(f"`hue_order` must list every group of `hue`; it lacks {shown(absent, 6)}.")
+            raise McdaArgumentError(f"`hue_order` must list every group of `hue`; it lacks {shown(absent, 6)}.",
+                                    argument="hue_order")
     if color_palette is None:
         palette = {g: _style.PALETTE[i % len(_style.PALETTE)] for i, g in enumerate(order)}
     elif isinstance(color_palette, Mapping):
         absent = [g for g in order if g not in color_palette]
         if absent:
-            raise McdaArgumentError(f"`color_palette` must give a colour for every group; it lacks {shown(absent, 6)}.")
+            raise McdaArgumentError(f"`color_palette` must give a colour for every group; it lacks {shown(absent, 6)}.",
+                                    argument="color_palette")
         palette = dict(color_palette)
     else:
         colours = list(color_palette)
         if len(colours) < len(order):
             raise McdaArgumentError(f"`color_palette` must hold at least one colour per group ({len(order)}); got "
-                                    f"{len(colours)}.")
+                                    f"{len(colours)}.", argument="color_palette")
         palette = dict(zip(order, colours))
     legend = [(g, palette[g]) for g in order if g in present]
     return {m: palette[hue[str(m)]] for m in methods}, legend
@@ -695,7 +698,8 @@ def plot_critical_difference(result, *, annotate: bool = True, highlight: Sequen
         highlight = {str(h) for h in ([highlight] if isinstance(highlight, str) else highlight)}
     unknown = sorted(highlight - {str(m) for m in mean_ranks.index})
     if unknown:
-        raise McdaArgumentError(f"`highlight` must name methods of the result {list(mean_ranks.index)}; got {unknown}")
+        raise McdaArgumentError(f"`highlight` must name methods of the result {list(mean_ranks.index)}; got {unknown}",
+                                argument="highlight")
     colors, legend = ({}, []) if hue is None else hue_colors(list(mean_ranks.index), hue, hue_order=hue_order,
                                                              color_palette=color_palette)
     with _style.style():

@@ -225,7 +225,8 @@ def plot_forest(summary, *, metric=None, datasets=None, methods=None, sort: bool
     methods = _common.subset("methods", methods, list(pd.unique(table["method"])))
     if not (band is None or band == "best" or (isinstance(band, (tuple, list)) and len(band) == 2
                                                  and all(np.isfinite(float(v)) for v in band))):
-        raise McdaArgumentError(f"`band` must be None, 'best' or a (low, high) pair of numbers; got {band!r}")
+        raise McdaArgumentError(f"`band` must be None, 'best' or a (low, high) pair of numbers; got {band!r}",
+                                argument="band", value=band)
     higher = _direction(summary, metric)
     chosen = forest_layout(len(methods)) if layout is None else check_choice("layout", layout, ("rows", "panels"))
     if chosen == "panels":

@@ -59,14 +59,15 @@ def histogram_data(result, pair, *, quantity: str | None = None) -> dict:
         if not has_difference:
             raise McdaArgumentError("`quantity` 'difference' needs draws of a difference in the metric's units, which only "
                                     "mcda.hierarchical_comparison keeps (population_draws); the sign and signed-rank "
-                                    "tests have draws of the region shares: use quantity='shares'.")
+                                    "tests have draws of the region shares: use quantity='shares'.",
+                                    argument="quantity")
         draws = result.population_draws
         if (a, b) in draws:
             values = np.asarray(draws[(a, b)], dtype=float)
         elif (b, a) in draws:
             values = -np.asarray(draws[(b, a)], dtype=float)
         else:
-            raise McdaArgumentError(f"`result` holds no draws for the pair {pair!r}")
+            raise McdaArgumentError(f"`result` holds no draws for the pair {pair!r}", argument="result")
     else:
         values = pair_draws(result, (a, b))
     test = getattr(result, "test", "")

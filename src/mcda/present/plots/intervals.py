@@ -63,7 +63,7 @@ def interval_rows(result) -> dict:
             raise McdaArgumentError("`result` holds effect sizes within datasets (one per dataset and pair); "
                                     "plot_rank_intervals draws one row per pair across datasets: use "
                                     "mcda.effect_sizes(...) on one score per (dataset, method), or plot_forest for "
-                                    "per-dataset intervals.")
+                                    "per-dataset intervals.", argument="result")
         table = result.table
         order = np.argsort(-table["effect_size"].to_numpy(float), kind="stable")
         table = table.iloc[order]
@@ -84,7 +84,8 @@ def interval_rows(result) -> dict:
                 "excluded": list(result.excluded),
                 "reasons": [str(r) for r in table["reason"]]}
     raise McdaArgumentTypeError("`result` must be a RankStability (mcda.rank_stability) or an EffectSizes "
-                                f"(mcda.effect_sizes, across datasets); got {type(result).__name__}.")
+                                f"(mcda.effect_sizes, across datasets); got {type(result).__name__}.",
+                                argument="result")
 
 
 def interval_layout(labels, *, width: float, caption_lines: int = 4, max_height: float = _layout.PAGE_HEIGHT) -> dict:
@@ -186,7 +187,8 @@ def plot_rank_intervals(result, *, width="column", page: int = 0, ax=None):
     layout = interval_layout(rows["labels"], width=w, caption_lines=n_lines)
     pages = layout["pages"]
     if isinstance(page, bool) or not isinstance(page, (int, np.integer)) or not 0 <= page < len(pages):
-        raise McdaArgumentError(f"`page` must be an integer in [0, {len(pages) - 1}]; got {page!r}.")
+        raise McdaArgumentError(f"`page` must be an integer in [0, {len(pages) - 1}]; got {page!r}.",
+                                argument="page", value=page)
     part = pages[page]
     labels = layout["labels"][part]
     est, low, high = rows["estimate"][part], rows["low"][part], rows["high"][part]

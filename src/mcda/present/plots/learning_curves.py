@@ -164,7 +164,8 @@ def plot_learning_curves(result, *, datasets=None, methods=None, layout: str | N
                        f"`result` must be the LearningCurves of mcda.learning_curves(cube); got {type(result).__name__}. "
                        "For a cube call plot_learning_curves(mcda.learning_curves(cube)).")
     if max_cols is not None and (not isinstance(max_cols, int) or isinstance(max_cols, bool) or max_cols < 1):
-        raise McdaArgumentError(f"`max_cols` must be a positive integer; got {max_cols}")
+        raise McdaArgumentError(f"`max_cols` must be a positive integer; got {max_cols}",
+                                argument="max_cols", value=max_cols)
     table = result.table
     datasets = _common.subset("datasets", datasets, list(pd.unique(table["dataset"])))
     methods = _common.subset("methods", methods, list(pd.unique(table["method"])))

@@ -67,13 +67,13 @@ def mcm_cells(result, *, against=None) -> dict:
     table = result.table
     if "mean_diff" not in table.columns:
         raise McdaArgumentError("`result` has no mean differences (made by an older mcda): rerun "
-                                "mcda.pairwise_over_datasets.")
+                                "mcda.pairwise_over_datasets.", argument="result")
     rows = list(result.mean_ranks.sort_values(kind="stable").index)
     if result.control is not None:
         cols = [result.control]
         if against is not None and _common.subset("against", against, rows) != cols:
             raise McdaArgumentError(f"`against` must be the result's control {result.control!r} (only its pairs were "
-                                    f"tested); got {against!r}.")
+                                    f"tested); got {against!r}.", argument="against", value=against)
     else:
         cols = rows if against is None else [m for m in rows if m in set(_common.subset("against", against, rows))]
     r_at, c_at = {m: i for i, m in enumerate(rows)}, {m: j for j, m in enumerate(cols)}

@@ -158,7 +158,8 @@ def plot_pairwise(result, *, layout: str = "matrix", datasets=None, metric=None,
     methods = pairwise_methods(table)
     w = _style.figure_size(width)[0]
     if max_cols is not None and (not isinstance(max_cols, int) or isinstance(max_cols, bool) or max_cols < 1):
-        raise McdaArgumentError(f"`max_cols` must be a positive integer; got {max_cols!r}")
+        raise McdaArgumentError(f"`max_cols` must be a positive integer; got {max_cols!r}",
+                                argument="max_cols", value=max_cols)
     if layout == "list":
         counts = [int((table["dataset"] == d).sum()) for d in datasets]
         numbered, key = _list_key(table, w) if ax is None else (False, {"height": 0.0})

@@ -45,11 +45,13 @@ def ternary_xy(shares) -> tuple[np.ndarray, np.ndarray]:
 
 def _check_pair(result, pair) -> tuple[str, str]:
     if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-        raise McdaArgumentError(f"`pair` must be a (method_a, method_b) tuple; got {pair!r}")
+        raise McdaArgumentError(f"`pair` must be a (method_a, method_b) tuple; got {pair!r}",
+                                argument="pair", value=pair)
     a, b = (str(p) for p in pair)
     methods = [str(m) for m in result.methods]
     if a not in methods or b not in methods or a == b:
-        raise McdaArgumentError(f"`pair` must name two different methods of the result {methods}; got {pair!r}")
+        raise McdaArgumentError(f"`pair` must name two different methods of the result {methods}; got {pair!r}",
+                                argument="pair", value=pair)
     return a, b
 
 
@@ -59,12 +61,13 @@ def pair_draws(result, pair) -> np.ndarray:
     if not result.draws:
         raise McdaArgumentError("`result` holds no posterior draws (the exact method computes the probabilities without "
                          "sampling); rerun with method='sampling' (and keep_draws=True) to draw the simplex, or "
-                         "use plot_posterior_bars")
+                         "use plot_posterior_bars", argument="result")
     if (a, b) in result.draws:
         return np.asarray(result.draws[(a, b)], dtype=float)
     if (b, a) in result.draws:
         return np.asarray(result.draws[(b, a)], dtype=float)[:, ::-1]
-    raise McdaArgumentError(f"`result` holds no draws for the pair {pair!r} (a pair without shared datasets has none)")
+    raise McdaArgumentError(f"`result` holds no draws for the pair {pair!r} (a pair without shared datasets has none)",
+                            argument="result")
 
 
 def pair_rows(result, pairs=None) -> pd.DataFrame:
@@ -80,7 +83,7 @@ def pair_rows(result, pairs=None) -> pd.DataFrame:
     if isinstance(pairs, str):
         if pairs not in [str(m) for m in result.methods]:
             raise McdaArgumentError(f"`pairs` must be None, a method of the result {list(result.methods)} or a list of "
-                             f"pairs; got {pairs!r}")
+                             f"pairs; got {pairs!r}", argument="pairs", value=pairs)
         rows = []
         for row in table[cols].itertuples(index=False):
             if pairs in (row.method_a, row.method_b):
@@ -183,7 +186,7 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None,
         _common.require(probabilities, _FIELDS, what="BayesianComparison", maker="mcda.bayesian_sign_comparison")
         if probabilities.rope != result.rope:
             raise McdaArgumentError(f"`probabilities` has rope {probabilities.rope:g} but `result` {result.rope:g}: the "
-                             "corners and the shaded draws must describe the same posterior")
+                             "corners and the shaded draws must describe the same posterior", argument="probabilities")
     row = next(pair_rows(labelled, [(a, b)]).itertuples(index=False))
     gridsize = check_positive_int("gridsize", gridsize)
     x, y = ternary_xy(draws)
@@ -384,9 +387,11 @@ def plot_posterior_bars(result, *, pairs=None, layout: str | None = None, page: 
     layout = chosen if layout is None else check_choice("layout", layout, ("bars", "grid"))
     if layout == "grid":
         if pairs is not None:
-            raise McdaArgumentError(f"`layout` 'grid' draws all pairs: pass pairs=None; got pairs={pairs!r}")
+            raise McdaArgumentError(f"`layout` 'grid' draws all pairs: pass pairs=None; got pairs={pairs!r}",
+                                    argument="layout")
         if page != 1:
-            raise McdaArgumentError(f"`page` must be 1: the grid of all pairs is one page; got {page!r}")
+            raise McdaArgumentError(f"`page` must be 1: the grid of all pairs is one page; got {page!r}",
+                                    argument="page", value=page)
         return _posterior_grid(result, width=width, ax=ax)
     colours = (_style.PALETTE[0], _style.LIGHT, _style.PALETTE[1])
     one_method = isinstance(pairs, str)

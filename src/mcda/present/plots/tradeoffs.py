@@ -99,7 +99,8 @@ def ternary_coordinates(weights) -> np.ndarray:
     """
     w = np.asarray(weights, dtype=np.float64)
     if w.ndim != 2 or w.shape[1] != 3:
-        raise McdaArgumentError(f"`weights` must have 3 columns (one per criterion); got shape {w.shape}")
+        raise McdaArgumentError(f"`weights` must have 3 columns (one per criterion); got shape {w.shape}",
+                                argument="weights")
     return np.column_stack([w[:, 1] + 0.5 * w[:, 2], _SQRT3_2 * w[:, 2]])
 
 
@@ -130,7 +131,7 @@ def weight_segments(result, *, metric: str) -> pd.DataFrame:
     metric = select_metric(metric, list(result.metrics))
     if len(result.metrics) != 2:
         raise McdaArgumentError(f"weight segments need a result on 2 criteria; this one has {len(result.metrics)} "
-                         f"({list(result.metrics)})")
+                         f"({list(result.metrics)})", argument="result")
     order = np.argsort(result.weights[metric].to_numpy(), kind="stable")
     w = result.weights[metric].to_numpy()[order]
     top = result.top.to_numpy()[order]
@@ -145,7 +146,8 @@ def weight_segments(result, *, metric: str) -> pd.DataFrame:
 
 def _check_result(result, field: str, function: str, maker: str) -> None:
     if not hasattr(result, field):
-        raise McdaArgumentTypeError(f"`result` of {function} must be the result of {maker}(...); got {type(result).__name__}")
+        raise McdaArgumentTypeError(f"`result` of {function} must be the result of {maker}(...); got {type(result).__name__}",
+                                    argument="result")
 
 
 def plot_tradeoffs(result, *, x: str | None = None, y: str | None = None, xscale: str = "linear",
@@ -205,7 +207,7 @@ def plot_tradeoffs(result, *, x: str | None = None, y: str | None = None, xscale
                   "mcda.practical_dominance (or mcda.weight_stability)")
     metrics = list(result.metrics)
     if len(metrics) < 2:
-        raise McdaArgumentError(f"a trade-off plot needs 2 criteria; the result has {metrics}")
+        raise McdaArgumentError(f"a trade-off plot needs 2 criteria; the result has {metrics}", argument="result")
     y = metrics[0] if y is None else y
     x = (metrics[1] if y == metrics[0] else metrics[0]) if x is None else x
     check_choice("xscale", xscale, _SCALES)
@@ -393,7 +395,7 @@ def plot_weight_stability(result, *, metric: str | None = None, width="column", 
     if len(metrics) not in (2, 3) or result.sampling != "grid":
         raise McdaArgumentError(f"the weight-stability map needs a grid over 2 or 3 criteria; the result has "
                          f"{len(metrics)} criteria ({result.sampling}). Summarise more criteria with "
-                         "result.to_frame().")
+                         "result.to_frame().", argument="result")
     winners = [m for m in result.share_first.sort_values(ascending=False, kind="stable").index
                if result.share_first[m] > 0]
     colours = _style.colors_for(winners)

@@ -43,7 +43,8 @@ def count_regions(values: np.ndarray, rope: float):
 
     values = np.ascontiguousarray(values, dtype=np.float64)
     if values.ndim != 2:
-        raise McdaArgumentError(f"`values` must be a datasets × methods matrix; got shape {values.shape}")
+        raise McdaArgumentError(f"`values` must be a datasets × methods matrix; got shape {values.shape}",
+                                argument="values")
     return region_counts(values, float(rope), float(SCORE_ULPS))
 
 
@@ -54,7 +55,8 @@ def beyond_rope(values: np.ndarray, rope: float) -> np.ndarray:
 
     values = np.ascontiguousarray(values, dtype=np.float64)
     if values.ndim != 2:
-        raise McdaArgumentError(f"`values` must be a datasets × methods matrix; got shape {values.shape}")
+        raise McdaArgumentError(f"`values` must be a datasets × methods matrix; got shape {values.shape}",
+                                argument="values")
     return beyond_rows(values, float(rope), float(SCORE_ULPS))
 
 
@@ -163,11 +165,13 @@ class PairwiseCounts(Result):
             labels = [str(m) for m in wins.index]
             if sorted(labels) != sorted(str(c) for c in wins.columns) or len(set(labels)) != len(labels):
                 raise McdaArgumentError("`wins` must be a square table with the same unique labels on its index and "
-                                 f"columns; got index {labels} and columns {[str(c) for c in wins.columns]}")
+                                 f"columns; got index {labels} and columns {[str(c) for c in wins.columns]}",
+                                        argument="wins")
             wins = wins.set_axis(labels, axis=0).set_axis([str(c) for c in wins.columns], axis=1)
             wins = wins.loc[labels, labels]
             if methods is not None and [str(m) for m in methods] != labels:
-                raise McdaArgumentError(f"`methods` {list(methods)} disagrees with the labels of `wins` {labels}")
+                raise McdaArgumentError(f"`methods` {list(methods)} disagrees with the labels of `wins` {labels}",
+                                        argument="methods")
             methods = labels
         w = _count_table("wins", wins)
         k = w.shape[0]
@@ -175,18 +179,19 @@ class PairwiseCounts(Result):
             methods = [str(i) for i in range(k)]
         methods = [str(m) for m in methods]
         if len(methods) != k or len(set(methods)) != k:
-            raise McdaArgumentError(f"`methods` must hold {k} unique labels (one per row of `wins`); got {methods}")
+            raise McdaArgumentError(f"`methods` must hold {k} unique labels (one per row of `wins`); got {methods}",
+                                    argument="methods", value=methods)
         if k < 2:
-            raise McdaArgumentError(f"a comparison needs at least 2 methods; got {k}")
+            raise McdaArgumentError(f"a comparison needs at least 2 methods; got {k}", argument="wins")
         np.fill_diagonal(w, 0)
         decisive = w + w.T
-        eq = None if n_equivalent is None else _count_table("n_equivalent", _aligned(n_equivalent, methods), k)
+        eq = None if n_equivalent is None else _count_table("n_equivalent", _aligned(n_equivalent, methods, "n_equivalent"), k)
         if n_shared is None:
             shared = decisive + (eq if eq is not None else 0)
         elif np.ndim(n_shared) == 0:
             shared = np.full((k, k), _count_table("n_shared", [[n_shared]])[0, 0], dtype=np.int64)
         else:
-            shared = _count_table("n_shared", _aligned(n_shared, methods), k)
+            shared = _count_table("n_shared", _aligned(n_shared, methods, "n_shared"), k)
         if eq is None:
             eq = shared - decisive
         np.fill_diagonal(eq, 0)
@@ -196,7 +201,7 @@ class PairwiseCounts(Result):
             i, j = bad[0]
             raise McdaArgumentError("the counts disagree: wins[a, b] + wins[b, a] + n_equivalent[a, b] must equal "
                              f"n_shared[a, b] (and `n_equivalent` be symmetric); for ({methods[i]!r}, {methods[j]!r}) "
-                             f"got {w[i, j]} + {w[j, i]} + {eq[i, j]} != {shared[i, j]}")
+                             f"got {w[i, j]} + {w[j, i]} + {eq[i, j]} != {shared[i, j]}", argument=None)
         idx = pd.Index(methods, name="method")
         frame = lambda a: pd.DataFrame(a, index=idx, columns=idx.rename("versus"))  # noqa: E731
         return cls(methods=methods, wins=frame(w), n_equivalent=frame(eq), n_shared=frame(shared),
@@ -231,27 +236,28 @@ def _count_table(name: str, table, k: int | None = None) -> np.ndarray:
     """A square table of non-negative whole counts as int64 (a copy)."""
     arr = np.asarray(table.to_numpy() if isinstance(table, pd.DataFrame) else table)
     if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
-        raise McdaArgumentError(f"`{name}` must be a square table of counts; got shape {arr.shape}")
+        raise McdaArgumentError(f"`{name}` must be a square table of counts; got shape {arr.shape}", argument=name)
     if k is not None and arr.shape[0] != k:
-        raise McdaArgumentError(f"`{name}` must be {k} × {k} like `wins`; got shape {arr.shape}")
+        raise McdaArgumentError(f"`{name}` must be {k} × {k} like `wins`; got shape {arr.shape}", argument=name)
     if arr.dtype.kind not in "iuf":
-        raise McdaArgumentTypeError(f"`{name}` must hold numbers (counts); got dtype {arr.dtype}")
+        raise McdaArgumentTypeError(f"`{name}` must hold numbers (counts); got dtype {arr.dtype}", argument=name)
     values = arr.astype(np.float64)
     bad = ~np.isfinite(values) | (values < 0) | (values != np.round(values))
     if bad.any():
         i, j = np.argwhere(bad)[0]
-        raise McdaArgumentError(f"`{name}` must hold non-negative whole counts; got {arr[i, j]!r} at [{i}, {j}]")
+        raise McdaArgumentError(f"`{name}` must hold non-negative whole counts; got {arr[i, j]!r} at [{i}, {j}]",
+                                argument=name, value=arr[i, j])
     return values.astype(np.int64)
 
 
-def _aligned(table, methods):
+def _aligned(table, methods, name: str):
     """A labelled square table reordered to ``methods``; arrays pass through."""
     if not isinstance(table, pd.DataFrame):
         return table
     table = table.set_axis([str(m) for m in table.index], axis=0).set_axis([str(c) for c in table.columns], axis=1)
     missing = sorted(set(methods) - set(table.index) | set(methods) - set(table.columns))
     if missing:
-        raise McdaArgumentError(f"a table passed with `wins` lacks the labels {missing}")
+        raise McdaArgumentError(f"a table passed with `wins` lacks the labels {missing}", argument=name)
     return table.loc[methods, methods]
 
 

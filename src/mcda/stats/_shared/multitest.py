@@ -77,7 +77,8 @@ def canonical_adjustment(value, name: str = "method", *, allowed=None, optional:
         hint = f" Did you mean {_ALIASES[close[0]]!r}?" if close else ""
     choices = "{" + ", ".join(repr(a) for a in allowed) + "}"
     raise McdaArgumentError(f"`{name}` must be {'None or ' if optional else ''}one of {choices} (or an alias in "
-                     f"mcda.stats._shared.multitest.PVALUE_ADJUSTMENTS); got {value!r}.{hint}")
+                     f"mcda.stats._shared.multitest.PVALUE_ADJUSTMENTS); got {value!r}.{hint}",
+                            argument=name, value=value, allowed=allowed)
 
 
 def _shaffer_counts(n_methods: int) -> np.ndarray:
@@ -344,18 +345,19 @@ def adjust_pvalues(pvalues, method: str = "holm", *, alpha: float = 0.05):
     index = pvalues.index if isinstance(pvalues, pd.Series) else None
     p = np.array(pvalues, dtype=np.float64)
     if p.ndim != 1:
-        raise McdaArgumentError(f"`pvalues` must be 1-D; got shape {p.shape}.")
+        raise McdaArgumentError(f"`pvalues` must be 1-D; got shape {p.shape}.", argument="pvalues")
     finite = ~np.isnan(p)
     bad = finite & ((p < 0) | (p > 1))
     if bad.any():
         raise McdaArgumentError(f"`pvalues` must lie in [0, 1] (NaN for a test that did not apply); got "
-                         f"{_listed(p[bad].tolist())} at positions {_listed(np.nonzero(bad)[0].tolist())}.")
+                         f"{_listed(p[bad].tolist())} at positions {_listed(np.nonzero(bad)[0].tolist())}.",
+                                argument="pvalues")
     n_methods = None
     if method in PAIR_STRUCTURED:
         n_methods = _methods_from_pairs(p.size, method)
         if not finite.all():
             raise McdaArgumentError(f"`pvalues` for {method!r} must have no NaN: the procedure needs every pair; "
-                             f"NaN at positions {_listed(np.nonzero(~finite)[0].tolist())}.")
+                             f"NaN at positions {_listed(np.nonzero(~finite)[0].tolist())}.", argument="pvalues")
     out = np.full(p.shape, np.nan)
     out[finite] = adjust_finite(p[finite], method, n_methods, alpha=alpha)
     return pd.Series(out, index=index, name=getattr(pvalues, "name", None)) if index is not None else out
@@ -365,19 +367,20 @@ def _methods_from_pairs(n_pairs: int, method: str) -> int:
     k = int(round((1 + math.sqrt(1 + 8 * n_pairs)) / 2))
     if k < 2 or k * (k - 1) // 2 != n_pairs:
         raise McdaArgumentError(f"`pvalues` for {method!r} must hold the k(k-1)/2 p-values of all pairs of k methods "
-                         f"(1, 3, 6, 10, 15, ...); got {n_pairs}.")
+                         f"(1, 3, 6, 10, 15, ...); got {n_pairs}.", argument="pvalues")
     if method == "bergmann-hommel":
-        check_bergmann_hommel(k)
+        check_bergmann_hommel(k, argument="method")
     return k
 
 
-def check_bergmann_hommel(n_methods: int) -> None:
+def check_bergmann_hommel(n_methods: int, *, argument: str) -> None:
     """Refuse Bergmann–Hommel beyond :data:`BERGMANN_HOMMEL_MAX_METHODS` methods, saying what to use."""
     if n_methods > BERGMANN_HOMMEL_MAX_METHODS:
         raise McdaArgumentError(f"Bergmann-Hommel visits every exhaustive set of hypotheses (one per partition of the "
                          f"methods: {_bell(n_methods):,} for k = {n_methods}); mcda handles k <= "
                          f"{BERGMANN_HOMMEL_MAX_METHODS} (B_12 = 4,213,597 sets, about 3 s). With {n_methods} methods "
-                         "use test='shaffer' (Shaffer's static procedure, any k) or test='holm'.")
+                         "use test='shaffer' (Shaffer's static procedure, any k) or test='holm'.",
+                                argument=argument, value=n_methods)
 
 
 def _bell(n: int) -> int:

@@ -232,7 +232,7 @@ def rank_sums(scores, direction=None, *, method_names=None, missing: str = "meth
             dropped = incomplete_datasets(cube, part["flags"])[1]
         part, ranks = _rank_pass(cube, "drop", None if missing == "datasets" else columns, keep_ranks)
     if part["n"] == 0:
-        raise McdaArgumentError("`data` is empty: no dataset has a result")
+        raise McdaArgumentError("`data` is empty: no dataset has a result", argument="data")
     empty = part["empty"]
     if ranks is not None and empty.size:
         ranks = ranks[np.setdiff1d(np.arange(cube.sizes["dataset"]), empty)]
@@ -476,7 +476,7 @@ def _as_mapping(name: str, value, what: str) -> dict:
     if isinstance(value, Mapping):
         return {str(k): v for k, v in value.items()}
     raise McdaArgumentTypeError(f"`{name}` must be a mapping dataset -> {what} (a dict or a pandas Series); "
-                    f"got {type(value).__name__}")
+                    f"got {type(value).__name__}", argument=name, value=value)
 
 
 def _check_names(name: str, mapping: dict, prep: AcrossDatasets) -> None:
@@ -484,10 +484,10 @@ def _check_names(name: str, mapping: dict, prep: AcrossDatasets) -> None:
     unknown = [k for k in mapping if k not in known]
     if unknown:
         raise McdaArgumentError(f"`{name}` names datasets that are not in the scores: {shown(unknown)}; "
-                         f"the datasets are {shown(prep.datasets)}")
+                         f"the datasets are {shown(prep.datasets)}", argument=name)
     lacking = [d for d in prep.datasets if d not in mapping]
     if lacking:
-        raise McdaArgumentError(f"`{name}` must name every dataset; it lacks {shown(lacking)}")
+        raise McdaArgumentError(f"`{name}` must name every dataset; it lacks {shown(lacking)}", argument=name)
 
 
 def _group_codes(groups, prep: AcrossDatasets) -> tuple[np.ndarray, tuple]:
@@ -496,7 +496,7 @@ def _group_codes(groups, prep: AcrossDatasets) -> tuple[np.ndarray, tuple]:
     labels = [mapping[d] for d in prep.datasets]
     bad = [d for d, g in zip(prep.datasets, labels) if g is None or (isinstance(g, float) and np.isnan(g))]
     if bad:
-        raise McdaArgumentError(f"`groups` gives no group (None/NaN) for datasets {shown(bad)}")
+        raise McdaArgumentError(f"`groups` gives no group (None/NaN) for datasets {shown(bad)}", argument="groups")
     names = sorted({str(g) for g in labels})
     code_of = {g: i for i, g in enumerate(names)}
     return np.array([code_of[str(g)] for g in labels], dtype=np.int64), tuple(names)
@@ -509,11 +509,13 @@ def _custom_weights(weights, prep: AcrossDatasets) -> np.ndarray:
     for d in prep.datasets:
         w = mapping[d]
         if isinstance(w, (bool, np.bool_)) or not isinstance(w, numbers.Real) or not np.isfinite(float(w)) or w < 0:
-            raise McdaArgumentError(f"`weights` must be finite numbers >= 0; got {w!r} for dataset {d!r}")
+            raise McdaArgumentError(f"`weights` must be finite numbers >= 0; got {w!r} for dataset {d!r}",
+                                    argument="weights")
         raw.append(float(w))
     raw = np.array(raw, dtype=np.float64)
     if not (raw > 0).any():
-        raise McdaArgumentError("`weights` are all zero; at least one dataset needs a positive weight")
+        raise McdaArgumentError("`weights` are all zero; at least one dataset needs a positive weight",
+                                argument="weights")
     return raw
 
 
@@ -523,13 +525,14 @@ def _mean_interval_widths(cube: xr.DataArray, prep: AcrossDatasets) -> np.ndarra
     other = [d for d in per_seed.dims if d not in ("dataset", "method", "seed")]
     if other:
         raise McdaArgumentError(f"the scores have extra dims {other}; select one value along each first "
-                         f"(e.g. cube.sel(metric='ari')).")
+                         f"(e.g. cube.sel(metric='ari')).", argument="scores")
     values = per_seed.transpose("dataset", "method", "seed").values
     d, k, s = values.shape
     cells, n = t_interval_widths(values.reshape(d * k, s), _RELIABILITY_LEVEL)
     if int(n.min()) < 2:
         raise McdaArgumentError("aggregation='reliability' needs at least 2 seeds per (dataset, method) to measure an "
-                         f"interval width; the scores have {per_seed.sizes['seed']} seed(s)")
+                         f"interval width; the scores have {per_seed.sizes['seed']} seed(s)",
+                                argument="aggregation", value="reliability")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # a dataset with no finite width stays NaN
         width = np.nanmean(cells.reshape(d, k), axis=1)
@@ -538,7 +541,8 @@ def _mean_interval_widths(cube: xr.DataArray, prep: AcrossDatasets) -> np.ndarra
         names = [prep.datasets[i] for i in np.nonzero(zero)[0]]
         raise McdaArgumentError(f"aggregation='reliability' weights a dataset by 1 / (mean interval width), but every "
                          f"method has identical scores over seeds on datasets {shown(names)} (width 0, infinite "
-                         "weight). Use aggregation='custom' with explicit `weights`, or 'uniform'.")
+                         "weight). Use aggregation='custom' with explicit `weights`, or 'uniform'.",
+                                argument="aggregation", value="reliability")
     return width
 
 
@@ -553,16 +557,20 @@ def _prepare_aggregation(scores, *, aggregation, groups, weights, direction, met
     missing = missing_policy(missing)
     ways_out = "missing" if function == "mcda.mean_ranks" else "none"  # rank_stability takes no `missing`
     if groups is not None and aggregation != "hierarchical":
-        raise McdaArgumentError(f"`groups` is used only with aggregation='hierarchical'; got aggregation={aggregation!r}")
+        raise McdaArgumentError(f"`groups` is used only with aggregation='hierarchical'; got aggregation={aggregation!r}",
+                                argument="groups")
     if weights is not None and aggregation != "custom":
-        raise McdaArgumentError(f"`weights` is used only with aggregation='custom'; got aggregation={aggregation!r}")
+        raise McdaArgumentError(f"`weights` is used only with aggregation='custom'; got aggregation={aggregation!r}",
+                                argument="weights")
     if aggregation == "hierarchical" and groups is None:
-        raise McdaArgumentError("aggregation='hierarchical' needs `groups`, a mapping dataset -> group")
+        raise McdaArgumentError("aggregation='hierarchical' needs `groups`, a mapping dataset -> group",
+                                argument="groups", value=groups)
     if aggregation == "custom" and weights is None:
-        raise McdaArgumentError("aggregation='custom' needs `weights`, a mapping dataset -> weight (>= 0)")
+        raise McdaArgumentError("aggregation='custom' needs `weights`, a mapping dataset -> weight (>= 0)",
+                                argument="weights", value=weights)
     if missing == "available" and aggregation != "uniform":
-        raise McdaArgumentError(f"`missing`='available' is descriptive only and allowed only with aggregation='uniform'; "
-                         f"got aggregation={aggregation!r}. Use missing='complete'.")
+        raise McdaArgumentError(f"`missing='available'` is descriptive only and allowed only with aggregation='uniform'; "
+                         f"got aggregation={aggregation!r}. Use missing='complete'.", argument="missing")
     if aggregation != "uniform":
         require_in_memory(scores, f"{function}(aggregation={aggregation!r})",
                           reason="the weighted aggregations read a weight (or a group) for every dataset next to its "
@@ -576,7 +584,8 @@ def _prepare_aggregation(scores, *, aggregation, groups, weights, direction, met
         if "seed" not in cube.dims:
             raise McdaArgumentError("aggregation='reliability' weights each dataset by the inverse width of its confidence "
                              f"intervals over seeds, so the scores need a 'seed' dim; their dims are {tuple(cube.dims)}. "
-                             "Use aggregation='uniform', or pass the per-seed scores.")
+                             "Use aggregation='uniform', or pass the per-seed scores.",
+                                    argument="aggregation", value=aggregation)
         prep = rank_sums(reduce_seeds(cube, how="mean", missing="complete"), missing=missing, keep_ranks=True)
         raw = 1.0 / _mean_interval_widths(cube, prep)
         seeds_reduced = "mean"
@@ -682,7 +691,7 @@ def _mean_ranks(scores, *, aggregation, groups, weights, missing, direction, met
     warn_excluded(agg.prep.excluded, f"the {what} ranks")
     warn_dropped_datasets(agg.prep.excluded_datasets, f"the {what} ranks")
     if missing == "available":
-        warn(f"{what} ranks with missing='available' rank each method among the methods present on each dataset; "
+        warn(f"{what} ranks with `missing='available'` rank each method among the methods present on each dataset; "
              "they are descriptive only (not on a common scale) and never an input to a critical difference.",
              DescriptiveOnlyWarning)
     table = agg.prep.rank_table()
@@ -1073,10 +1082,12 @@ def _stability_from_indices(agg: _Aggregation, index_blocks, *, confidence_level
     for indices in index_blocks:
         indices = np.ascontiguousarray(indices, dtype=np.int64)
         if indices.ndim != 2 or 0 in indices.shape or indices.min() < 0 or indices.max() >= n:
-            raise McdaArgumentError(f"resample indices must be a non-empty 2-d array of dataset positions in [0, {n})")
+            raise McdaArgumentError(f"resample indices must be a non-empty 2-d array of dataset positions in [0, {n})",
+                                    argument="index_blocks")
         given.append(indices)
     if not given:
-        raise McdaArgumentError(f"resample indices must be a non-empty 2-d array of dataset positions in [0, {n})")
+        raise McdaArgumentError(f"resample indices must be a non-empty 2-d array of dataset positions in [0, {n})",
+                                argument="index_blocks")
     draws = _Resamples(n=n, n_resamples=sum(g.shape[0] for g in given), given=tuple(given))
     return _stability(agg, draws, draws.n_resamples, confidence_level)
 
@@ -1188,8 +1199,9 @@ def rank_stability(scores, direction=None, *, n_resamples: int = 10_000, aggrega
     confidence_level = check_probability("confidence_level", confidence_level)
     missing = missing_policy(missing)
     if missing == "available":
-        raise McdaArgumentError("`missing`='available' ranks methods among different pools on each dataset, which a "
-                         "bootstrap of mean ranks cannot compare; use missing='methods' or 'datasets'")
+        raise McdaArgumentError("`missing='available'` ranks methods among different pools on each dataset, which a "
+                         "bootstrap of mean ranks cannot compare; use `missing='methods'` or `missing='datasets'`",
+                                argument="missing")
     gen = as_rng(rng)
     agg = _prepare_aggregation(scores, aggregation=aggregation, groups=groups, weights=weights, direction=direction,
                                method_names=method_names, missing=missing,
@@ -1201,11 +1213,13 @@ def rank_stability(scores, direction=None, *, n_resamples: int = 10_000, aggrega
     k = len(agg.prep.methods)
     # the result keeps every resample's mean ranks (n_resamples × k) and sorts a copy of them
     check_allocation(2 * 8 * n_resamples * k, f"`n_resamples`={n_resamples} keeps {n_resamples} × {k} resampled "
-                     "mean ranks", "Use fewer n_resamples (10,000 give each position probability to about ±0.005)")
+                     "mean ranks", "Use fewer n_resamples (10,000 give each position probability to about ±0.005)",
+                     argument="n_resamples")
     n_positive = int(np.count_nonzero(agg.weights_or_ones() > 0))
     if n_positive < 2:
         what = "datasets with a positive weight" if aggregation == "custom" else "datasets"
-        raise McdaArgumentError(f"rank_stability resamples datasets and needs at least 2 {what}; got {n_positive}")
+        raise McdaArgumentError(f"rank_stability resamples datasets and needs at least 2 {what}; got {n_positive}",
+                                argument="weights" if aggregation == "custom" else None)
     if n_positive < 5:
         warn(f"the bootstrap resamples only {n_positive} datasets: few distinct resamples exist and the "
              "intervals and position probabilities are coarse.", SmallSampleWarning)

@@ -303,10 +303,12 @@ def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", cont
     test = canonical("test", test, allowed=_COMPARISON_TESTS)
     if control is None and test not in _ALL_PAIRS_TESTS:
         raise McdaArgumentError(f"`test` {test!r} compares methods with a control; pass `control=` (a method chosen "
-                         f"beforehand), or use an all-pairs test {{{', '.join(map(repr, _ALL_PAIRS_TESTS))}}}.")
+                         f"beforehand), or use an all-pairs test {{{', '.join(map(repr, _ALL_PAIRS_TESTS))}}}.",
+                                argument="test", value=test)
     if control is not None and test not in _CONTROL_TESTS:
         raise McdaArgumentError(f"`test` {test!r} compares all pairs and takes no `control`; against a control use one of "
-                         f"{{{', '.join(map(repr, _CONTROL_TESTS))}}}; got control={control!r}.")
+                         f"{{{', '.join(map(repr, _CONTROL_TESTS))}}}; got control={control!r}.",
+                                argument="test", value=test)
     policy = missing_policy(missing)
     if policy == "available" and not isinstance(scores, MeanRanks):
         incomplete = _compare_incomplete(scores, direction, test=test, control=control, alpha=alpha,
@@ -318,7 +320,7 @@ def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", cont
     if control is not None:
         control = check_control(control, stats.methods, stats.excluded)
     if test == "bergmann-hommel":
-        check_bergmann_hommel(stats.n_methods)
+        check_bergmann_hommel(stats.n_methods, argument="test")
     friedman = _friedman(stats, alpha)
     posthoc = _posthoc(stats, test, control, alpha, exact=bool(exact)) if friedman.rejected else None
     per_method = pd.Series(stats.n_datasets, index=pd.Index(stats.methods, name="method"), name="n_datasets")

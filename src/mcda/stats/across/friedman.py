@@ -77,9 +77,10 @@ def _rank_statistics(scores, direction, method_names, *, what: str, missing: str
     missing = missing_policy(missing)
     if missing == "available":
         raise McdaArgumentError(f"{what} ranks a complete design; for the incomplete design as it is use "
-                         "mcda.skillings_mack_test (or compare_over_datasets(missing='available'))")
+                         "mcda.skillings_mack_test (or compare_over_datasets(missing='available'))",
+                                argument="missing", value=missing)
     if isinstance(scores, MeanRanks):
-        _check_mean_ranks(scores, what)
+        _check_mean_ranks(scores, what, argument="scores")
         sums, squares = table_rank_sums(scores.rank_table)
         return _RankStatistics(methods=[str(m) for m in scores.mean_ranks.index], rank_sums=sums,
                                sum_squared_ranks=squares, n_datasets=scores.n_datasets,
@@ -95,16 +96,18 @@ def _rank_statistics(scores, direction, method_names, *, what: str, missing: str
                            missing=missing)
 
 
-def _check_mean_ranks(mean_ranks: MeanRanks, what: str) -> None:
+def _check_mean_ranks(mean_ranks: MeanRanks, what: str, *, argument: str) -> None:
     if mean_ranks.is_weighted:
         raise McdaArgumentError(f"{what} needs the uniform mean rank (every dataset counts once); got a MeanRanks with "
                          f"aggregation={mean_ranks.aggregation!r}. Only the uniform mean rank has the "
                          "Friedman/Nemenyi null, so a weighted mean rank supports no critical difference and no "
-                         "test: read it as a diagnostic, or pass the scores (or mcda.average_ranks(scores)).")
+                         "test: read it as a diagnostic, or pass the scores (or mcda.average_ranks(scores)).",
+                                argument=argument)
     if not mean_ranks.supports_critical_difference:
         raise McdaArgumentError(f"{what} needs mean ranks over a complete design; got a MeanRanks with "
                          f"missing={mean_ranks.missing!r}, which is descriptive only (each method ranked among "
-                         "different pools). Use missing='complete' (incomplete methods are excluded and named).")
+                         "different pools). Use missing='complete' (incomplete methods are excluded and named).",
+                                argument=argument)
 
 
 def _standard_error(n_methods: int, n_datasets: int) -> float:
@@ -382,10 +385,11 @@ def iman_davenport(chi2, n_methods, n_datasets) -> float:
     k = check_positive_int("n_methods", n_methods, minimum=2)
     n = check_positive_int("n_datasets", n_datasets)
     if isinstance(chi2, bool) or not isinstance(chi2, numbers.Real) or not math.isfinite(float(chi2)):
-        raise McdaArgumentTypeError(f"`chi2` must be a finite real number >= 0; got {chi2!r}.")
+        raise McdaArgumentTypeError(f"`chi2` must be a finite real number >= 0; got {chi2!r}.",
+                                    argument="chi2", value=chi2)
     chi2 = float(chi2)
     top = n * (k - 1)
     if chi2 < 0 or chi2 > top * (1 + 1e-12):
         raise McdaArgumentError(f"`chi2` must lie in [0, N(k-1)] = [0, {top}] for k = {k} methods over N = {n} datasets; "
-                         f"got {chi2!r}.")
+                         f"got {chi2!r}.", argument="chi2", value=chi2)
     return _iman_davenport(min(chi2, float(top)), k, n)

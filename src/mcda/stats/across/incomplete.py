@@ -91,11 +91,11 @@ def prepared_incomplete(scores, direction, method_names, what: str):
     datasets = [d for d, f in zip(prep.datasets, few) if not f]
     if values.shape[0] == 0:
         raise McdaArgumentError(f"{what} needs datasets with results for at least 2 methods; none has "
-                         f"(datasets {shown(prep.datasets)})")
+                         f"(datasets {shown(prep.datasets)})", argument=None)
     lonely = [m for m, n in zip(prep.methods, present.sum(axis=0)) if n == 0]
     if lonely:
         raise McdaArgumentError(f"{what}: methods {shown(lonely)} share no dataset with another method, so nothing "
-                         "compares them; drop them or add results")
+                         "compares them; drop them or add results", argument=None)
     return values, present, list(prep.methods), datasets, dropped
 
 
@@ -442,7 +442,7 @@ def durbin_test(scores, direction=None, *, alpha: float = 0.05, adjust: str | No
                          "every dataset, of datasets per method, and of shared datasets per pair); these scores "
                          f"have datasets per method {shown(design.n_datasets_per_method.to_dict())} and methods per "
                          f"dataset {shown(sorted(set(design.n_methods_per_dataset.tolist())))}. Use "
-                         "mcda.skillings_mack_test, which takes any missing pattern.")
+                         "mcda.skillings_mack_test, which takes any missing pattern.", argument=None)
     b, t = present.shape
     k = int(design.n_methods_per_dataset.iloc[0])
     r = int(design.n_datasets_per_method.iloc[0])

@@ -119,7 +119,8 @@ def _refuse_control(control) -> None:
         raise McdaArgumentError(
             f"`result` compares every method with the control {control!r} only, so most pairs were never tested and a "
             "letter display would claim what the test did not decide; compact_letters needs an all-pairs result "
-            "(e.g. compare_over_datasets(..., control=None), pairwise_over_datasets(..., control=None)).")
+            "(e.g. compare_over_datasets(..., control=None), pairwise_over_datasets(..., control=None)).",
+            argument="result")
 
 
 def _separated(pairs: pd.DataFrame, methods: list) -> tuple[pd.Series, np.ndarray]:
@@ -244,7 +245,7 @@ def compact_letters(result) -> CompactLetters:
         raise McdaArgumentTypeError(
             "`result` must be an all-pairs result: a ComparisonResult (mcda.compare_over_datasets), a PosthocResult "
             "(mcda.nemenyi, mcda.all_pairs_test), a PairwiseOverDatasets (mcda.pairwise_over_datasets) or a "
-            f"PairedTests (mcda.paired_tests); got {type(result).__name__}.")
+            f"PairedTests (mcda.paired_tests); got {type(result).__name__}.", argument="result")
     decisions = decide()
     attrs = decisions.attrs
     keys = [c for c in decisions.columns if c not in PAIR_DECISION_COLUMNS]

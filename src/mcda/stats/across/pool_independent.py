@@ -350,10 +350,12 @@ def pairwise_over_datasets(scores, direction=None, *, test: str = "wilcoxon", ad
     zero_method = check_choice("zero_method", zero_method, ZERO_METHODS)
     if test == "sign" and zero_method == "pratt":
         raise McdaArgumentError("`zero_method` 'pratt' ranks the zero differences, which the sign test does not do; for "
-                         "the sign test use 'wilcox' (ties dropped) or 'zsplit' (ties split evenly); got 'pratt'.")
+                         "the sign test use 'wilcox' (ties dropped) or 'zsplit' (ties split evenly); got 'pratt'.",
+                                argument="zero_method")
     adjust = _adjustment(adjust)
     if decimals is not None and (isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer))):
-        raise McdaArgumentTypeError(f"`decimals` must be an integer (decimals of the printed scores) or None; got {decimals!r}.")
+        raise McdaArgumentTypeError(f"`decimals` must be an integer (decimals of the printed scores) or None; got {decimals!r}.",
+                                    argument="decimals", value=decimals)
     require_in_memory(scores, "mcda.pairwise_over_datasets", reason="the signed-rank test ranks each pair's "
                       "differences across all datasets at once", instead="load the cube (cube.load())")
     prep = prepare_across(scores, direction, method_names=method_names, missing="complete")
@@ -364,7 +366,8 @@ def pairwise_over_datasets(scores, direction=None, *, test: str = "wilcoxon", ad
              f"tests over datasets (nothing is imputed): {listed}.", MissingDataWarning)
     n, k = values.shape
     if k < 2:
-        raise McdaArgumentError(f"pairwise tests over datasets need at least 2 complete methods; got {k} ({methods}).")
+        raise McdaArgumentError(f"pairwise tests over datasets need at least 2 complete methods; got {k} ({methods}).",
+                                argument=None)
     if control is not None:
         control = check_control(control, methods, prep.excluded)
         c = methods.index(control)

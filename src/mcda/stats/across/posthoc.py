@@ -170,13 +170,15 @@ def critical_difference(n_methods, n_datasets=None, *, alpha: float = 0.05, test
     (7.583, 3.792)
     """
     if isinstance(n_methods, MeanRanks):
-        _check_mean_ranks(n_methods, "a critical difference")
+        _check_mean_ranks(n_methods, "a critical difference", argument="n_methods")
         if n_datasets is not None:
             raise McdaArgumentError("pass `n_datasets` only with an integer `n_methods`; a MeanRanks carries its own "
-                             f"({n_methods.n_datasets}); got n_datasets={n_datasets!r}.")
+                             f"({n_methods.n_datasets}); got n_datasets={n_datasets!r}.",
+                                    argument="n_datasets", value=n_datasets)
         n_methods, n_datasets = n_methods.n_methods, n_methods.n_datasets
     if n_datasets is None:
-        raise McdaArgumentTypeError("critical_difference needs `n_datasets` (N >= 1) with an integer `n_methods`; got None.")
+        raise McdaArgumentTypeError("critical_difference needs `n_datasets` (N >= 1) with an integer `n_methods`; got None.",
+                                    argument="n_datasets", value=n_datasets)
     k = check_positive_int("n_methods", n_methods, minimum=2)
     n = check_positive_int("n_datasets", n_datasets)
     return q_alpha(k, alpha=alpha, test=test) * _standard_error(k, n)
@@ -191,7 +193,7 @@ def _two_sided_normal_p(z: np.ndarray) -> np.ndarray:
 
 def _check_exact(exact) -> None:
     if not isinstance(exact, (bool, np.bool_)):
-        raise McdaArgumentTypeError(f"`exact` must be True or False; got {exact!r}.")
+        raise McdaArgumentTypeError(f"`exact` must be True or False; got {exact!r}.", argument="exact", value=exact)
 
 
 def _exact_pvalues(stats: _RankStatistics, first, second) -> np.ndarray:
@@ -536,5 +538,5 @@ def all_pairs_test(scores, direction=None, *, test: str = "holm", alpha: float =
     _check_adjust_unused(adjust, test)
     stats = _rank_statistics(scores, direction, method_names, what=f"the {test} all-pairs test")
     if test == "bergmann-hommel":
-        check_bergmann_hommel(stats.n_methods)
+        check_bergmann_hommel(stats.n_methods, argument="test")
     return _posthoc(stats, test, None, alpha, exact=bool(exact))

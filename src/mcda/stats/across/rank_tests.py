@@ -78,9 +78,10 @@ def _checked(prep, what: str):
     prep.warn_excluded(what)
     if prep.n_methods < 2:
         raise McdaArgumentError(f"{what} needs at least 2 complete methods; got {prep.n_methods} "
-                         f"({shown(prep.methods, fmt=str)}).")
+                         f"({shown(prep.methods, fmt=str)}).", argument=None)
     if prep.n_datasets < 2:
-        raise McdaArgumentError(f"{what} needs at least 2 datasets with a result for every method; got {prep.n_datasets}.")
+        raise McdaArgumentError(f"{what} needs at least 2 datasets with a result for every method; got {prep.n_datasets}.",
+                                argument=None)
     return prep
 
 
@@ -99,16 +100,16 @@ def _adjustment(adjust, *, control, allow_single_step: bool = False) -> str:
         key = adjust.strip().lower().replace("_", "-")
         if key == "single-step" and not allow_single_step:
             raise McdaArgumentError("`adjust` 'single-step' (the studentized range over all pairs) applies to the "
-                             "Conover all-pairs test only; got it here.")
+                             "Conover all-pairs test only; got it here.", argument="adjust")
         if key == "single-step" and control is not None:
             raise McdaArgumentError("`adjust` 'single-step' is an all-pairs procedure; against a control use a "
-                             "step-down adjustment such as 'holm'.")
+                             "step-down adjustment such as 'holm'.", argument="adjust")
         return key
     name = canonical_adjustment(adjust, "adjust", optional=True)
     if control is not None and name in PAIR_STRUCTURED:
         raise McdaArgumentError(f"`adjust` {name!r} needs the k(k-1)/2 pairs of all methods; against a control use "
                          f"'holm', 'hochberg', 'hommel', 'bonferroni', ...; got adjust={adjust!r} with "
-                         f"control={control!r}.")
+                         f"control={control!r}.", argument="adjust", value=adjust)
     return name
 
 

@@ -33,10 +33,10 @@ _PROGRESS_AFTER = 2.0
 
 def _check_positive_float(name: str, value) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise McdaArgumentTypeError(f"`{name}` must be a finite number > 0; got {value!r}.")
+        raise McdaArgumentTypeError(f"`{name}` must be a finite number > 0; got {value!r}.", argument=name, value=value)
     v = float(value)
     if not math.isfinite(v) or v <= 0:
-        raise McdaArgumentError(f"`{name}` must be a finite number > 0; got {value!r}.")
+        raise McdaArgumentError(f"`{name}` must be a finite number > 0; got {value!r}.", argument=name, value=value)
     return v
 
 
@@ -51,13 +51,15 @@ def _check_reproduce(reproduce, rng):
     check_choice("reproduce", reproduce, REPRODUCE)
     if isinstance(rng, bool) or not isinstance(rng, numbers.Integral) or not 0 <= int(rng) <= MAX_BAYCOMP_SEED:
         raise McdaArgumentTypeError("with `reproduce='baycomp'`, `rng` must be an int seed in [0, 2**32 - 1] (baycomp's "
-                        f"`random_state`; every pair starts a fresh numpy.random.RandomState(rng)); got {rng!r}.")
+                        f"`random_state`; every pair starts a fresh numpy.random.RandomState(rng)); got {rng!r}.",
+                                    argument="rng", value=rng)
     return reproduce, int(rng)
 
 
 def _check_progress(progress):
     if progress is not None and not isinstance(progress, bool):
-        raise McdaArgumentTypeError(f"`progress` must be None (automatic), True or False; got {progress!r}.")
+        raise McdaArgumentTypeError(f"`progress` must be None (automatic), True or False; got {progress!r}.",
+                                    argument="progress", value=progress)
     return progress
 
 
@@ -67,17 +69,17 @@ def _check_sampling(n_samples, reproduce, rng, progress, keep_draws, method: str
     reproduce, source = _check_reproduce(reproduce, rng)
     if reproduce is not None and method != "sampling":
         raise McdaArgumentError("`reproduce='baycomp'` reproduces baycomp's posterior draws, so it needs "
-                         f"`method='sampling'`; got method={method!r}.")
+                         f"`method='sampling'`; got method={method!r}.", argument="reproduce")
     progress = _check_progress(progress)
     if not isinstance(keep_draws, bool):
         if isinstance(keep_draws, (str, bytes)) or not hasattr(keep_draws, "__iter__"):
             raise McdaArgumentTypeError(f"`keep_draws` must be True, False or a list of (method_a, method_b) pairs; got "
-                            f"{keep_draws!r}.")
+                            f"{keep_draws!r}.", argument="keep_draws", value=keep_draws)
         pairs = [tuple(p) if not isinstance(p, (str, bytes)) and hasattr(p, "__iter__") else p for p in keep_draws]
         bad = [p for p in pairs if not isinstance(p, tuple) or len(p) != 2]
         if bad:
             raise McdaArgumentTypeError(f"`keep_draws` must be True, False or a list of (method_a, method_b) pairs; got "
-                            f"{shown(bad)} among them.")
+                            f"{shown(bad)} among them.", argument="keep_draws")
         keep_draws = pairs
     return n_samples, reproduce, source, progress, keep_draws
 
@@ -95,13 +97,13 @@ def _kept_pairs(keep_draws, methods, pairs, usable, n_samples: int) -> np.ndarra
         unknown = [p for p in keep_draws if p[0] not in position or p[1] not in position or p[0] == p[1]]
         if unknown:
             raise McdaArgumentError(f"`keep_draws` names pairs that are not two different methods of the scores: "
-                             f"{shown(unknown)}; the methods are {shown(methods)}")
+                             f"{shown(unknown)}; the methods are {shown(methods)}", argument="keep_draws")
         wanted = {frozenset((position[a], position[b])) for a, b in keep_draws}
         kept = np.array([frozenset((int(i), int(j))) in wanted for i, j in pairs], dtype=bool) & usable
     check_allocation(int(kept.sum()) * n_samples * 3 * 8,
                      f"`keep_draws` keeps {int(kept.sum())} pairs × {n_samples} posterior draws",
                      "Pass keep_draws=False (the probabilities need no draws), keep_draws=[(a, b), ...] for the "
-                     "pairs to plot, or fewer n_samples")
+                     "pairs to plot, or fewer n_samples", argument="keep_draws")
     return kept
 
 
@@ -224,10 +226,12 @@ _TIES_ONLY = ("with rope = 0 the equivalence cell (exact ties and the prior plac
 def _folds_per_run(n_scores: int, runs: int, needs: str) -> int:
     """k, the folds per run of ``runs`` repetitions of k-fold cross-validation in ``n_scores`` fold scores."""
     if n_scores % runs:
-        raise McdaArgumentError(f"`runs` must divide the number of fold scores ({n_scores}); got {runs}.")
+        raise McdaArgumentError(f"`runs` must divide the number of fold scores ({n_scores}); got {runs}.",
+                                argument="runs", value=runs)
     n_folds = n_scores // runs
     if n_folds < 2:
-        raise McdaArgumentError(f"`runs` = {runs} leaves {n_folds} fold per run out of {n_scores} scores; {needs}")
+        raise McdaArgumentError(f"`runs` = {runs} leaves {n_folds} fold per run out of {n_scores} scores; {needs}",
+                                argument="runs", value=runs)
     return n_folds
 
 
@@ -239,7 +243,8 @@ def _check_chains(n_chains, n_samples, n_warmup, rng, progress, keep_draws):
     gen = as_rng(rng)
     progress = _check_progress(progress)
     if not isinstance(keep_draws, bool):
-        raise McdaArgumentTypeError(f"`keep_draws` must be True or False; got {keep_draws!r}.")
+        raise McdaArgumentTypeError(f"`keep_draws` must be True or False; got {keep_draws!r}.",
+                                    argument="keep_draws", value=keep_draws)
     return n_chains, n_samples, n_warmup, gen, progress
 
 
@@ -250,8 +255,9 @@ def _fold_cube(scores, direction, method_names, rope, who: str, *, reason: str, 
                       instead="select the datasets you need and load them (cube.isel(dataset=...).load())")
     if "seed" not in cube.dims:
         raise McdaArgumentError(f"{who} needs the per-fold scores along a 'seed' dim (e.g. {example}); the scores "
-                                f"have dims {list(cube.dims)}.{otherwise}")
+                                f"have dims {list(cube.dims)}.{otherwise}", argument="scores")
     extra = [d for d in cube.dims if d not in ("dataset", "method", "seed")]
     if extra:
-        raise McdaArgumentError(f"the scores have extra dims {extra}; select one value along each first.")
+        raise McdaArgumentError(f"the scores have extra dims {extra}; select one value along each first.",
+                                argument="scores")
     return cube, resolve_rope(cube, rope)

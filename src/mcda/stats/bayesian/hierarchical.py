@@ -136,7 +136,8 @@ def _design_rho(cube, n_scores: int, runs, rho):
     """(rho, runs): ρ given, or 1/k from the runs (given or in the cube's attrs) of k-fold CV."""
     if rho is not None:
         if runs is not None:
-            raise McdaArgumentError(f"give either `runs` or `rho`, not both; got runs={runs!r}, rho={rho!r}.")
+            raise McdaArgumentError(f"give either `runs` or `rho`, not both; got runs={runs!r}, rho={rho!r}.",
+                                    argument="rho", value=rho)
         value = check_probability("rho", rho, closed="neither")
         return value, None
     if runs is None:
@@ -144,7 +145,7 @@ def _design_rho(cube, n_scores: int, runs, rho):
         if runs is None:
             raise McdaArgumentError("the correlation between folds is unknown: pass `runs=` (repetitions of k-fold "
                              "cross-validation; rho = 1/k = n_test/n_total) or `rho=` directly (the scores carry no "
-                             "`cv_runs` attribute).")
+                             "`cv_runs` attribute).", argument="runs", value=runs)
     runs = check_positive_int("runs", runs)
     n_folds = _folds_per_run(n_scores, runs, "the model needs k-fold cross-validation with k >= 2 (or pass `rho=`).")
     return 1.0 / n_folds, runs

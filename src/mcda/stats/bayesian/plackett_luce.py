@@ -265,13 +265,13 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
                 _rankings(values[by_label][:, canon], [datasets[d] for d in by_label])]
     if len(rankings) < 2:
         raise McdaArgumentError(f"the Plackett-Luce model needs at least 2 datasets with two or more results; got "
-                         f"{len(rankings)}.")
+                         f"{len(rankings)}.", argument=None)
     tied = [name for name, order, groups in rankings if groups[-1] < order.size - 1]
     if tied and ties == "refuse":
         shown = ", ".join(repr(t) for t in tied[:5]) + (" ..." if len(tied) > 5 else "")
         raise McdaArgumentError(f"{len(tied)} dataset(s) have tied scores ({shown}); the Plackett-Luce model has no ties. "
                          "Pass ties='latent' (the order inside a tie is sampled as unknown) or ties='random' (broken "
-                         "once at random, scmamp's advice), or resolve them yourself.")
+                         "once at random, scmamp's advice), or resolve them yourself.", argument="ties", value=ties)
     if tied:
         how = ("the order inside each tie is sampled as an unknown (ties='latent')" if ties == "latent"
                else "each tie is broken once in a random order (ties='random')")

@@ -311,9 +311,10 @@ def _as_vector(name: str, values):
     if arr.ndim == 2:
         raise McdaArgumentError(f"`{name}` is 2-dimensional (shape {arr.shape}); baycomp's two_on_multiple would run its "
                          "hierarchical model on per-fold scores, which mcda does not implement. Pass one score "
-                         "per dataset (e.g. the mean over folds), or use correlated_t_test per dataset.")
+                         "per dataset (e.g. the mean over folds), or use correlated_t_test per dataset.", argument=name)
     if arr.ndim != 1:
-        raise McdaArgumentError(f"`{name}` must be one-dimensional (one score per dataset); got shape {arr.shape}.")
+        raise McdaArgumentError(f"`{name}` must be one-dimensional (one score per dataset); got shape {arr.shape}.",
+                                argument=name)
     return arr
 
 
@@ -376,7 +377,8 @@ def two_on_multiple(x, y, *, direction=None, metric=None, rope=None, test: str =
     check_choice("test", test, TESTS)
     names = [str(m) for m in method_names]
     if len(names) != 2 or names[0] == names[1]:
-        raise McdaArgumentError(f"`method_names` must be two different labels; got {list(method_names)!r}.")
+        raise McdaArgumentError(f"`method_names` must be two different labels; got {list(method_names)!r}.",
+                                argument="method_names")
     xv, yv = _as_vector("x", x), _as_vector("y", y)
     if isinstance(xv, pd.Series) and isinstance(yv, pd.Series):
         frame = pd.concat([xv.rename(names[0]), yv.rename(names[1])], axis=1)
@@ -384,10 +386,11 @@ def two_on_multiple(x, y, *, direction=None, metric=None, rope=None, test: str =
     else:
         xa, ya = np.asarray(xv), np.asarray(yv)
         if xa.shape != ya.shape:
-            raise McdaArgumentError(f"`x` and `y` must have the same length; got {xa.shape[0]} and {ya.shape[0]}.")
+            raise McdaArgumentError(f"`x` and `y` must have the same length; got {xa.shape[0]} and {ya.shape[0]}.",
+                                    argument="x")
         frame = pd.DataFrame({names[0]: xa, names[1]: ya}, index=[str(i) for i in range(xa.shape[0])])
     if frame.shape[0] == 0:
-        raise McdaArgumentError("`x` and `y` are empty: no datasets.")
+        raise McdaArgumentError("`x` and `y` are empty: no datasets.", argument="x")
     from mcda.data.cube import score_cube
 
     cube = score_cube(frame, metric=metric, direction=direction)

@@ -75,9 +75,10 @@ def _resolve_splits(cube: xr.DataArray, split, validation) -> tuple[str | None, 
         split = "test" if "test" in labels else (labels[0] if len(labels) == 1 else None)
         if split is None:
             raise McdaArgumentError(f"`split` is None and the cube has no 'test' split; name the reported split, one of "
-                             f"{shown(labels, _MAX_SHOWN)}")
+                             f"{shown(labels, _MAX_SHOWN)}", argument="split", allowed=labels)
     if split not in labels:
-        raise McdaArgumentError(f"`split` must be one of the cube's splits {shown(labels, _MAX_SHOWN)}; got {split!r}")
+        raise McdaArgumentError(f"`split` must be one of the cube's splits {shown(labels, _MAX_SHOWN)}; got {split!r}",
+                                argument="split", value=split, allowed=labels)
     if validation is None:
         candidates = [s for s in labels if s.lower() in VALIDATION_NAMES and s != split]
         if not candidates:
@@ -86,7 +87,8 @@ def _resolve_splits(cube: xr.DataArray, split, validation) -> tuple[str | None, 
             return split, None, f"no validation split distinct from the reported split {split!r}{hint}"
         return split, candidates[0], ""
     if validation not in labels:
-        raise McdaArgumentError(f"`validation` must be one of the cube's splits {shown(labels, _MAX_SHOWN)}; got {validation!r}")
+        raise McdaArgumentError(f"`validation` must be one of the cube's splits {shown(labels, _MAX_SHOWN)}; got {validation!r}",
+                                argument="validation", value=validation, allowed=labels)
     if validation == split:
         return split, None, (f"the validation split {validation!r} is the reported split; selecting on it would "
                              "select on the numbers reported")
@@ -103,10 +105,12 @@ def _check_cube(scores, criterion):
         labels = [str(m) for m in cube.coords["metric"].values]
         if criterion is None:
             raise McdaArgumentError("the scores have a `metric` dim: name the metric whose validation series chooses the "
-                             f"epoch with `criterion=`, one of {shown(labels, _MAX_SHOWN)}")
+                             f"epoch with `criterion=`, one of {shown(labels, _MAX_SHOWN)}",
+                                    argument="criterion", value=criterion, allowed=labels)
         criterion = select_metric(criterion, labels, argument="criterion")
     elif criterion is not None:
-        raise McdaArgumentError(f"`criterion` is only for cubes with a `metric` dim; got criterion={criterion!r}")
+        raise McdaArgumentError(f"`criterion` is only for cubes with a `metric` dim; got criterion={criterion!r}",
+                                argument="criterion", value=criterion)
     return cube, criterion
 
 
@@ -292,10 +296,11 @@ def _plan(scores, selection, split, validation, strict, criterion):
     """The chosen epoch index per run, the rule per run, and the cube (one place for both public functions)."""
     check_choice("selection", selection, EPOCH_SELECTIONS)
     if not isinstance(strict, bool):
-        raise McdaArgumentTypeError(f"`strict` must be True or False; got {strict!r}")
+        raise McdaArgumentTypeError(f"`strict` must be True or False; got {strict!r}", argument="strict", value=strict)
     cube, criterion = _check_cube(scores, criterion)
     if "epoch" not in cube.dims:
-        raise McdaArgumentError(f"the scores have no `epoch` dim (dims {shown(cube.dims, _MAX_SHOWN)}); there is no epoch to select")
+        raise McdaArgumentError(f"the scores have no `epoch` dim (dims {shown(cube.dims, _MAX_SHOWN)}); there is no epoch to select",
+                                argument="scores")
     support = epoch_selection_support(cube, split=split, validation=validation, criterion=criterion)
     split = support.split if support.split is not None else split
     reported = _reported_present(cube, split).values
@@ -454,16 +459,19 @@ class LearningCurves(Result):
 def _epoch_cube(cube, split, metric):
     cube = as_cube(cube)
     if "epoch" not in cube.dims:
-        raise McdaArgumentError(f"`cube` must have an 'epoch' dim for learning curves; its dims are {tuple(cube.dims)}")
+        raise McdaArgumentError(f"`cube` must have an 'epoch' dim for learning curves; its dims are {tuple(cube.dims)}",
+                                argument="cube")
     if "split" in cube.dims:
         labels = [str(s) for s in cube.coords["split"].values]
         if split is None:
             split = "test" if "test" in labels else (labels[0] if len(labels) == 1 else None)
         if split not in labels:
-            raise McdaArgumentError(f"`split` must be one of the cube's splits {labels}; got {split!r}")
+            raise McdaArgumentError(f"`split` must be one of the cube's splits {labels}; got {split!r}",
+                                    argument="split", value=split, allowed=labels)
         cube = cube.sel(split=split, drop=True)
     elif split is not None:
-        raise McdaArgumentError(f"`split` was given ({split!r}) but the cube has no 'split' dim")
+        raise McdaArgumentError(f"`split` was given ({split!r}) but the cube has no 'split' dim",
+                                argument="split", value=split)
     if "metric" in cube.dims:
         metric = select_metric(metric, cube.coords["metric"].values)
         card = cube_cards(cube).get(metric)

@@ -94,11 +94,12 @@ def _blocks(scores, direction, metric, method_names) -> tuple[xr.DataArray, list
             f"`scores` has no 'seed' dim (its dims are {tuple(cube.dims)}): within-dataset statistics compare "
             "methods over repeated runs (seeds) on each dataset. Pass per-seed scores (a tidy frame with a "
             "`seed` column, a nested dict of lists, or a datasets × methods × seeds array); for one score per "
-            "dataset use the across-dataset functions (mcda.friedman_test, mcda.pairwise_superiority).")
+            "dataset use the across-dataset functions (mcda.friedman_test, mcda.pairwise_superiority).",
+            argument="scores")
     extra = [d for d in cube.dims if d not in ("dataset", "method", "seed", "metric")]
     if extra:
         raise McdaArgumentError(f"`scores` has the extra dims {extra}; select one value along each first "
-                         f"(e.g. cube.sel({extra[0]}=...)).")
+                         f"(e.g. cube.sel({extra[0]}=...)).", argument="scores")
     datasets = [str(d) for d in cube.coords["dataset"].values]
     methods = [str(m) for m in cube.coords["method"].values]
     blocks = []
@@ -153,13 +154,16 @@ def _pairing_notes(cube: xr.DataArray, blocks: list[_Block], *, paired: bool = T
                 f"{shown(labels[odd[0]], 5)}, {block.methods[0] if odd[0] != block.methods[0] else block.methods[1]} "
                 f"has {shown(labels[block.methods[0] if odd[0] != block.methods[0] else block.methods[1]], 5)})")
         if paired:
-            what += ("; paired comparisons align seeds by label, so these pairs use only the shared seeds (or none). "
-                     "If the seeds are not paired runs, use paired_tests(..., paired=False) (Welch t / Mann-Whitney); "
-                     "if they are, relabel them to match")
+            what += "; paired comparisons align seeds by label, so these pairs use only the shared seeds (or none)."
+            fix = ("If the seeds are not paired runs, {} (Welch t / Mann-Whitney); if they are, relabel them to "
+                   "match").format
+            notes.append(f"{what} {fix('use paired_tests(..., paired=False)')}")
+            warn(what, UnpairedSeedsWarning, remedy={"library": fix("use paired_tests(..., paired=False)") + ".",
+                                                     "cli": fix("give --unpaired") + "."})
         else:
             what += "; the unpaired tests compare each method's seeds as two samples"
-        notes.append(what)
-        warn(what + ".", UnpairedSeedsWarning)
+            notes.append(what)
+            warn(what + ".", UnpairedSeedsWarning)
     return notes
 
 
@@ -349,7 +353,8 @@ def summary(scores, direction=None, *, ci_method: str = "t", confidence_level: f
         threads = os.cpu_count() or 1
         check_allocation(2 * 8 * n_resamples * threads, f"`n_resamples`={n_resamples} needs two buffers of "
                          f"{n_resamples} resampled means on each of {threads} threads",
-                         "Use fewer n_resamples (9,999 is the usual choice for percentile intervals)")
+                         "Use fewer n_resamples (9,999 is the usual choice for percentile intervals)",
+                         argument="n_resamples")
     gen = as_rng(rng)
     cube, blocks = _blocks(scores, direction, metric, method_names)
     frames, notes = [], []
@@ -656,10 +661,11 @@ def wilcoxon_signed_ranks(differences, *, zero_method: str = "wilcox") -> Signed
     check_choice("zero_method", zero_method, ZERO_METHODS)
     d = np.asarray(differences, dtype=np.float64).ravel()
     if d.size == 0:
-        raise McdaArgumentError("`differences` is empty")
+        raise McdaArgumentError("`differences` is empty", argument="differences")
     if not np.isfinite(d).all():
         bad = np.nonzero(~np.isfinite(d))[0]
-        raise McdaArgumentError(f"`differences` must be finite; got non-finite values at positions {bad[:8].tolist()}")
+        raise McdaArgumentError(f"`differences` must be finite; got non-finite values at positions {bad[:8].tolist()}",
+                                argument="differences")
     r_plus, r_minus = _signed_rank_sums(d[None, :], zero_method)
     n_zero = int((d == 0).sum())
     n = d.size - n_zero if zero_method == "wilcox" else d.size
@@ -1008,7 +1014,7 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
     alpha = check_alpha(alpha)
     check_choice("zero_method", zero_method, ZERO_METHODS)
     if not isinstance(paired, bool):
-        raise McdaArgumentTypeError(f"`paired` must be True or False; got {paired!r}")
+        raise McdaArgumentTypeError(f"`paired` must be True or False; got {paired!r}", argument="paired", value=paired)
     cube, blocks = _blocks(scores, direction, metric, method_names)
     control_index = None
     if control is not None:
@@ -1098,22 +1104,26 @@ def _margins(blocks: list[_Block], margin) -> list[float]:
             if value is None or math.isnan(value):
                 raise McdaArgumentError(f"`margin` is None and {'metric ' + repr(block.metric) if block.metric else 'the scores'}"
                                  " carries no card with a noise floor; pass `margin=` (a positive number in the "
-                                 "metric's units) or `metric=` naming a card.")
+                                 "metric's units) or `metric=` naming a card.", argument="margin")
             if value <= 0:
                 why = f" ({block.card.noise_floor_justification})" if block.card is not None else ""
                 raise McdaArgumentError(f"`margin` is None and the card for {block.metric!r} has noise floor {value!r}{why}; "
-                                 "pass `margin=` (a positive number in the metric's units).")
+                                 "pass `margin=` (a positive number in the metric's units).",
+                                 argument="margin", value=None)
         elif isinstance(margin, Mapping):
             if block.metric not in margin:
-                raise McdaArgumentError(f"`margin` has no entry for metric {block.metric!r}; it has {sorted(margin)}")
+                raise McdaArgumentError(f"`margin` has no entry for metric {block.metric!r}; it has {sorted(margin)}",
+                                        argument="margin")
             value = margin[block.metric]
         else:
             value = margin
         if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
-            raise McdaArgumentTypeError(f"`margin` must be a positive number (or None for the card's noise floor); got {value!r}")
+            raise McdaArgumentTypeError(f"`margin` must be a positive number (or None for the card's noise floor); got {value!r}",
+                                        argument="margin", value=value)
         value = float(value)
         if not math.isfinite(value) or value <= 0:
-            raise McdaArgumentError(f"`margin` must be a finite number > 0 in the metric's units; got {value!r}")
+            raise McdaArgumentError(f"`margin` must be a finite number > 0 in the metric's units; got {value!r}",
+                                    argument="margin", value=value)
         out.append(value)
     return out
 
@@ -1372,7 +1382,8 @@ def power(scores, direction=None, *, alpha: float = 0.05, target_power: float = 
     target_power = check_probability("target_power", target_power)
     if target_power <= alpha:
         raise McdaArgumentError(f"`target_power` must exceed `alpha` ({alpha!r}): the test already rejects with "
-                         f"probability alpha when there is no difference; got {target_power!r}")
+                         f"probability alpha when there is no difference; got {target_power!r}",
+                                argument="target_power", value=target_power)
     cube, blocks = _blocks(scores, direction, metric, method_names)
 
     def columns(_, pairs, mean, sd, reason, codes):
