@@ -387,7 +387,7 @@ def test_kept_draws_over_the_memory_limit_are_refused_before_sampling():
     scores = rng.normal(size=(30, 200))
     names = [f"m{i}" for i in range(200)]
     # 19,900 pairs x 50,000 draws x 3 x 8 bytes = 23.9 GB: refused at once with the way on
-    with pytest.raises(ValueError, match=r"keeps 19900 pairs × 50000 posterior draws: about 22\.2 GiB.*keep_draws=False"):
+    with pytest.raises(ValueError, match=r"`n_samples`=50,000 posterior draws per pair, of which `keep_draws` keeps 19900 pairs.*keep_draws=False.*about 22\.2 GiB"):
         mcda.bayesian_sign_comparison(scores, "higher_is_better", rope=0.01, method="sampling", method_names=names)
     with mcda.set_options(memory_limit="100MB"):
         with pytest.raises(ValueError, match="over the memory limit of 95.4 MiB"):
@@ -444,11 +444,11 @@ def test_to_zarr_refuses_to_replace_a_store_silently(tmp_path):
 def test_resample_counts_beyond_memory_are_refused_before_allocating():
     cube = mcda.datasets.load("demsar2006")
     # rank_stability(n_resamples=10**12) grew until the kernel killed it
-    with pytest.raises(ValueError, match=r"`n_resamples`=1000000000000 keeps .* over the memory limit.*fewer n_resamples"):
+    with pytest.raises(ValueError, match=r"`n_resamples`=1,000,000,000,000 keeps .* over the memory limit.*Pass n_resamples=[\d,]+ or fewer"):
         mcda.rank_stability(cube, n_resamples=10**12, rng=0)
     # the bootstrap summary died inside numba with SystemError
     seeds = mcda.datasets.synthetic(n_datasets=2, n_methods=2, n_seeds=5, rng=0)
-    with pytest.raises(ValueError, match=r"`n_resamples`=1000000000000 needs two buffers.*memory limit"):
+    with pytest.raises(ValueError, match=r"`n_resamples`=1,000,000,000,000 needs two buffers.*memory limit"):
         mcda.summary(seeds, ci_method="bootstrap", n_resamples=10**12, rng=0)
 
 
@@ -459,3 +459,70 @@ def test_a_csv_with_more_fields_than_its_header_is_named(tmp_path):
         mcda.score_cube(path, metric="accuracy")
     status, _, err = _cli(["compare", str(path), "--metric", "accuracy", "--out", str(tmp_path / "o"), "--no-figures"])
     assert status == 1 and "more fields than the header" in err and "invalid literal" not in err
+
+
+# --------------------------------------------------------------------------- sizes a caller chooses: refused before allocating
+
+_HUGE_CALLS = """
+import resource, re, sys, warnings
+import numpy as np
+import mcda
+warnings.simplefilter("ignore")
+rng = np.random.default_rng(0)
+scores = mcda.score_cube(rng.uniform(0.5, 0.9, (6, 3)), metric="accuracy")
+folds = mcda.score_cube(rng.uniform(0.5, 0.9, (4, 2, 10)), metric="accuracy")
+calls = {
+    "plackett_luce": lambda: mcda.plackett_luce(scores, n_samples=10**9),
+    "hierarchical_comparison": lambda: mcda.hierarchical_comparison(folds, runs=1, n_samples=10**9),
+    "effect_sizes": lambda: mcda.effect_sizes(scores, n_resamples=10**12),
+    "rank_stability": lambda: mcda.rank_stability(scores, n_resamples=10**12),
+    "summary": lambda: mcda.summary(folds, ci_method="bootstrap", n_resamples=10**12),
+    "bayesian_sign_comparison": lambda: mcda.bayesian_sign_comparison(scores, method="sampling", n_samples=10**10,
+                                                                      keep_draws=False),
+}
+soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+with open("/proc/self/status") as status:
+    size = int(re.search(r"VmSize:\\s+(\\d+) kB", status.read()).group(1)) * 1024
+# the address space this process has now, and 3 GiB more (enough for the 2 GiB memory_limit, not for 10**9 draws)
+resource.setrlimit(resource.RLIMIT_AS, (size + 3 * 2**30, hard))
+for name, call in calls.items():
+    try:
+        call()
+        print(name, "ran")
+    except mcda.McdaArgumentError as exc:
+        print(name, "refused", exc.argument, str(exc).replace("\\n", " "))
+    except MemoryError:
+        print(name, "MemoryError")
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc are Linux's")
+def test_huge_draw_and_resample_counts_are_refused_before_allocating():
+    import os
+    import subprocess
+    from pathlib import Path
+
+    env = dict(os.environ, PYTHONPATH=str(Path(mcda.__file__).parents[1]))
+    done = subprocess.run([sys.executable, "-c", _HUGE_CALLS], capture_output=True, text=True, env=env, timeout=600)
+    lines = dict(line.split(" ", 1) for line in done.stdout.splitlines())
+    assert set(lines) == {"plackett_luce", "hierarchical_comparison", "effect_sizes", "rank_stability", "summary",
+                          "bayesian_sign_comparison"}, done.stdout + done.stderr
+    for name, line in lines.items():
+        assert line.startswith("refused n_"), (name, line)  # not "ran", not MemoryError
+        assert "over the memory limit of 2.0 GiB" in line and "or fewer" in line, (name, line)
+
+
+@pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
+def test_the_count_a_refusal_offers_is_accepted():
+    import re
+
+    scores = mcda.score_cube(np.random.default_rng(0).uniform(0.5, 0.9, (6, 3)), metric="accuracy")
+    with mcda.set_options(memory_limit="64KiB"):
+        with pytest.raises(mcda.McdaArgumentError, match=r"`n_resamples`=9,999 .*over the memory limit of 64\.0 KiB") as caught:
+            mcda.effect_sizes(scores, n_resamples=9999, rng=0)
+        assert caught.value.argument == "n_resamples"
+        offered = int(re.search(r"Pass n_resamples=([\d,]+) or fewer", str(caught.value)).group(1).replace(",", ""))
+        assert offered == 64 * 1024 // 16  # two float64 buffers per resample
+        assert mcda.effect_sizes(scores, n_resamples=offered, rng=0).n_resamples == offered
+        with pytest.raises(mcda.McdaArgumentError, match="n_resamples"):
+            mcda.effect_sizes(scores, n_resamples=offered + 1, rng=0)

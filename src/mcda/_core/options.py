@@ -19,7 +19,7 @@ from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 
 import re
 
-__all__ = ["set_options", "get_options", "check_allocation", "format_bytes"]
+__all__ = ["set_options", "get_options", "check_allocation", "check_count_allocation", "format_bytes"]
 
 _UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
           "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
@@ -95,7 +95,7 @@ def format_bytes(nbytes: float) -> str:
     raise AssertionError  # pragma: no cover
 
 
-def check_allocation(nbytes: float, what: str, way_on: str, *, argument: str) -> None:
+def check_allocation(nbytes: float, what: str, way_on: str, *, argument: str | None, value=None) -> None:
     """Refuse, before allocating, a buffer larger than ``memory_limit``.
 
     ``what`` says what would be allocated and by which argument (``"`n_resamples`=10**9 keeps
@@ -105,4 +105,26 @@ def check_allocation(nbytes: float, what: str, way_on: str, *, argument: str) ->
     limit = _OPTIONS["memory_limit"]
     if nbytes > limit:
         raise McdaArgumentError(f"{what}: about {format_bytes(nbytes)}, over the memory limit of {format_bytes(limit)}. "
-                         f"{way_on}, or raise the limit with mcda.set_options(memory_limit=...).", argument=argument)
+                                f"{way_on}, or raise the limit with mcda.set_options(memory_limit=...).",
+                                argument=argument, value=value)
+
+
+def check_count_allocation(name: str, value: int, bytes_each: float, what: str, *, fixed: float = 0.0,
+                           argument: str | None = None) -> None:
+    """Refuse, before allocating, a count argument (``n_samples``, ``n_resamples``...) whose buffers
+    (``value × bytes_each + fixed`` bytes) exceed ``memory_limit``; the message names the largest
+    ``value`` that fits.
+
+    ``what`` says what one unit of ``value`` keeps (``"keeps 4 chains × n_samples × 20 worths"``);
+    ``argument``: the argument at fault when it is not ``name`` (``keep_draws``).
+    """
+    limit = _OPTIONS["memory_limit"]
+    nbytes = float(value) * float(bytes_each) + float(fixed)
+    if nbytes <= limit:
+        return
+    largest = int((limit - fixed) // bytes_each) if limit > fixed else 0
+    way_on = (f"Pass {name}={largest:,} or fewer" if largest >= 1 else
+              f"Even {name}=1 does not fit (the rest of the computation needs {format_bytes(fixed)})")
+    raise McdaArgumentError(f"`{name}`={value:,} {what}: about {format_bytes(nbytes)}, over the memory limit of "
+                            f"{format_bytes(limit)}. {way_on}, or raise the limit with "
+                            "mcda.set_options(memory_limit=...).", argument=argument or name, value=value)

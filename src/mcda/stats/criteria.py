@@ -1150,9 +1150,18 @@ def weight_stability(scores, *, metrics=None, rope=None, preference=None, missin
     flows = _criterion_flows(scores, metrics=metrics, rope=rope, preference=preference, missing=missing)
     prep = flows.prep
     m = prep.n_metrics
+    from mcda._core.options import check_allocation, check_count_allocation
+
+    k = len(flows.methods)
+    # per weight point: the weights, the net flows, the top flags and the top's label (about 100 bytes)
+    per_point = 8 * (m + 2 * k) + 100
     if m <= _GRID_MAX_CRITERIA:
+        points = math.comb(n_steps + m - 1, m - 1)
+        check_allocation(points * (per_point + 8 * m + 100), f"`n_steps`={n_steps} gives {points:,} weight points "
+                         f"of {m} criteria", "Use fewer n_steps", argument="n_steps", value=n_steps)
         sampling, grid = "grid", _simplex_grid(m, n_steps)
     else:
+        check_count_allocation("n_resamples", n_resamples, per_point, f"weight points of {m} criteria are kept")
         sampling, grid = "dirichlet", gen.dirichlet(np.ones(m), size=n_resamples)
     criterion = flows.mean(flows.net)
     # the mean over datasets of weighted per-dataset flows is the weighted per-criterion mean

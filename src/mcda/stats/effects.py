@@ -253,6 +253,9 @@ def effect_sizes(scores, direction=None, *, kind: str = "cohen_d", against: str 
     kind = check_choice("kind", kind, _KINDS)
     confidence_level = check_probability("confidence_level", confidence_level)
     n_resamples = check_positive_int("n_resamples", n_resamples, minimum=1)
+    from mcda._core.options import check_count_allocation
+
+    check_count_allocation("n_resamples", n_resamples, 2 * 8, "resampled effect sizes are kept and sorted per pair")
     gen = as_rng(rng)
     if not isinstance(against, str):
         raise McdaArgumentTypeError(f"`against` must be 'best', 'all' or a method's name; got {against!r}.",

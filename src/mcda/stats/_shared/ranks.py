@@ -1208,13 +1208,13 @@ def rank_stability(scores, direction=None, *, n_resamples: int = 10_000, aggrega
                                function="mcda.rank_stability").sorted_by_dataset()
     warn_excluded(agg.prep.excluded, "the rank stability")
     warn_dropped_datasets(agg.prep.excluded_datasets, "the rank stability")
-    from mcda._core.options import check_allocation
+    from mcda._core.options import check_count_allocation
 
     k = len(agg.prep.methods)
     # the result keeps every resample's mean ranks (n_resamples × k) and sorts a copy of them
-    check_allocation(2 * 8 * n_resamples * k, f"`n_resamples`={n_resamples} keeps {n_resamples} × {k} resampled "
-                     "mean ranks", "Use fewer n_resamples (10,000 give each position probability to about ±0.005)",
-                     argument="n_resamples")
+    check_count_allocation("n_resamples", n_resamples, 2 * 8 * k,
+                           f"keeps n_resamples × {k} resampled mean ranks (10,000 give each position "
+                           "probability to about ±0.005)")
     n_positive = int(np.count_nonzero(agg.weights_or_ones() > 0))
     if n_positive < 2:
         what = "datasets with a positive weight" if aggregation == "custom" else "datasets"

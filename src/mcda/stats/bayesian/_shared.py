@@ -84,9 +84,10 @@ def _check_sampling(n_samples, reproduce, rng, progress, keep_draws, method: str
     return n_samples, reproduce, source, progress, keep_draws
 
 
-def _kept_pairs(keep_draws, methods, pairs, usable, n_samples: int) -> np.ndarray:
-    """Which pair rows keep their draws (bool per row), refused over the memory limit before sampling."""
-    from mcda._core.options import check_allocation
+def _kept_pairs(keep_draws, methods, pairs, usable, n_samples: int, *, working: int = 0) -> np.ndarray:
+    """Which pair rows keep their draws (bool per row), refused over the memory limit before sampling
+    (with ``working`` bytes per draw of one pair's working buffers)."""
+    from mcda._core.options import check_count_allocation
 
     if keep_draws is True:
         kept = usable.copy()
@@ -100,10 +101,11 @@ def _kept_pairs(keep_draws, methods, pairs, usable, n_samples: int) -> np.ndarra
                              f"{shown(unknown)}; the methods are {shown(methods)}", argument="keep_draws")
         wanted = {frozenset((position[a], position[b])) for a, b in keep_draws}
         kept = np.array([frozenset((int(i), int(j))) in wanted for i, j in pairs], dtype=bool) & usable
-    check_allocation(int(kept.sum()) * n_samples * 3 * 8,
-                     f"`keep_draws` keeps {int(kept.sum())} pairs × {n_samples} posterior draws",
-                     "Pass keep_draws=False (the probabilities need no draws), keep_draws=[(a, b), ...] for the "
-                     "pairs to plot, or fewer n_samples", argument="keep_draws")
+    check_count_allocation("n_samples", n_samples, int(kept.sum()) * 3 * 8 + working,
+                           f"posterior draws per pair, of which `keep_draws` keeps {int(kept.sum())} pairs' "
+                           "(keep_draws=False keeps none: the probabilities need no draws; keep_draws=[(a, b), ...] "
+                           "keeps the pairs to plot)",
+                           argument="keep_draws" if kept.any() else "n_samples")
     return kept
 
 

@@ -326,6 +326,14 @@ def hierarchical_comparison(scores, direction=None, *, rope=None, runs=None, rho
     methods = [str(m) for m in cube.coords["method"].values]
     datasets = [str(d) for d in cube.coords["dataset"].values]
     pairs = _pairs(len(methods))
+    from mcda._core.options import check_count_allocation
+
+    # per pair: δ_i draws (chains × n_samples × datasets) and their shrunk copy, ~20 floats of global draws,
+    # shares and their t-tails per draw; kept: 4 floats per draw of every pair
+    check_count_allocation("n_samples", n_samples,
+                           8 * n_chains * (2 * len(datasets) + 20 + (4 * len(pairs) if keep_draws else 0)),
+                           f"keeps {n_chains} chains × n_samples draws of {len(datasets)} datasets"
+                           + (f" and of {len(pairs)} pairs (keep_draws=True)" if keep_draws else ""))
     dataset_labels = np.array(datasets, dtype=object)
     base_seed = int(gen.integers(0, MAX_SEED))
     low_q, high_q = 0.5 - confidence_level / 2.0, 0.5 + confidence_level / 2.0

@@ -252,6 +252,11 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
     methods = [str(m) for m in cube.coords["method"].values]
     datasets = [str(d) for d in cube.coords["dataset"].values]
     k = len(methods)
+    from mcda._core.options import check_count_allocation
+
+    # the draws (chains × n_samples × k), their reordered copy and the two argsorts of the rank probabilities
+    check_count_allocation("n_samples", n_samples, 4 * 8 * n_chains * k,
+                           f"keeps {n_chains} chains × n_samples × {k} worths (and sorts them)")
     values = orient(cube).transpose("dataset", "method").values
     # the sampler sees the methods in an order fixed by the data (mean within-dataset rank, then mean
     # score) and the datasets in label order, so relabelling or reordering changes only the labels

@@ -421,7 +421,7 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
         from mcda._core._kernels.dirichlet import count_winners, normalise_and_count
 
         prob = np.full((len(pairs), 3), np.nan)
-        kept = _kept_pairs(keep_draws, methods, pairs, usable, n_samples)
+        kept = _kept_pairs(keep_draws, methods, pairs, usable, n_samples, working=3 * 3 * 8)
         draws = {} if keep_draws is not False else None
         bar = _Progress(int(usable.sum()), f"Bayesian sign test ({int(usable.sum())} pairs)", progress)
         done = 0

@@ -347,14 +347,13 @@ def summary(scores, direction=None, *, ci_method: str = "t", confidence_level: f
     if ci_method == "bootstrap":
         import os
 
-        from mcda._core.options import check_allocation
+        from mcda._core.options import check_count_allocation
 
         # each kernel thread holds two buffers of n_resamples resampled means for the cell it is on
         threads = os.cpu_count() or 1
-        check_allocation(2 * 8 * n_resamples * threads, f"`n_resamples`={n_resamples} needs two buffers of "
-                         f"{n_resamples} resampled means on each of {threads} threads",
-                         "Use fewer n_resamples (9,999 is the usual choice for percentile intervals)",
-                         argument="n_resamples")
+        check_count_allocation("n_resamples", n_resamples, 2 * 8 * threads,
+                               f"needs two buffers of resampled means on each of {threads} threads "
+                               "(9,999 is the usual choice for percentile intervals)")
     gen = as_rng(rng)
     cube, blocks = _blocks(scores, direction, metric, method_names)
     frames, notes = [], []
