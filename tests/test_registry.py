@@ -117,6 +117,23 @@ def test_the_cli_help_lists_every_registered_posthoc(capsys):
 
     assert main(["compare", "--help"]) == 0
     out = " ".join(capsys.readouterr().out.split())
-    listed = out.split("--test TEST post-hoc across datasets:")[1].split("--missing")[0]
-    for test in names("posthoc"):
-        assert test in listed
+    listed = "".join(out.split("--test TEST post-hoc across datasets:")[1].split("--missing")[0].split())
+    for test in names("posthoc"):  # argparse wraps at hyphens: compared without white space
+        assert f"{test}({''.join(PROCEDURES[test].words.split())})" in listed
+
+
+def test_the_cli_reads_test_and_pairwise_method_through_the_registry():
+    from mcda.app.cli import build_parser
+    from mcda.stats.procedures import paired_over_seeds
+
+    parser = build_parser()
+    args = parser.parse_args(["compare", "--example", "demsar2006", "--test", "Bergmann_Hommel"])
+    assert args.test == "bergmann-hommel"
+    args = parser.parse_args(["compare", "--example", "demsar2006", "--test", "f"])  # Finner's alias
+    assert args.test == "finner"
+    compare = next(a for a in parser._subparsers._group_actions[0].choices["compare"]._actions
+                   if "--test" in a.option_strings)
+    assert tuple(compare.choices) == names("posthoc")
+    method = next(a for a in parser._subparsers._group_actions[0].choices["compare"]._actions
+                  if "--pairwise-method" in a.option_strings)
+    assert tuple(method.choices) == paired_over_seeds() == ("t", "wilcoxon")

@@ -42,7 +42,8 @@ from mcda._core.validation import McdaArgumentError
 from mcda._core.validation import shown
 from mcda.data.design import DEFAULT_MISSING, MISSING_POLICIES
 from mcda.data.readers import CliError, read_scores
-from mcda.stats.procedures import names as procedure_names
+from mcda.stats.procedures import PROCEDURES, canonical as procedure_canonical, names as procedure_names
+from mcda.stats.procedures import paired_over_seeds
 
 __all__ = ["main", "read_scores", "CliError", "build_parser"]
 
@@ -69,6 +70,22 @@ class _DefaultsHelpFormatter(argparse.HelpFormatter):
 
 
 # --------------------------------------------------------------------------- the commands
+
+def _procedures_listed(names) -> str:
+    """The registered procedures ``names`` as the help lists them: name (the write-up's words)."""
+    return ", ".join(f"{name} ({PROCEDURES[name].words})" for name in names)
+
+
+def _procedure(allowed, what: str):
+    """An argparse type: the canonical registered name a word spells (any alias, case, "_"), one of ``allowed``."""
+    def read(text: str) -> str:
+        try:
+            return procedure_canonical(what, text, allowed=allowed)
+        except McdaArgumentError:
+            raise argparse.ArgumentTypeError(f"unknown {what} {text!r}; choose from {', '.join(allowed)}") from None
+    read.__name__ = what
+    return read
+
 
 def _float_argument(text: str, *, number: str, valid, must: str) -> float:
     """An argparse number: "must be {number}" when ``text`` is no number, "must {must}" when not ``valid``."""
@@ -141,10 +158,11 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--force", action="store_true",
                          help="write into --out even when it is a non-empty folder that mcda did not write "
                               "(files of the same names are replaced, others left alone)")
-    compare.add_argument("--test",
-                         help="post-hoc across datasets: " + ", ".join(procedure_names("posthoc", "all-pairs"))
-                              + " (default: nemenyi); with --control: " + ", ".join(procedure_names("posthoc", "control"))
-                              + " (default: holm)")
+    compare.add_argument("--test", metavar="TEST", type=_procedure(procedure_names("posthoc"), "test"),
+                         choices=procedure_names("posthoc"),
+                         help="post-hoc across datasets: " + _procedures_listed(procedure_names("posthoc", "all-pairs"))
+                              + " (default: nemenyi); with --control: "
+                              + _procedures_listed(procedure_names("posthoc", "control")) + " (default: holm)")
     compare.add_argument("--missing", choices=tuple(MISSING_POLICIES), default=DEFAULT_MISSING,
                          help="a missing (dataset, method) cell in the across-dataset test: drop the incomplete "
                               "methods, drop the incomplete datasets, or test the incomplete design as it is "
@@ -155,8 +173,8 @@ def build_parser() -> argparse.ArgumentParser:
                                            "over those k-1 per dataset, are written to pairwise_control.tex "
                                            "(pairwise.tex keeps every pair)")
     compare.add_argument("--ci-method", choices=("t", "bootstrap"), help="interval over seeds (default: the card's)")
-    compare.add_argument("--pairwise-method", choices=("t", "wilcoxon"), default="t",
-                         help="paired test over seeds within a dataset")
+    compare.add_argument("--pairwise-method", choices=paired_over_seeds(), default="t",
+                         help="paired test over seeds within a dataset: " + _procedures_listed(paired_over_seeds()))
     compare.add_argument("--unpaired", action="store_true",
                          help="seeds are not paired runs (seed labels differ between methods): compare each "
                               "method's seeds as two samples (Welch t, or Mann-Whitney with --pairwise-method "

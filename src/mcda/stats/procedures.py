@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 from mcda._core.validation import McdaArgumentError
 
-__all__ = ["Procedure", "PROCEDURES", "canonical", "names", "display_name", "short_name", "references", "load",
-           "adjustment_aliases"]
+__all__ = ["Procedure", "PROCEDURES", "canonical", "names", "paired_over_seeds", "display_name", "short_name",
+           "references", "load", "adjustment_aliases"]
 
 
 @dataclass(frozen=True)
@@ -171,13 +171,13 @@ _ENTRIES = (
     Procedure("fdr-by", "adjustment", "Benjamini–Yekutieli", "the Benjamini–Yekutieli false discovery rate",
               ("benjamini2001",), "fdr-by", _BOTH, _MULTITEST,
               aliases=("by", "benjamini-yekutieli", "fdr-n", "fdr-c", "fdrn", "fdrcorr"), abbreviation="BY"),
+    Procedure("t", "seeds", "paired t", "paired t tests", ("student1908",), None, _BOTH, f"{_SEEDS}:paired_tests",
+              aliases=("paired-t", "t-test"), unpaired="welch"),
     Procedure("wilcoxon", "pool-independent", "Wilcoxon", "Wilcoxon signed-rank tests", ("wilcoxon1945", "demsar2006"),
               None, _BOTH, _POOL_INDEPENDENT, aliases=("wilcoxon-signed-rank", "signed-rank-test"), also=("seeds",),
               unpaired="mann-whitney"),
     Procedure("sign", "pool-independent", "Sign", "exact two-sided sign tests", ("dixon1946", "demsar2006"), None,
               _BOTH, _POOL_INDEPENDENT, aliases=("sign-test",)),
-    Procedure("t", "seeds", "paired t", "paired t tests", ("student1908",), None, _BOTH, f"{_SEEDS}:paired_tests",
-              aliases=("paired-t", "t-test"), unpaired="welch"),
     Procedure("welch", "seeds", "Welch t", "Welch's unpaired t tests", ("welch1947",), None, _BOTH,
               f"{_SEEDS}:paired_tests", aliases=("welch-t",)),
     Procedure("mann-whitney", "seeds", "Mann–Whitney U", "Mann–Whitney U tests", ("mann1947",), None, _BOTH,
@@ -207,6 +207,11 @@ def names(family: str | None = None, comparisons: str | None = None) -> tuple[st
     """
     return tuple(p.name for p in _ENTRIES if (family is None or family in (p.family, *p.also))
                  and (comparisons is None or comparisons in p.comparisons))
+
+
+def paired_over_seeds() -> tuple[str, ...]:
+    """The paired tests over seeds (``paired_tests(method=)``): those with an unpaired counterpart."""
+    return tuple(name for name in names("seeds") if PROCEDURES[name].unpaired)
 
 
 def _key(value) -> str | None:

@@ -29,16 +29,16 @@ from mcda._core.numeric import tied
 from mcda._core.results import Result, pair_decisions_table, states_scale
 from mcda.stats._shared.multitest import (PAIR_STRUCTURED, PVALUE_ADJUSTMENTS, adjust_pvalues, canonical_adjustment)
 from mcda.stats._shared.ranks import prepare_across, rank_rows
-from mcda.stats.procedures import short_name
+from mcda.stats.procedures import canonical, display_name, names, short_name
 
 __all__ = ["PairwiseOverDatasets", "pairwise_over_datasets", "TESTS", "ZERO_METHODS"]
 
-TESTS = ("wilcoxon", "sign")
+#: The tests of :func:`pairwise_over_datasets` (its ``test=``): the registry's pool-independent family.
+TESTS = names("pool-independent")
 ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 _EXACT_MAX = 50       # scipy: the exact null of R+ when N <= 50 and no |d| ties or is zero
 _SIGNFLIP_MAX = 13    # scipy: the exact sign-flip distribution when ties or zeros and N <= 13
 _BLOCK_CELLS = 2_000_000  # pairs × datasets of differences held at once
-_NAMES = {"wilcoxon": "Wilcoxon", "sign": "sign"}
 
 
 def _adjustment(adjust) -> str:
@@ -164,7 +164,7 @@ class PairwiseOverDatasets(Result):
     @property
     def procedure(self) -> str:
         """The procedure's name, e.g. "Wilcoxon–Holm"."""
-        return f"{_NAMES[self.test].capitalize()}–{short_name(self.adjust)}"
+        return f"{display_name(self.test)}–{short_name(self.adjust)}"
 
     def summary(self) -> str:
         what = f"against control {self.control}" if self.control is not None else "all pairs"
@@ -346,7 +346,7 @@ def pairwise_over_datasets(scores, direction=None, *, test: str = "wilcoxon", ad
     ('C4.5', 'C4.5+m', 12.0, 93.0)
     """
     alpha = check_alpha(alpha)
-    test = check_choice("test", test.strip().lower() if isinstance(test, str) else test, TESTS)
+    test = canonical("test", test, allowed=TESTS)
     zero_method = check_choice("zero_method", zero_method, ZERO_METHODS)
     if test == "sign" and zero_method == "pratt":
         raise McdaArgumentError("`zero_method` 'pratt' ranks the zero differences, which the sign test does not do; for "

@@ -12,7 +12,7 @@ import pandas as pd
 
 from mcda._core.numeric import score_tolerance
 from mcda._core.results import states_scale
-from mcda._core.validation import check_choice, McdaArgumentError, MissingDataWarning, shown as _shown, warn
+from mcda._core.validation import McdaArgumentError, MissingDataWarning, shown as _shown, warn
 from mcda.data.blocks import require_in_memory
 from mcda.data.cube import orient, single_score_cube
 from mcda.data.checks import resolve_rope
@@ -21,10 +21,13 @@ from mcda.stats.bayesian._shared import (_check_positive_float, _check_sampling,
                                          _pair_rows, _probabilities_from_counts, _Progress, _two_regions)
 from mcda.stats.bayesian.sign import _assemble, bayesian_sign_comparison, BayesianComparison
 from mcda.stats._shared.counts import counts_from_cube
+from mcda.stats.procedures import canonical, load, names
 
 __all__ = ["bayesian_signed_rank_comparison", "two_on_multiple"]
 
-TESTS = ("signed_rank", "sign")
+#: The tests :func:`two_on_multiple` runs (its ``test=``, which also takes "signed_rank" and "sign"):
+#: the registry's Bayesian pairwise tests on one score per dataset.
+TESTS = names("bayesian", "all-pairs")
 # signed-rank: at most this many weights (draws × observations) in memory at once
 _BLOCK_WEIGHTS = 1 << 22
 _KERNEL_BLOCK = 128
@@ -335,6 +338,7 @@ def two_on_multiple(x, y, *, direction=None, metric=None, rope=None, test: str =
     rope : float, optional
         Half-width of the region of practical equivalence (None: the card's noise floor).
     test : {"signed_rank", "sign"}
+        (also spelt "bayesian-signed-rank", "bayesian-sign", the registry's names)
         :func:`bayesian_signed_rank_comparison` (baycomp's choice for one-dimensional
         scores) or :func:`bayesian_sign_comparison`.
     method_names : pair of str
@@ -374,7 +378,7 @@ def two_on_multiple(x, y, *, direction=None, metric=None, rope=None, test: str =
     >>> row["method_a"], row["method_b"], row["label"]
     ('x', 'y', 'b_better')
     """
-    check_choice("test", test, TESTS)
+    run = load(canonical("test", test, allowed=TESTS))
     names = [str(m) for m in method_names]
     if len(names) != 2 or names[0] == names[1]:
         raise McdaArgumentError(f"`method_names` must be two different labels; got {list(method_names)!r}.",
@@ -401,5 +405,4 @@ def two_on_multiple(x, y, *, direction=None, metric=None, rope=None, test: str =
         warn(f"{int(one_sided.sum())} of {cube.sizes['dataset']} datasets have a result for only one of the two "
              f"methods and are left out of the comparison (nothing is imputed): {_shown(lacking, fmt=str)}.",
              MissingDataWarning)
-    run = bayesian_signed_rank_comparison if test == "signed_rank" else bayesian_sign_comparison
     return run(cube, rope=rope, **options)

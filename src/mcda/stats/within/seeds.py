@@ -40,6 +40,7 @@ from mcda._core.numeric import rank, score_tolerance, snap_differences
 from mcda._core.validation import Reason
 from mcda.stats._shared.intervals import spread, t_interval
 from mcda.stats._shared.multitest import adjust_by_family
+from mcda.stats.procedures import canonical, paired_over_seeds
 
 __all__ = [
     "summary",
@@ -55,7 +56,9 @@ __all__ = [
 ]
 
 CI_METHODS = ("t", "bootstrap")
-TEST_METHODS = ("t", "wilcoxon")
+#: The paired tests of :func:`paired_tests` (its ``method=``): the registered tests over seeds that
+#: have an unpaired counterpart (Welch's t, Mann–Whitney U), which ``paired=False`` runs instead.
+TEST_METHODS = paired_over_seeds()
 ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 _FEW_SEEDS_FOR_BOOTSTRAP = 10
 
@@ -1009,7 +1012,7 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
 
     ``mean_diff`` is a − b: accuracy is higher-is-better, so negative means b is better.
     """
-    check_choice("method", method, TEST_METHODS)
+    method = canonical("method", method, allowed=TEST_METHODS)
     alpha = check_alpha(alpha)
     check_choice("zero_method", zero_method, ZERO_METHODS)
     if not isinstance(paired, bool):
