@@ -179,6 +179,34 @@ def test_only_the_command_line_and_the_public_namespaces_load_the_ingestion_engi
     assert not offences, "\n".join(sorted(set(offences)))
 
 
+# --------------------------------------------------------------------------- private names stay home
+def _top(module: str) -> str:
+    """The top-level package of a module (``data`` for mcda.data.io); a top-level module is its own."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def _private_offences(imports) -> list[str]:
+    """``from mcda.X import _name`` where X is another top-level package than the importer's."""
+    return sorted({f"{a} imports {n} from {b}" for a, b, n in imports
+                   if n and n.startswith("_") and not n.startswith("__") and _top(a) != _top(b)})
+
+
+def test_the_private_name_scan_finds_what_it_looks_for():
+    imports = [("mcda.ingest.convert", "mcda.data.readers", "_numeric"),
+               ("mcda.data.cube", "mcda.data.readers", "_numeric"),
+               ("mcda.stats.across.compare", "mcda.stats._shared.ranks", "rank_sums"),
+               ("mcda.plots", "mcda.present", "plots")]
+    assert _private_offences(imports) == ["mcda.ingest.convert imports _numeric from mcda.data.readers"]
+
+
+def test_no_private_name_is_imported_across_top_level_packages():
+    # a helper another package needs gets a public name in its module (its package's internal API);
+    # private names are shared only inside their own package
+    offences = _private_offences(_imports(_modules()))
+    assert not offences, "private names imported from another package:\n" + "\n".join(offences)
+
+
 # --------------------------------------------------------------------------- the statistics families
 #: What every family of ``stats/`` may import besides itself: the shared helpers and the registry.
 SHARED_FAMILIES = ("_shared", "procedures")

@@ -21,6 +21,7 @@ from mcda._core.validation import check_choice, check_rope, nearest, shown
 from mcda.data.cards import (DIRECTIONS, MetricCard, direction_sign, UnknownMetricError, card_from_dict, get_card)
 
 __all__ = [
+    "resolve_metric",
     "attach_metric",
     "cube_card",
     "cube_cards",
@@ -38,7 +39,7 @@ _MAX_SHOWN = 8
 
 # --------------------------------------------------------------------------- metric / direction
 
-def _resolve_one(metric, direction, *, what: str = "") -> tuple[str, str, MetricCard | None]:
+def resolve_metric(metric, direction, *, what: str = "") -> tuple[str, str, MetricCard | None]:
     """(metric name or '', direction, card or None) for one metric; contradictions raise."""
     where = f" for metric {what!r}" if what else ""
     if direction is not None:
@@ -85,7 +86,7 @@ def attach_metric(da: xr.DataArray, metric, direction, noise_floor=None) -> xr.D
         for label in labels:
             m = metric_map.get(label, label) if metric_map else label
             d = direction_map.get(label) if direction_map else direction
-            _, dd, card = _resolve_one(m, d, what=label)
+            _, dd, card = resolve_metric(m, d, what=label)
             dirs.append(dd)
             own = noise_floor.get(label) if isinstance(noise_floor, Mapping) else None
             floors.append(card.noise_floor if card else (math.nan if own is None else own))
@@ -97,7 +98,7 @@ def attach_metric(da: xr.DataArray, metric, direction, noise_floor=None) -> xr.D
         if isinstance(metric, Mapping) or isinstance(direction, Mapping):
             raise McdaArgumentTypeError("`metric` and `direction` are mappings only for cubes with a `metric` dim",
                                         argument="metric")
-        name, d, card = _resolve_one(metric, direction)
+        name, d, card = resolve_metric(metric, direction)
         attrs["metric"] = name
         attrs["direction"] = d
         own = noise_floor if isinstance(noise_floor, float) else None

@@ -24,7 +24,7 @@ from mcda.data.cards import MetricCard
 from mcda.data.checks import (_META_ATTRS, _apply_scale, _narrow_to_metric, _one_metric_from_coords, _sign,
                               _stored_direction, _stored_metric, _stored_noise_floor, attach_metric,
                               check_card_ranges)
-from mcda.data.readers import (DIMS, METHOD_COLUMN_NAMES, _DEFAULT_COLUMNS, _STRING_DIMS, _from_array,
+from mcda.data.readers import (DIMS, _METHOD_COLUMN_NAMES, _DEFAULT_COLUMNS, _STRING_DIMS, _from_array,
                                _from_dataarray, _from_dict, _from_tidy, _from_wide, read_path)
 
 __all__ = [
@@ -134,7 +134,7 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
             raise McdaArgumentError(f"`data` is empty (a DataFrame of shape {data.shape})", argument="data")
         cols = dict(_DEFAULT_COLUMNS) | dict(columns or {})
         is_tidy = cols["method"] in data.columns
-        named = [str(c) for c in data.columns if str(c).lower() in METHOD_COLUMN_NAMES and str(c) != "method"]
+        named = [str(c) for c in data.columns if str(c).lower() in _METHOD_COLUMN_NAMES and str(c) != "method"]
         if not is_tidy and "method" not in (columns or {}) and named:
             raise McdaArgumentError(f"the table has no 'method' column but a {named[0]!r} column: if it is tidy (one row per "
                              f"result), pass `columns={{'method': {named[0]!r}}}` (and the score column, e.g. "

@@ -24,14 +24,12 @@ __all__ = [
     "CompleteCases",
     "complete_cases",
     "complete_cases_with",
-    "incomplete_design_error",
     "EMPTY_DATASET_RULE",
     "name_empty_datasets",
     "without_empty_datasets",
     "WAYS_OUT",
     "missing_rows",
     "concat_missing",
-    "complete_design",
     "reduce_seeds",
     "MISSING_POLICIES",
     "MISSING_ALIASES",
@@ -100,7 +98,7 @@ class CompleteCases(Result):
         return "\n".join(lines)
 
 
-def incomplete_design_error(n_methods: int, n_datasets: int, excluded: dict, *,
+def _incomplete_design_error(n_methods: int, n_datasets: int, excluded: dict, *,
                             ways_out: str) -> McdaArgumentError:
     """The error when dropping incomplete methods leaves too little to compare.
 
@@ -184,7 +182,7 @@ def complete_cases_with(cube: xr.DataArray, *, policy: str = "methods", ways_out
     excluded: dict = {}
     if policy == "methods":
         rows = np.flatnonzero(miss.values.any(axis=1))
-        columns, excluded, _ = complete_design(ds, me, (rows, miss.values[rows]), fmt=lambda v: v, ways_out=ways_out)
+        columns, excluded, _ = _complete_design(ds, me, (rows, miss.values[rows]), fmt=lambda v: v, ways_out=ways_out)
         bad = np.ones(me.size, dtype=bool)
         bad[columns] = False
         out = cube if (keep_ds.all() and not bad.any()) else cube.isel(
@@ -218,7 +216,7 @@ def concat_missing(a: tuple, b: tuple) -> tuple:
     return np.concatenate([a[0], b[0]]), np.concatenate([a[1], b[1]])
 
 
-def complete_design(datasets, methods, flags: tuple, *, fmt=str,
+def _complete_design(datasets, methods, flags: tuple, *, fmt=str,
                     ways_out: str = "none") -> tuple[np.ndarray, dict, np.ndarray]:
     """Finalize: (kept method columns, excluded method -> datasets it lacks, empty dataset positions).
 
@@ -238,7 +236,7 @@ def complete_design(datasets, methods, flags: tuple, *, fmt=str,
     columns = np.flatnonzero(~bad)
     n_kept = len(labels) - int(empty.sum())
     if columns.size < 2 or n_kept == 0:
-        raise incomplete_design_error(int(columns.size), n_kept, excluded, ways_out=ways_out)
+        raise _incomplete_design_error(int(columns.size), n_kept, excluded, ways_out=ways_out)
     return columns, excluded, np.asarray(rows[empty], dtype=np.int64)
 
 
@@ -387,7 +385,7 @@ def missing_design(cube: xr.DataArray, missing: str, flags: tuple,
     methods = [str(m) for m in cube.coords["method"].values]
     rows, mask = flags
     if missing == "complete":
-        columns, excluded, empty = complete_design(cube.coords["dataset"].values, methods, flags, ways_out=ways_out)
+        columns, excluded, empty = _complete_design(cube.coords["dataset"].values, methods, flags, ways_out=ways_out)
     elif missing == "datasets":
         columns, excluded = np.arange(len(methods)), {}
         empty, _ = incomplete_datasets(cube, flags)

@@ -34,7 +34,7 @@ from mcda.data.readers import (JSON_FORMAT, JSON_VERSION, NETCDF_ENCODING, read_
                                read_zarr, require_dask)
 from mcda.data.stores import check_target, publishing
 
-__all__ = ["to_json", "from_json", "to_netcdf", "from_netcdf", "open_cube", "to_zarr"]
+__all__ = ["to_json", "from_json", "to_netcdf", "from_netcdf", "open_cube", "open_zarr_cube", "to_zarr"]
 
 
 # --------------------------------------------------------------------------- JSON
@@ -178,7 +178,7 @@ def open_cube(path, *, chunks: int | None = None) -> xr.DataArray:
     return as_cube(read_store(path, chunks=chunks))
 
 
-def _open_zarr_cube(path, *, spec=None, dataset_labels=None) -> xr.DataArray:
+def open_zarr_cube(path, *, spec=None, dataset_labels=None) -> xr.DataArray:
     """:func:`open_cube` for a Zarr store; ``dataset_labels``: the store's dataset labels (an
     object array of ``str``) when the caller has them (:mod:`mcda.ingest.convert` just wrote them), so
     that they are not read back."""

@@ -25,8 +25,8 @@ from mcda.data.cards import get_card
 from mcda.data.stores import missing_parts
 
 __all__ = [
+    "numeric_scores",
     "DIMS",
-    "METHOD_COLUMN_NAMES",
     "check_csv_fields",
     "read_scores",
     "CliError",
@@ -46,7 +46,7 @@ JSON_VERSION = 1
 _DEFAULT_COLUMNS = {d: d for d in DIMS} | {"score": "score"}
 _MAX_SHOWN = 8
 #: Column names people give the method column of a tidy table (matched case-insensitively).
-METHOD_COLUMN_NAMES = ("method", "model", "algorithm", "classifier", "system", "approach")
+_METHOD_COLUMN_NAMES = ("method", "model", "algorithm", "classifier", "system", "approach")
 
 
 # --------------------------------------------------------------------------- frames, dicts, arrays, DataArrays
@@ -58,7 +58,7 @@ METHOD_COLUMN_NAMES = ("method", "model", "algorithm", "classifier", "system", "
 _HUGE = 1e150
 
 
-def _numeric(values: pd.Series | np.ndarray, where) -> np.ndarray:
+def numeric_scores(values: pd.Series | np.ndarray, where) -> np.ndarray:
     """float64 values; non-numeric entries, ±inf, complex values and magnitudes beyond 1e150
     raise naming ``where(i)`` for each bad i; masked entries become NaN (missing)."""
     if np.ma.isMaskedArray(values):  # a masked entry is a missing result, as xarray reads it
@@ -207,7 +207,7 @@ def _from_tidy(frame: pd.DataFrame, columns: Mapping[str, str]) -> xr.DataArray:
         raise McdaArgumentError(f"duplicate rows: {n} ({', '.join(dims)}) keys appear more than once, e.g. {examples}. "
                          "Aggregate them yourself or add the distinguishing column (e.g. a seed).", argument=None)
     index_names = list(frame.index)
-    values = _numeric(frame[cols["score"]].to_numpy(),
+    values = numeric_scores(frame[cols["score"]].to_numpy(),
                       lambda i: f"row {index_names[i[0]]!r} (column {cols['score']!r})")
     labels, codes = {}, []
     for d, k in zip(dims, keys):
@@ -245,7 +245,7 @@ def _from_wide(frame: pd.DataFrame, columns: Mapping[str, str] | None) -> xr.Dat
         if seen.duplicated().any():
             raise McdaArgumentError(f"duplicate {what} labels: {shown(seen[seen.duplicated()].unique())}",
                                     argument=None)
-    values = _numeric(frame.to_numpy(dtype=object),
+    values = numeric_scores(frame.to_numpy(dtype=object),
                       lambda i: f"dataset {datasets[i[0]]!r}, method {methods[i[1]]!r}")
     return xr.DataArray(values, dims=("dataset", "method"),
                         coords={"dataset": np.array(datasets, dtype=object),
@@ -285,7 +285,7 @@ def _from_dict(data: Mapping) -> xr.DataArray:
             else:
                 raw[i, j] = v
     seeds_note = ", seed {}".format
-    values = _numeric(raw, lambda idx: f"dataset {datasets[idx[0]]!r}, method {methods[idx[1]]!r}"
+    values = numeric_scores(raw, lambda idx: f"dataset {datasets[idx[0]]!r}, method {methods[idx[1]]!r}"
                       + (seeds_note(idx[2]) if has_seeds else ""))
     dims = ("dataset", "method") + (("seed",) if has_seeds else ())
     coords = {"dataset": np.array(datasets, dtype=object), "method": np.array(methods, dtype=object)}
@@ -318,7 +318,7 @@ def _from_array(data, method_names, dataset_names, seed_names) -> xr.DataArray:
                 raise McdaArgumentError(f"`{d}_names` has duplicates: {shown(pd.Series(labels)[pd.Series(labels).duplicated()])}",
                                         argument=f"{d}_names", value=given)
         coords[d] = labels
-    values = _numeric(arr, lambda idx: ", ".join(f"{d} {coords[d][i]!r}" for d, i in zip(dims, idx)))
+    values = numeric_scores(arr, lambda idx: ", ".join(f"{d} {coords[d][i]!r}" for d, i in zip(dims, idx)))
     return xr.DataArray(values, dims=dims, coords=coords, name="score")
 
 
@@ -457,7 +457,7 @@ def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
     if hasattr(da.data, "dask"):  # keep lazy arrays lazy; values are checked chunk-wise where used
         out = da.assign_coords(coords)
     else:
-        values = _numeric(da.values, lambda idx: ", ".join(f"{d} {coords[d][i]!r}" for d, i in zip(order, idx)))
+        values = numeric_scores(da.values, lambda idx: ", ".join(f"{d} {coords[d][i]!r}" for d, i in zip(order, idx)))
         out = da.copy(data=values).assign_coords(coords)
     for d, checked in coords.items():  # the validated cube's own label Index: its text labels are checked
         if (isinstance(checked, pd.Index) and checked.dtype == object and len(checked) >= _MANY_LABELS
@@ -524,7 +524,7 @@ def read_cube_json(source) -> xr.DataArray:
     if raw.shape != tuple(len(coords[d]) for d in dims):
         raise McdaArgumentError(f"the cube JSON's values have shape {raw.shape} but its coords give "
                                 f"{tuple(len(coords[d]) for d in dims)}", argument="source")
-    values = _numeric(raw, lambda idx: "JSON value at " + ", ".join(f"{d} {coords[d][i]!r}" for d, i in zip(dims, idx)))
+    values = numeric_scores(raw, lambda idx: "JSON value at " + ", ".join(f"{d} {coords[d][i]!r}" for d, i in zip(dims, idx)))
     da = xr.DataArray(values, dims=dims, coords=coords, name="score")
     for name, spec in doc.get("extra_coords", {}).items():
         raw = spec["values"]
@@ -796,7 +796,7 @@ def read_scores(path, *, columns: dict | None = None, metric: str | None = None)
     if "score" not in columns and "score" not in frame.columns and metric is not None and metric in frame.columns:
         roles["score"] = metric  # a tidy file whose score column is named after the metric
     if "method" not in columns and roles["method"] not in frame.columns:
-        named = [c for c in frame.columns if c.lower() in METHOD_COLUMN_NAMES]
+        named = [c for c in frame.columns if c.lower() in _METHOD_COLUMN_NAMES]
         if len(named) == 1:  # a tidy file whose method column is called model, algorithm, classifier, ...
             roles["method"] = named[0]
             notes.append(f"read as a tidy file with {named[0]!r} as the method column (name another with "

@@ -322,10 +322,10 @@ def _scores(column, name: str, datasets, methods, first_row: int) -> np.ndarray:
         try:
             values = text.cast(pa.float64()).to_numpy(zero_copy_only=False)
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-            from mcda.data.readers import _numeric  # names every non-numeric row (and accepts blank text as missing)
+            from mcda.data.readers import numeric_scores  # names every non-numeric row (and accepts blank text as missing)
 
             raw = np.asarray(text.to_numpy(zero_copy_only=False), dtype=object)
-            values = _numeric(raw, lambda i: where(i[0]))
+            values = numeric_scores(raw, lambda i: where(i[0]))
     elif pa.types.is_null(kind):
         values = np.full(len(column), np.nan)
     else:
@@ -1176,8 +1176,8 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
     """Both passes from ``source`` into the store at ``path``; returns the lazily opened cube."""
     import importlib.util
 
-    from mcda.data.io import _open_zarr_cube
-    from mcda.data.checks import _resolve_one
+    from mcda.data.io import open_zarr_cube
+    from mcda.data.checks import resolve_metric
     from mcda.data.readers import require_dask
     from mcda.data.stores import check_target, publishing
 
@@ -1193,12 +1193,12 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
     check_target(path, overwrite)  # before pass 1: a folder that is not a store is refused, and named
     if work_dir is not None and not Path(work_dir).is_dir():
         raise McdaArgumentError(f"`work_dir` {str(work_dir)!r} is not a directory", argument="work_dir", value=work_dir)
-    _resolve_one(metric, direction)  # a missing or contradictory metric is refused now, not after pass 1
+    resolve_metric(metric, direction)  # a missing or contradictory metric is refused now, not after pass 1
     with publishing(path, overwrite=overwrite) as staging:  # one writer; `path` replaced only when complete
         labels = _convert(source, str(staging), metric=metric, direction=direction, chunk_datasets=chunk_datasets,
                           rows_in_memory=rows_in_memory, work_dir=work_dir)
     # the labels just written, not read back from the store
-    return _open_zarr_cube(str(path), dataset_labels=labels)
+    return open_zarr_cube(str(path), dataset_labels=labels)
 
 
 def _convert(source: _Source, store_path: str, *, metric, direction, chunk_datasets, rows_in_memory, work_dir):

@@ -14,7 +14,7 @@ from mcda.present.plots import _style
 from mcda.present.plots._layout import check_page
 from mcda.data.cards import higher_is_better
 
-__all__ = ["forest_positions", "forest_missing", "forest_pages", "forest_layout", "forest_panels", "plot_forest"]
+__all__ = ["forest_positions", "forest_pages", "forest_layout", "forest_panels", "plot_forest"]
 
 _FIELDS = ("table", "ci_method", "confidence_level", "direction")
 _ROW_SPAN = 0.76          # share of a row's height the methods spread over
@@ -58,7 +58,7 @@ def forest_positions(table: pd.DataFrame, *, datasets: list, methods: list, sort
     return pd.DataFrame(rows, columns=["dataset", "method", "row", "slot", "y"])
 
 
-def forest_missing(table: pd.DataFrame, *, datasets: list, methods: list, sort: bool = False) -> pd.DataFrame:
+def _forest_missing(table: pd.DataFrame, *, datasets: list, methods: list, sort: bool = False) -> pd.DataFrame:
     """The (dataset, method) cells without a mean, and where their "no result" mark goes.
 
     Without ``sort`` a missing cell keeps its method's slot; with ``sort`` the missing methods
@@ -68,7 +68,7 @@ def forest_missing(table: pd.DataFrame, *, datasets: list, methods: list, sort: 
     --------
     >>> import pandas as pd
     >>> t = pd.DataFrame({"dataset": ["d", "d"], "method": ["a", "b"], "mean": [0.1, float("nan")]})
-    >>> forest_missing(t, datasets=["d"], methods=["a", "b"])[["method", "slot"]].values.tolist()
+    >>> _forest_missing(t, datasets=["d"], methods=["a", "b"])[["method", "slot"]].values.tolist()
     [['b', 1]]
     """
     k = len(methods)
@@ -240,7 +240,7 @@ def plot_forest(summary, *, metric=None, datasets=None, methods=None, sort: bool
     datasets = datasets[paging["pages"][page - 1]]
     table = table[table["dataset"].isin(datasets) & table["method"].isin(methods)]
     pos = forest_positions(table, datasets=datasets, methods=methods, sort=bool(sort), higher_is_better=higher)
-    missing = forest_missing(table, datasets=datasets, methods=methods, sort=bool(sort))
+    missing = _forest_missing(table, datasets=datasets, methods=methods, sort=bool(sort))
     cells = table.set_index(["dataset", "method"])
     styles = _common.method_styles(methods)
     n_rows, k = len(datasets), len(methods)

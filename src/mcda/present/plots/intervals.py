@@ -16,7 +16,7 @@ from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda.present.plots import _layout
 from mcda.present.plots import _style
 
-__all__ = ["interval_rows", "interval_layout", "rank_ticks", "plot_rank_intervals"]
+__all__ = ["interval_rows", "interval_layout", "plot_rank_intervals"]
 
 
 def interval_rows(result) -> dict:
@@ -122,12 +122,12 @@ def interval_layout(labels, *, width: float, caption_lines: int = 4, max_height:
             "height": min(rows_on_page * row + fixed, max_height)}
 
 
-def rank_ticks(n_methods: int) -> list[int]:
+def _rank_ticks(n_methods: int) -> list[int]:
     """Labelled ranks: 1, then multiples of a step (1, 2, 5, 10, 20, 25) giving at most 8 labels.
 
     Examples
     --------
-    >>> rank_ticks(8), rank_ticks(50)
+    >>> _rank_ticks(8), _rank_ticks(50)
     ([1, 2, 3, 4, 5, 6, 7, 8], [1, 10, 20, 30, 40, 50])
     """
     step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100) if n_methods / s <= 8)
@@ -208,7 +208,7 @@ def plot_rank_intervals(result, *, width="column", page: int = 0, ax=None):
         if rows["rank_axis"]:
             lo, hi = rows["limits"]
             ax.set_xlim(lo - 0.3, hi + 0.3)            # rank 1 (best) at the left
-            ax.set_xticks(rank_ticks(int(hi)))
+            ax.set_xticks(_rank_ticks(int(hi)))
         if rows["reference"] is not None:
             ax.axvline(rows["reference"], color="black", lw=0.6, gid="reference_line")
             for t in rows.get("thresholds", ()):

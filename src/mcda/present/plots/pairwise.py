@@ -13,13 +13,13 @@ from mcda.present.plots import _layout
 from mcda.present.plots import _style
 from mcda.present.plots._layout import check_page
 
-__all__ = ["pair_matrix", "pair_gaps", "pairwise_methods", "list_rows", "list_pages", "plot_pairwise"]
+__all__ = ["pair_matrix", "pair_gaps", "list_rows", "list_pages", "plot_pairwise"]
 
 _FIELDS = ("table", "method", "alpha")
 _LAYOUTS = ("matrix", "list")
 
 
-def pairwise_methods(table: pd.DataFrame) -> list:
+def _pairwise_methods(table: pd.DataFrame) -> list:
     """The methods of a pairwise table, in the order they first appear (a before b)."""
     seen: dict = {}
     for a, b in zip(table["method_a"], table["method_b"]):
@@ -155,7 +155,7 @@ def plot_pairwise(result, *, layout: str = "matrix", datasets=None, metric=None,
     table, metric = _common.one_metric(result.table, metric)
     datasets = _common.subset("datasets", datasets, list(pd.unique(table["dataset"])))
     table = table[table["dataset"].isin(datasets)]
-    methods = pairwise_methods(table)
+    methods = _pairwise_methods(table)
     w = _style.figure_size(width)[0]
     if max_cols is not None and (not isinstance(max_cols, int) or isinstance(max_cols, bool) or max_cols < 1):
         raise McdaArgumentError(f"`max_cols` must be a positive integer; got {max_cols!r}",
@@ -368,7 +368,7 @@ def list_pages(counts, per_page: int) -> list[list[tuple[int, int, int]]]:
 
 def _list_key(table, width_in: float):
     """Whether the list's rows read "i − j" (names wider than 45 % of the width), and the key's size."""
-    methods = pairwise_methods(table)
+    methods = _pairwise_methods(table)
     numbered = _layout.numbered_rows([f"{a} − {b}" for a, b in zip(table["method_a"], table["method_b"])],
                                      width=width_in, font=_style.FONT_SIZE - 1, share=0.45)
     key = _layout.name_key([f"{i + 1} {m}" for i, m in enumerate(methods)], width=width_in,
@@ -387,7 +387,7 @@ def _draw_list(result, table, datasets, chunks, *, width, ax, numbered, key):
     ordered = pd.concat(parts, ignore_index=True)
     n = len(ordered) + len(headers)
     # long names: the rows read "i − j" and a key under the figure names the methods
-    methods = pairwise_methods(table)
+    methods = _pairwise_methods(table)
     number = {m: i + 1 for i, m in enumerate(methods)}
     key_labels = [f"{i + 1} {m}" for i, m in enumerate(methods)]
     own = ax is None

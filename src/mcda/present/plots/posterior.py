@@ -19,7 +19,7 @@ from mcda.present.plots import _layout
 from mcda.present.plots import _style
 from mcda.present.plots._layout import check_page
 
-__all__ = ["TRIANGLE", "ternary_xy", "pair_draws", "pair_rows", "posterior_matrix", "posterior_bar_pages",
+__all__ = ["TRIANGLE", "ternary_xy", "pair_draws", "pair_rows", "posterior_bar_pages",
            "plot_posterior", "plot_posterior_bars"]
 
 _FIELDS = ("table", "draws", "rope", "threshold", "method", "methods")
@@ -293,7 +293,7 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None,
     return fig, ax
 
 
-def posterior_matrix(result) -> tuple[list, np.ndarray, np.ndarray]:
+def _posterior_matrix(result) -> tuple[list, np.ndarray, np.ndarray]:
     """(methods, P(row better than column), decision code) for the grid layout.
 
     The decision code is 1 where the row method is the pair's decision (``a_better`` oriented
@@ -513,7 +513,7 @@ def _posterior_grid(result, *, width, ax):
     from matplotlib.colors import Normalize
     from matplotlib.lines import Line2D
 
-    methods, probs, decision = posterior_matrix(result)
+    methods, probs, decision = _posterior_matrix(result)
     k = len(methods)
     w = _style.figure_size(width)[0]
     layout = _layout.matrix_layout(k, methods, width=w, max_height=_layout.PAGE_HEIGHT - 0.25)

@@ -11,25 +11,25 @@ from mcda.present.plots import _common
 from mcda.present.plots import _layout
 from mcda.present.plots import _style
 
-__all__ = ["stability_order", "position_matrix", "plot_rank_stability"]
+__all__ = ["plot_rank_stability"]
 
 _FIELDS = ("mean_ranks", "position_probabilities", "mean_rank_interval", "n_resamples", "confidence_level",
            "aggregation", "n_datasets")
 
 
-def stability_order(mean_ranks: pd.Series) -> list:
+def _stability_order(mean_ranks: pd.Series) -> list:
     """Methods by observed mean rank (best first; ties keep the input order).
 
     Examples
     --------
     >>> import pandas as pd
-    >>> stability_order(pd.Series({"a": 2.0, "b": 1.0, "c": 2.0}))
+    >>> _stability_order(pd.Series({"a": 2.0, "b": 1.0, "c": 2.0}))
     ['b', 'a', 'c']
     """
     return list(mean_ranks.sort_values(kind="stable").index)
 
 
-def position_matrix(position_probabilities: pd.DataFrame, order: list) -> np.ndarray:
+def _position_matrix(position_probabilities: pd.DataFrame, order: list) -> np.ndarray:
     """The rows of P(position = r) in ``order`` (methods × positions 1..k), as drawn."""
     return position_probabilities.loc[order].to_numpy(dtype=float)
 
@@ -78,10 +78,10 @@ def plot_rank_stability(result, *, annotate: bool | None = None, width="column",
     ['C4.5+m+cf', 'C4.5+m', 'C4.5+cf', 'C4.5']
     """
     _common.require(result, _FIELDS, what="RankStability", maker="mcda.rank_stability")
-    order = stability_order(result.mean_ranks)
+    order = _stability_order(result.mean_ranks)
     k = len(order)
     annotate = k <= 10 if annotate is None else bool(annotate)
-    probs = position_matrix(result.position_probabilities, order)
+    probs = _position_matrix(result.position_probabilities, order)
     with _style.style():
         # the heat map takes 70 % of the width at every size, the interval panel 30 %; rows shrink
         # to fit a page; long names give way to row numbers and a key under the figure

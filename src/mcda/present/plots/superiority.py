@@ -11,7 +11,7 @@ from mcda.present.plots import _common
 from mcda.present.plots import _layout
 from mcda.present.plots import _style
 
-__all__ = ["superiority_matrix", "circle_layout", "relation_edges", "relation_cells", "plot_superiority", "plot_relation"]
+__all__ = ["superiority_matrix", "circle_layout", "relation_edges", "plot_superiority", "plot_relation"]
 
 _REPORT_FIELDS = ("probability_superior", "superior_pairs", "order", "alpha", "adjust", "rope")
 _RELATION_FIELDS = ("methods", "relation", "tied_pairs", "circular_triads", "n_circular_triads",
@@ -272,7 +272,7 @@ def plot_relation(result, *, layout: str | None = None, width="column", ax=None)
     return fig, ax
 
 
-def relation_cells(result, order: list) -> np.ndarray:
+def _relation_cells(result, order: list) -> np.ndarray:
     """The relation matrix as drawn: 1 row beats column, 2 on a circular triad, 0.5 tie, 0 otherwise (NaN diagonal).
 
     Examples
@@ -281,7 +281,7 @@ def relation_cells(result, order: list) -> np.ndarray:
     >>> from types import SimpleNamespace
     >>> rel = pd.DataFrame([[0, 1], [0, 0]], index=list("ab"), columns=list("ab")).astype(bool)
     >>> r = SimpleNamespace(methods=list("ab"), relation=rel, tied_pairs=[], circular_triads=[])
-    >>> relation_cells(r, ["a", "b"]).tolist()
+    >>> _relation_cells(r, ["a", "b"]).tolist()
     [[nan, 1.0], [0.0, nan]]
     """
     position = {m: i for i, m in enumerate(order)}
@@ -301,7 +301,7 @@ def _relation_matrix(result, order, *, width, ax):
     from matplotlib.patches import Patch
 
     k = len(order)
-    cells = relation_cells(result, order)
+    cells = _relation_cells(result, order)
     w = _style.figure_size(width)[0]
     layout = _layout.matrix_layout(k, order, width=w, extra_width=0.3, max_height=_layout.PAGE_HEIGHT - 0.3)
     with _style.style():

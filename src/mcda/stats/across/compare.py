@@ -335,12 +335,12 @@ def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", cont
 
 def _compare_incomplete(scores, direction, *, test, control, alpha, method_names):
     """compare_over_datasets(missing="available") on an incomplete design (None when no cell is missing)."""
-    from mcda.stats.across.incomplete import design_of, durbin_test, prepared_incomplete, skillings_mack_test
+    from mcda.stats.across.incomplete import _design_of, durbin_test, prepared_incomplete, skillings_mack_test
 
     values, present, methods, datasets, _ = prepared_incomplete(scores, direction, method_names, "the comparison over datasets")
     if present.all():
         return None
-    design = design_of(present, methods, datasets)
+    design = _design_of(present, methods, datasets)
     if control is not None:
         check_control(control, methods)
     if design.kind == "unbalanced incomplete":

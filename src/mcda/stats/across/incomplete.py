@@ -31,7 +31,7 @@ from mcda.stats._shared.ranks import prepare_across
 from mcda._core.numeric import rank
 from mcda._core.results import OmnibusResult, states_scale
 
-__all__ = ["skillings_mack_test", "durbin_test", "SkillingsMackResult", "DurbinResult", "design_of", "Design"]
+__all__ = ["skillings_mack_test", "durbin_test", "SkillingsMackResult", "DurbinResult", "Design"]
 
 _TOL = 1e-9
 
@@ -62,7 +62,7 @@ class Design:
         return f"{self.kind} design; datasets per method: {per}"
 
 
-def design_of(present: np.ndarray, methods, datasets) -> Design:
+def _design_of(present: np.ndarray, methods, datasets) -> Design:
     """The :class:`Design` of a presence mask (datasets × methods, True where a result exists)."""
     p = present.astype(np.int64)
     pairs = p.T @ p
@@ -261,7 +261,7 @@ def skillings_mack_test(scores, direction=None, *, alpha: float = 0.05, method_n
     if df > 0 and df < len(methods) - 1:
         reason = (f"the methods fall into groups that share no dataset: df = {df} < k - 1 = {len(methods) - 1}, "
                   "and methods in different groups are not compared")
-    design = design_of(present, methods, datasets)
+    design = _design_of(present, methods, datasets)
     mean = pd.Series(np.nanmean(ranks, axis=0), index=pd.Index(methods, name="method"), name="mean_rank")
     return SkillingsMackResult(statistic=statistic, pvalue=pvalue, df=df, rejected=bool(pvalue <= alpha),
                                alpha=alpha, n_datasets=len(datasets), n_methods=len(methods), mean_ranks=mean,
@@ -436,7 +436,7 @@ def durbin_test(scores, direction=None, *, alpha: float = 0.05, adjust: str | No
     """
     alpha = check_alpha(alpha)
     values, present, methods, datasets, dropped = prepared_incomplete(scores, direction, method_names, "the Durbin test")
-    design = design_of(present, methods, datasets)
+    design = _design_of(present, methods, datasets)
     if design.kind == "unbalanced incomplete":
         raise McdaArgumentError("the Durbin test needs a balanced incomplete block design (the same number of methods on "
                          "every dataset, of datasets per method, and of shared datasets per pair); these scores "
