@@ -1,5 +1,7 @@
 """Seeds that do not pair: said loudly, and the unpaired alternative (Welch t, Mann-Whitney) matches scipy."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -24,10 +26,14 @@ def test_differing_seed_labels_warn_and_are_noted_everywhere():
     with pytest.warns(mcda.UnpairedSeedsWarning, match="c has seeds 100, 101"):
         paired = mcda.paired_tests(cube)
     assert any("seed labels differ" in n for n in paired.notes) and "seed labels differ" in paired.summary()
-    for view in (mcda.equivalence, mcda.power, mcda.summary):
+    for view in (mcda.equivalence, mcda.power):
         with pytest.warns(mcda.UnpairedSeedsWarning):
             result = view(cube)
         assert any("seed labels differ" in n for n in result.notes)
+        assert not any("paired=False" in n for n in result.notes)  # they have no unpaired form to point to
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", mcda.UnpairedSeedsWarning)  # an interval per cell pairs nothing
+        assert not any("seed labels differ" in n for n in mcda.summary(cube).notes)
     table = paired.to_frame()
     assert (table.loc[table["method_b"] == "c", "n_seeds"] == 0).all()
 

@@ -172,7 +172,9 @@ def build_parser() -> argparse.ArgumentParser:
                                            "the within-dataset paired tests of it against each other method, Holm "
                                            "over those k-1 per dataset, are written to pairwise_control.tex "
                                            "(pairwise.tex keeps every pair)")
-    compare.add_argument("--ci-method", choices=("t", "bootstrap"), help="interval over seeds (default: the card's)")
+    compare.add_argument("--ci-method", choices=("t", "bootstrap"), default="t",
+                         help="interval over seeds: Student's t, or the percentile bootstrap (too narrow below 10 "
+                              "seeds; the notes say so)")
     compare.add_argument("--pairwise-method", choices=paired_over_seeds(), default="t",
                          help="paired test over seeds within a dataset: " + _procedures_listed(paired_over_seeds()))
     compare.add_argument("--unpaired", action="store_true",

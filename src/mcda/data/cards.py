@@ -119,9 +119,12 @@ class MetricCard:
         The range; None where it is open.
     bounded, heavy_tailed : bool
         Whether scores pile up against a bound, or have heavy tails; either makes the
-        percentile bootstrap the better interval.
+        percentile bootstrap the better interval once there are enough seeds (10 or more).
     interval : {"t", "bootstrap"}
-        The interval that suits the metric.
+        The interval that suits the metric's shape with enough seeds. Advice, not a default:
+        :func:`mcda.summary`, :class:`mcda.Report` and ``mcda compare`` use Student's t unless
+        the bootstrap is asked for, since below 10 seeds the percentile bootstrap covers less
+        than its nominal rate.
     task : str
         classification, clustering, regression, ranking, cost or other.
     description, interval_note : str

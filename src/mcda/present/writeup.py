@@ -555,6 +555,19 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
                        f"within the dataset {cite('holm1979')}"
                        + (f", and tested for equivalence with TOST {cite('schuirmann1987')} at the rope as margin"
                           if rope > 0 else "") + ".")
+        intervals = report.summary()
+        level = f"{intervals.confidence_level * 100:g}%"
+        if intervals.ci_method == "t":
+            methods.append(f"Intervals over seeds are {level} Student t intervals of each cell's mean.")
+        else:
+            narrow = intervals.too_narrow["n_seeds"]
+            methods.append(f"Intervals over seeds are {level} percentile-bootstrap intervals of each cell's mean "
+                           f"({intervals.n_resamples} resamples)"
+                           + (f"; {len(narrow)} of {len(intervals.table)} cells have only {int(narrow.min())}"
+                              + ("" if narrow.min() == narrow.max() else f"-{int(narrow.max())}")
+                              + " seeds, where the percentile bootstrap is too narrow (it covers less than its "
+                              "nominal rate), so their intervals overstate the precision" if len(narrow) else "")
+                           + ".")
     methods.append(f"Analyses used mcda {__version__} (random seed {report.rng}).")
 
     # ---------------------------------------------------------------- results

@@ -262,8 +262,9 @@ class SuperiorityReport(Result):
                  f"exact sign test, alpha {self.alpha:g}{adjust}",
                  "standing: " + ", ".join(f"{m} {self.standing[m]:.3f}" for m in self.order)]
         c = self.counts
+        label = "p_adj" if self.adjust else "p (unadjusted)"
         shown = [f"{a} > {b} ({c.wins.loc[a, b]}/{c.n_shared.loc[a, b]} datasets, "
-                 f"p_adj {self.pvalues_adjusted.loc[a, b]:.3g})" for a, b in self.superior_pairs]
+                 f"{label} {self.pvalues_adjusted.loc[a, b]:.3g})" for a, b in self.superior_pairs]
         more = f"; … ({len(shown) - _SHOWN_PAIRS} more)" if len(shown) > _SHOWN_PAIRS else ""
         lines.append("superior: " + ("; ".join(shown[:_SHOWN_PAIRS]) or "none") + more)
         lines.append("not told apart: " + _pairs_text(self.equivalent_pairs))
@@ -273,7 +274,7 @@ class SuperiorityReport(Result):
 
 
 @states_scale
-def pairwise_superiority(scores, direction=None, *, rope=None, alpha: float = 0.05, adjust: str | None = None,
+def pairwise_superiority(scores, direction=None, *, rope=None, alpha: float = 0.05, adjust: str | None = "holm",
                          method_names=None) -> SuperiorityReport:
     """Probability of superiority and an exact sign test for every pair of methods.
 
@@ -290,9 +291,10 @@ def pairwise_superiority(scores, direction=None, *, rope=None, alpha: float = 0.
         the card's noise floor.
     alpha : float
         Level at which a pair counts as told apart (adjusted p-value ≤ ``alpha``).
-    adjust : str, optional
+    adjust : str or None, default "holm"
         Multiplicity adjustment over the pairs that have a p-value (those without one are
-        outside the family), by :func:`mcda.adjust_pvalues`: "holm", "bonferroni",
+        outside the family), by :func:`mcda.adjust_pvalues` (the default of
+        :meth:`mcda.Report.superiority` too); None for unadjusted p-values: "holm", "bonferroni",
         "hochberg", "hommel", "sidak", "holm-sidak", "fdr-bh", "fdr-by" or their aliases.
         Not "shaffer" or "bergmann-hommel": their logical restrictions assume transitive
         null hypotheses (equal means or mean ranks), which sign-test hypotheses are not.
@@ -356,7 +358,7 @@ def pairwise_superiority(scores, direction=None, *, rope=None, alpha: float = 0.
     >>> from mcda import datasets, pairwise_superiority
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore")   # few datasets: some pairs cannot reach alpha
-    ...     report = pairwise_superiority(datasets.load("demsar2006"), adjust="holm")
+    ...     report = pairwise_superiority(datasets.load("demsar2006"))   # Holm over the pairs
     >>> report.order[0]
     'C4.5+m+cf'
     >>> float(report.probability_superior.loc["C4.5+m", "C4.5"])   # 6 wins of 14 shared datasets

@@ -52,10 +52,14 @@ class PosthocResult(Result):
         All pairs: k × k, ``z.loc[a, b]`` (antisymmetric, zero diagonal). Against a control:
         a Series over the other methods, ``z[b] = (R̄_control − R̄_b) / SE``.
     pvalues : pandas.DataFrame or pandas.Series
-        Raw two-sided normal p-values 2Φ(−|z|), same shape as ``z`` (symmetric, NaN diagonal).
+        The unadjusted per-comparison p-values (two-sided normal 2Φ(−|z|), or the t or exact
+        p), same shape as ``z`` (symmetric, NaN diagonal); the same table as
+        :attr:`pvalues_raw`, the clearer name. Not the procedure's own p-values: for Nemenyi
+        ``pvalues`` is the plain z-test p, and the Nemenyi p is ``pvalues_adjusted``.
     pvalues_adjusted : pandas.DataFrame or pandas.Series
-        P-values adjusted by ``test`` (Nemenyi: the studentized-range p-value
-        P(range of k normals ≥ √2 |z|), which is ``scikit_posthocs.posthoc_nemenyi_friedman``).
+        The procedure's p-values, the ones ``significant`` is decided by (Nemenyi: the
+        studentized-range p-value P(range of k normals ≥ √2 |z|), which is
+        ``scikit_posthocs.posthoc_nemenyi_friedman``; Holm & co.: the adjusted p-values).
     significant : pandas.DataFrame or pandas.Series of bool
         ``pvalues_adjusted <= alpha`` (diagonal False). For Nemenyi and Bonferroni–Dunn this is
         |R̄_a − R̄_b| ≥ ``critical_difference``.
@@ -126,6 +130,12 @@ class PosthocResult(Result):
         })
 
     @property
+    def pvalues_raw(self) -> pd.DataFrame | pd.Series:
+        """The unadjusted per-comparison p-values (``to_frame()``'s ``p_raw``): the field ``pvalues``
+        under a name nobody reads as the procedure's own p-values, which are :attr:`pvalues_adjusted`."""
+        return self.pvalues
+
+    @property
     def kind(self) -> str:
         """The kind of statistic in ``z``: ``"z"`` (normal) or ``"t"`` (Student's t with ``df``; Conover,
         Quade, Durbin–Conover). The field keeps its name ``z`` whatever the kind."""
@@ -165,5 +175,5 @@ class PosthocResult(Result):
             better, worse = (row.method_b, row.method_a) if row.rank_diff > 0 else (row.method_a, row.method_b)
             lines.append(f"  {better} ranks better than {worse} (mean rank {self.mean_ranks[better]:.3f} vs "
                          f"{self.mean_ranks[worse]:.3f}, difference {abs(row.rank_diff):.3f}), "
-                         f"p = {row.p_raw:.3g}, adjusted {row.p_adjusted:.3g}")
+                         f"unadjusted p = {row.p_raw:.3g}, {self.test} p = {row.p_adjusted:.3g}")
         return "\n".join(lines)

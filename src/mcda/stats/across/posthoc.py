@@ -325,8 +325,10 @@ def nemenyi(scores, direction=None, *, alpha: float = 0.05, exact: bool = False,
     Returns
     -------
     PosthocResult
-        ``test="nemenyi"``, k × k ``z``, raw ``pvalues``, ``pvalues_adjusted`` (the
-        studentized-range p-values), ``significant``, ``critical_difference``.
+        ``test="nemenyi"``, k × k ``z``, ``pvalues_adjusted`` (the Nemenyi p-values: the
+        studentized-range p, as ``scikit_posthocs.posthoc_nemenyi_friedman``), ``pvalues_raw``
+        (the unadjusted z-test p of each pair; also under its former name ``pvalues``),
+        ``significant``, ``critical_difference``.
 
     Notes
     -----
@@ -350,9 +352,16 @@ def nemenyi(scores, direction=None, *, alpha: float = 0.05, exact: bool = False,
     With exact p-values the single-step procedure is Bonferroni over the m = k(k − 1)/2
     pairs (the exact joint law of all differences — the exact range — is not available), and
     ``critical_difference`` is the smallest rank-sum difference with exact p ≤ α/m, divided
-    by N (``inf`` when none is). Tied ranks (average ranks) give half-integer differences:
-    the untied distribution is used at ⌈|d|⌉, its exact tail P(D ≥ |d|); ties make the true
-    null narrower, so this errs on the conservative side.
+    by N (``inf`` when none is).
+
+    Without ties these p-values are exact: they equal the permutation p-value that enumerates
+    every dataset's k! orders. Tied ranks (average ranks) give half-integer differences, and
+    the untied distribution is used at ⌈|d|⌉ (its exact tail P(D ≥ |d|)). With ties that is
+    an approximation and not a bound either way: the exact null then permutes each dataset's
+    own average ranks, and its p-value can be larger or smaller than this one, in the tail
+    too. For example (higher is better) scores [[2, 1, 0], [1, 1, 0]] give the first and the
+    third method p = 0.056 where the permutation p is 0.111, and [[2, 2, 0], [0, 2, 1]] give
+    them 0.722 where it is 1. With ties, read an exact p near α as approximate.
 
     Examples
     --------

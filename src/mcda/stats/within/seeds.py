@@ -32,7 +32,7 @@ from scipy import stats
 
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda._core.results import Result, pair_decisions_table, states_scale
-from mcda._core.validation import (check_control, UnpairedSeedsWarning, as_rng, check_alpha, check_choice, check_positive_int, check_probability, shown, warn)
+from mcda._core.validation import (check_control, MissingDataWarning, UnpairedSeedsWarning, as_rng, check_alpha, check_choice, check_positive_int, check_probability, shown, warn)
 from mcda.data.cards import MetricCard, direction_sign
 from mcda.data.cube import as_cube
 from mcda.data.checks import cube_card, cube_cards
@@ -131,40 +131,74 @@ def _meta(cube: xr.DataArray, blocks: list[_Block]):
     return blocks[0].metric, blocks[0].direction
 
 
-def _pairing_notes(cube: xr.DataArray, blocks: list[_Block], *, paired: bool = True) -> list[str]:
-    """A note (and an :class:`~mcda.UnpairedSeedsWarning`) when seed labels differ between methods.
+def _pairing_notes(cube: xr.DataArray, blocks: list[_Block], *, paired: bool = True,
+                   view: str = "paired_tests") -> list[str]:
+    """A note (and a warning) when a (dataset, pair) comparison shares fewer seeds than each method has.
 
-    Paired comparisons align seeds by label; a pair of methods that both have seeds on a dataset
-    but share fewer labels than either has (one method's seeds are 100–104, the other's 0–4)
-    loses its pairs. Said once per call, loudly, never silently turned into "0 shared seeds".
+    Paired comparisons align seeds by label. Two cases, told apart from the data:
+
+    * every method was run with the same seed labels and some runs were lost here and there
+      (SVM lost seed 2 on one dataset, kNN seed 4): the pair is compared on the seeds both
+      have, and a :class:`~mcda.MissingDataWarning` names the lost seeds;
+    * the seed labels differ between methods (one method's seeds are 100–104, the other's
+      0–4): the pairs lose their partners, and an :class:`~mcda.UnpairedSeedsWarning` says so.
+      Its advice fits ``view``: :func:`paired_tests` with ``paired=True`` points to
+      ``paired=False``; with ``paired=False`` nothing is paired; ``equivalence`` and ``power``
+      have no unpaired form, so they say what they pair.
+
+    Said once per call, loudly, never silently turned into "0 shared seeds".
     """
     notes = []
+    seeds = cube.coords["seed"].values
     for block in blocks:
         has = ~np.isnan(block.values)  # (datasets, methods, seeds)
         n = has.sum(axis=2)
         ia, ib = np.triu_indices(has.shape[1], 1)
         shared = (has[:, ia, :] & has[:, ib, :]).sum(axis=2)
-        lost = (shared < np.minimum(n[:, ia], n[:, ib])) & (n[:, ia] > 0) & (n[:, ib] > 0)
-        if not lost.any():
+        short = (shared < np.minimum(n[:, ia], n[:, ib])) & (n[:, ia] > 0) & (n[:, ib] > 0)
+        if not short.any():
             continue
-        seeds = cube.coords["seed"].values
-        labels = {m: sorted({_plain(seeds[j]) for j in np.nonzero(has[:, i, :].any(axis=0))[0]})
-                  for i, m in enumerate(block.methods)}
-        odd = [m for m in block.methods if labels[m] != labels[block.methods[0]]] or [block.methods[0]]
+        ran = has.any(axis=0)  # (methods, seeds): the labels each method was run with, on any dataset
+        labels = {m: sorted({_plain(seeds[j]) for j in np.nonzero(ran[i])[0]}) for i, m in enumerate(block.methods)}
+        same_labels = (ran[ia] == ran[ib]).all(axis=1)  # per pair: both methods were run with the same labels
+        lost = short & same_labels[None, :]
+        differ = short & ~same_labels[None, :]
         where = f" of {block.metric!r}" if "metric" in cube.dims else ""
-        what = (f"seed labels differ between methods{where}: {int(lost.sum())} of {lost.size} (dataset, pair) "
-                f"comparisons share fewer seeds than each method has (e.g. {odd[0]} has seeds "
-                f"{shown(labels[odd[0]], 5)}, {block.methods[0] if odd[0] != block.methods[0] else block.methods[1]} "
-                f"has {shown(labels[block.methods[0] if odd[0] != block.methods[0] else block.methods[1]], 5)})")
-        if paired:
-            what += "; paired comparisons align seeds by label, so these pairs use only the shared seeds (or none)."
-            fix = ("If the seeds are not paired runs, {} (Welch t / Mann-Whitney); if they are, relabel them to "
-                   "match").format
-            notes.append(f"{what} {fix('use paired_tests(..., paired=False)')}")
-            warn(what, UnpairedSeedsWarning, remedy={"library": fix("use paired_tests(..., paired=False)") + ".",
-                                                     "cli": fix("give --unpaired") + "."})
-        else:
-            what += "; the unpaired tests compare each method's seeds as two samples"
+        if lost.any():
+            d, q = (int(x[0]) for x in np.nonzero(lost))
+            a, b = ia[q], ib[q]
+            gone = {m: [_plain(seeds[j]) for j in np.nonzero(ran[i] & ~has[d, i])[0]] for i, m in
+                    ((a, block.methods[a]), (b, block.methods[b]))}
+            example = " and ".join(f"{m} lacks seed{'s' if len(g) > 1 else ''} {shown(g, 5)}"
+                                   for m, g in gone.items() if g)
+            what = (f"lost seeds{where}: {int(lost.sum())} of {lost.size} (dataset, pair) comparisons lack a seed one "
+                    f"of the two methods lost (e.g. on {block.datasets[d]} {example}); both methods were run with "
+                    f"the same seed labels, so each pair is "
+                    + ("compared on the seeds both have (n_seeds counts them)" if paired or view != "paired_tests"
+                       else "compared as two samples of the seeds each has"))
+            notes.append(what)
+            warn(what + ".", MissingDataWarning)
+        if differ.any():
+            q = int(np.nonzero(differ.any(axis=0))[0][0])
+            first, second = block.methods[ia[q]], block.methods[ib[q]]
+            if labels[first] == labels[block.methods[0]]:  # name first the method whose labels stand out
+                first, second = second, first
+            what = (f"seed labels differ between methods{where}: {int(differ.sum())} of {differ.size} (dataset, pair) "
+                    f"comparisons share fewer seeds than each method has (e.g. {first} has seeds "
+                    f"{shown(labels[first], 5)}, {second} has {shown(labels[second], 5)})")
+            if view != "paired_tests":
+                what += (f"; {view} pairs seeds by label, so these pairs use only the shared seeds (or none). If the "
+                         "seeds are paired runs, relabel them to match")
+            elif paired:
+                what += "; paired comparisons align seeds by label, so these pairs use only the shared seeds (or none)."
+                fix = ("If the seeds are not paired runs, {} (Welch t / Mann-Whitney); if they are, relabel them to "
+                       "match").format
+                notes.append(f"{what} {fix('use paired_tests(..., paired=False)')}")
+                warn(what, UnpairedSeedsWarning, remedy={"library": fix("use paired_tests(..., paired=False)") + ".",
+                                                         "cli": fix("give --unpaired") + "."})
+                continue
+            else:
+                what += "; the unpaired tests compare each method's seeds as two samples"
             notes.append(what)
             warn(what + ".", UnpairedSeedsWarning)
     return notes
@@ -237,6 +271,16 @@ class IntervalSummary(_TableResult):
     metric: object
     direction: object
     notes: tuple = ()
+
+    @property
+    def too_narrow(self) -> pd.DataFrame:
+        """The rows whose interval is too narrow for its nominal level: percentile-bootstrap cells
+        with 2 to 9 seeds (none for the t interval). Below 10 seeds the percentile bootstrap of a
+        mean covers less than its nominal rate (about 84 % for a nominal 95 % at 5 normal seeds)."""
+        if self.ci_method != "bootstrap":
+            return self.table.iloc[0:0]
+        n = self.table["n_seeds"]
+        return self.table[(n >= 2) & (n < _FEW_SEEDS_FOR_BOOTSTRAP)]
 
     def summary(self) -> str:
         how = ("Student t" if self.ci_method == "t"
@@ -401,7 +445,7 @@ def summary(scores, direction=None, *, ci_method: str = "t", confidence_level: f
     return IntervalSummary(table=table, ci_method=ci_method, confidence_level=confidence_level,
                            n_resamples=n_resamples if ci_method == "bootstrap" else None,
                            metric=metric_field, direction=direction_field,
-                           notes=tuple(notes) + tuple(_pairing_notes(cube, blocks)))
+                           notes=tuple(notes))
 
 
 def _label_order(cube: xr.DataArray):
@@ -422,8 +466,17 @@ def _summary_notes(block: _Block, ci_method: str, n, ci_low, ci_high) -> list[st
     if card is not None and (card.bounded or card.heavy_tailed) and ci_method == "t":
         what = " and ".join(w for w, flag in (("bounded", card.bounded), ("heavy-tailed", card.heavy_tailed)) if flag)
         extra = f" ({card.interval_note.rstrip('.')})" if card.interval_note else ""
-        notes.append(f"the card marks {name!r} as {what}{extra}; the percentile bootstrap "
-                     "(ci_method='bootstrap') suits it better than the t interval.")
+        many = n >= _FEW_SEEDS_FOR_BOOTSTRAP
+        if many.any():
+            notes.append(f"the card marks {name!r} as {what}{extra}; with {_FEW_SEEDS_FOR_BOOTSTRAP} or more seeds "
+                         f"({int(many.sum())} cell(s) here) the percentile bootstrap (ci_method='bootstrap') suits it "
+                         "better than the t interval.")
+        elif (n >= 2).any():
+            counts = n[n >= 2]
+            seeds = f"{int(counts.min())}" + ("" if counts.min() == counts.max() else f"-{int(counts.max())}")
+            notes.append(f"the card marks {name!r} as {what}; the t interval is kept: with {seeds} seeds per "
+                         f"cell (fewer than {_FEW_SEEDS_FOR_BOOTSTRAP}) the percentile bootstrap covers less than its "
+                         "nominal rate.")
     if card is not None and ci_method == "t":
         outside = np.zeros(len(n), dtype=bool)
         with np.errstate(invalid="ignore"):
@@ -437,8 +490,11 @@ def _summary_notes(block: _Block, ci_method: str, n, ci_low, ci_high) -> list[st
     if ci_method == "bootstrap":
         few = (n >= 2) & (n < _FEW_SEEDS_FOR_BOOTSTRAP)
         if few.any():
-            notes.append(f"{int(few.sum())} cell(s) of {name!r} have fewer than {_FEW_SEEDS_FOR_BOOTSTRAP} seeds: "
-                         "the percentile bootstrap is too narrow there (it covers less than its nominal rate).")
+            counts = n[few]
+            seeds = f"{int(counts.min())}" + ("" if counts.min() == counts.max() else f"-{int(counts.max())}")
+            notes.append(f"{int(few.sum())} cell(s) of {name!r} have {seeds} seeds (fewer than "
+                         f"{_FEW_SEEDS_FOR_BOOTSTRAP}): the percentile bootstrap is too narrow there (it covers less "
+                         "than its nominal rate; the t interval, ci_method='t', keeps it for normal seeds).")
     partial = (n > 0) & (n < block.values.shape[2])
     if partial.any():
         notes.append(f"{int(partial.sum())} cell(s) of {name!r} lack some seeds; each row uses the seeds it has "
@@ -1215,7 +1271,7 @@ def equivalence(scores, direction=None, *, margin=None, alpha: float = 0.05, met
     margin_field = dict(zip((b.metric for b in blocks), margins)) if "metric" in cube.dims else margins[0]
     return EquivalenceResult(table=table, margin=margin_field, alpha=alpha,
                              direction=direction_field, metric=metric_field,
-                             notes=tuple(_pairing_notes(cube, blocks)))
+                             notes=tuple(_pairing_notes(cube, blocks, view="equivalence")))
 
 
 # --------------------------------------------------------------------------- power
@@ -1418,6 +1474,6 @@ def power(scores, direction=None, *, alpha: float = 0.05, target_power: float = 
     table = _pair_table(cube, blocks, columns)
     metric_field, direction_field = _meta(cube, blocks)
     notes = ("observed_power is a function of the p-value and adds no evidence (Hoenig & Heisey 2001); "
-             "read mde for what these seeds can rule out.",) + tuple(_pairing_notes(cube, blocks))
+             "read mde for what these seeds can rule out.",) + tuple(_pairing_notes(cube, blocks, view="power"))
     return PowerResult(table=table, alpha=alpha, target_power=target_power,
                        direction=direction_field, metric=metric_field, notes=notes)
