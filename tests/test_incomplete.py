@@ -9,6 +9,7 @@ import pytest
 from scipy import stats
 
 import mcda
+from mcda.stats._shared.multitest import PVALUE_ADJUSTMENTS
 
 DATA = Path(__file__).parent / "data"
 
@@ -197,3 +198,237 @@ def test_report_and_cli_take_missing(tmp_path, capsys):
         assert f"{library.friedman.statistic:.3f}" in printed
     with pytest.warns(mcda.MissingDataWarning, match="C lacks"):
         assert "C: lacks d3" in mcda.Report(cube, rng=0).overview()
+
+
+# --------------------------------------------------------------------------- the pairwise Skillings-Mack post-hoc
+
+
+def _sums_by_hand(table: np.ndarray) -> np.ndarray:
+    """A of Skillings & Mack (1981) eq. 2.1 with loops (blocks x treatments, NaN = missing, higher = better)."""
+    adjusted = np.zeros(table.shape[1])
+    for row in table:
+        cols = np.flatnonzero(~np.isnan(row))
+        size = cols.size
+        if size >= 2:
+            adjusted[cols] += np.sqrt(12.0 / (size + 1)) * ((size + 1) / 2 - stats.rankdata(-row[cols]))
+    return adjusted
+
+
+def _effects_by_hand(table: np.ndarray):
+    """θ = L⁺ A and V = L⁺ Σ L⁺ written out with loops: A and Σ of Skillings & Mack (1981) eq. 2.1-2.3,
+    L the same Laplacian with each block weighted by sqrt(12/(k_i + 1)); also L⁺."""
+    n, k = table.shape
+    sigma, laplacian = np.zeros((k, k)), np.zeros((k, k))
+    for i in range(n):
+        cols = [j for j in range(k) if not np.isnan(table[i, j])]
+        size = len(cols)
+        if size < 2:
+            continue
+        weight = np.sqrt(12.0 / (size + 1))
+        for j in cols:
+            for m in cols:
+                if j != m:
+                    sigma[j, m] -= 1.0
+                    sigma[j, j] += 1.0
+                    laplacian[j, m] -= weight
+                    laplacian[j, j] += weight
+    plus = np.linalg.pinv(laplacian)
+    return plus @ _sums_by_hand(table), plus @ sigma @ plus, plus
+
+
+def _z_by_hand(table: np.ndarray) -> np.ndarray:
+    effects, covariance, _ = _effects_by_hand(table)
+    k = table.shape[1]
+    z = np.zeros((k, k))
+    for a in range(k):
+        for b in range(k):
+            if a != b:
+                z[a, b] = (effects[b] - effects[a]) / np.sqrt(covariance[a, a] + covariance[b, b]
+                                                                - 2 * covariance[a, b])
+    return z
+
+
+def _unbalanced(seed=4, n=40, k=5, keep=0.7, shift=0.35):
+    """Continuous scores (no ties), higher is better, about 1 - keep of the cells missing."""
+    rng = np.random.default_rng(seed)
+    values = rng.normal(size=(n, k)) + shift * np.arange(k)[::-1]
+    values[rng.random((n, k)) > keep] = np.nan
+    return pd.DataFrame(values, index=[f"d{i}" for i in range(n)], columns=[f"m{j}" for j in range(k)])
+
+
+def test_pairwise_skillings_mack_is_the_friedman_z_on_a_complete_design():
+    # On a complete design the contrast is (R̄_a − R̄_b) / sqrt(k(k+1)/(6N)) (Demšar 2006, the z of the
+    # Nemenyi / Holm procedures), computed here from scipy's ranks; its p is 2Φ(−|z|).
+    rng = np.random.default_rng(8)
+    values = rng.normal(size=(14, 5)) + 0.4 * np.arange(5)
+    n, k = values.shape
+    mean_ranks = np.mean([stats.rankdata(-row) for row in values], axis=0)
+    expected = (mean_ranks[:, None] - mean_ranks[None, :]) / np.sqrt(k * (k + 1) / (6 * n))
+    res = mcda.skillings_mack_posthoc(values, "higher_is_better", adjust=None)
+    np.testing.assert_allclose(res.z.to_numpy(), expected, rtol=1e-12, atol=1e-12)
+    off = ~np.eye(k, dtype=bool)
+    np.testing.assert_allclose(res.pvalues.to_numpy()[off], 2 * stats.norm.sf(np.abs(expected[off])), rtol=1e-10)
+    # and the same as the library's Friedman z post-hoc, all pairs and against a control
+    siegel = mcda.all_pairs_test(values, "higher_is_better", test="siegel", adjust=None)
+    np.testing.assert_allclose(res.z.to_numpy(), siegel.z.to_numpy(), rtol=1e-12, atol=1e-12)
+    control = mcda.skillings_mack_posthoc(values, "higher_is_better", control="method_2", adjust="holm")
+    reference = mcda.control_test(values, "higher_is_better", control="method_2", test="holm")
+    np.testing.assert_allclose(control.z.to_numpy(), reference.z.loc[control.z.index].to_numpy(), rtol=1e-12)
+    np.testing.assert_allclose(control.pvalues_adjusted.to_numpy(),
+                               reference.pvalues_adjusted.loc[control.z.index].to_numpy(), rtol=1e-10)
+
+
+def test_pairwise_skillings_mack_on_a_balanced_design_is_the_raw_contrast_of_a():
+    # Balanced incomplete (Conover's ice cream: t = 7, λ = 1): the estimated effects are proportional to
+    # A, and z_ab = (A_b − A_a) / sqrt(2 λ t) with A of Skillings & Mack's eq. 2.1 (looped above).
+    frame = _icecream()
+    table = frame.to_numpy(dtype=float)
+    res = mcda.skillings_mack_posthoc(frame, "higher_is_better", adjust=None)
+    ranks_by_hand = np.zeros(7)
+    for row in table:
+        cols = np.flatnonzero(~np.isnan(row))
+        ranks_by_hand[cols] += np.sqrt(12 / 4) * (2 - stats.rankdata(-row[cols]))
+    expected = (ranks_by_hand[None, :] - ranks_by_hand[:, None]) / np.sqrt(2 * 1 * 7)
+    np.testing.assert_allclose(res.z.to_numpy(), expected, rtol=1e-12, atol=1e-12)
+
+
+def test_pairwise_skillings_mack_equals_the_loops_on_an_unbalanced_design():
+    frame = _unbalanced()
+    res = mcda.skillings_mack_posthoc(frame, "higher_is_better", adjust=None)
+    np.testing.assert_allclose(res.z.to_numpy(), _z_by_hand(frame.to_numpy()), rtol=1e-10, atol=1e-12)
+    # the worse direction is the same test with the signs flipped
+    flipped = mcda.skillings_mack_posthoc(-frame, "lower_is_better", adjust=None)
+    np.testing.assert_allclose(flipped.z.to_numpy(), res.z.to_numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_normal_pvalues_agree_with_the_conditional_permutation_test():
+    # Oracle: the permutation distribution of each pair's contrast θ_b − θ_a, permuting the scores
+    # within each dataset among the methods present there (the Skillings-Mack null), written here
+    # with a plain loop. The normal p-values must agree within Monte-Carlo error plus the normal
+    # approximation's; the library's own permutation p-values within Monte-Carlo error.
+    frame = _unbalanced(seed=21, n=45, k=4, keep=0.75, shift=0.25)
+    table = frame.to_numpy()
+    effects, _, plus = _effects_by_hand(table)
+    k = table.shape[1]
+    a, b = np.triu_indices(k, 1)
+    observed = np.abs(effects[b] - effects[a])
+    rng = np.random.default_rng(5)
+    n_resamples = 3000
+    # permuting a dataset's scores permutes its centred ranks among the same cells: permute those
+    rows = []
+    for row in table:
+        cols = np.flatnonzero(~np.isnan(row))
+        if cols.size >= 2:
+            rows.append((cols, np.sqrt(12 / (cols.size + 1)) * ((cols.size + 1) / 2 - stats.rankdata(-row[cols]))))
+    exceed = np.zeros(a.size)
+    for _ in range(n_resamples):
+        sums = np.zeros(k)
+        for cols, centred in rows:
+            sums[cols] += rng.permutation(centred)
+        drawn = plus @ sums  # the design, so L, is the same in every permutation
+        exceed += np.abs(drawn[b] - drawn[a]) >= observed * (1 - 1e-10)
+    oracle = (1 + exceed) / (1 + n_resamples)
+    normal = mcda.skillings_mack_posthoc(frame, "higher_is_better", adjust=None).to_frame()["p_raw"].to_numpy()
+    permuted = mcda.skillings_mack_posthoc(frame, "higher_is_better", adjust=None, n_resamples=n_resamples,
+                                           rng=1).to_frame()["p_raw"].to_numpy()
+    assert oracle.min() < 0.05 and oracle.max() > 0.2  # the design spans small and large p
+    mc = np.sqrt(oracle * (1 - oracle) / n_resamples)
+    assert np.all(np.abs(permuted - oracle) <= 4 * np.sqrt(2) * mc + 2 / n_resamples)
+    assert np.all(np.abs(normal - oracle) <= 4 * mc + 0.02)
+
+
+@pytest.mark.parametrize("adjust", ["holm", "hochberg", "hommel", "bonferroni", "sidak", "holm-sidak", "fdr-bh",
+                                    "fdr-by"])
+def test_every_statsmodels_adjustment_is_applied_to_the_raw_pvalues(adjust):
+    # reference: statsmodels' multipletests on the post-hoc's raw p-values
+    from statsmodels.stats.multitest import multipletests
+
+    statsmodels_name = {"hochberg": "simes-hochberg", "fdr-bh": "fdr_bh", "fdr-by": "fdr_by"}.get(adjust, adjust)
+    frame = _unbalanced()
+    res = mcda.skillings_mack_posthoc(frame, "higher_is_better", adjust=adjust).to_frame()
+    expected = multipletests(res["p_raw"].to_numpy(), method=statsmodels_name)[1]
+    np.testing.assert_allclose(res["p_adjusted"].to_numpy(), expected, rtol=1e-12)
+    control = mcda.skillings_mack_posthoc(frame, "higher_is_better", adjust=adjust, control="m4").to_frame()
+    expected = multipletests(control["p_raw"].to_numpy(), method=statsmodels_name)[1]
+    np.testing.assert_allclose(control["p_adjusted"].to_numpy(), expected, rtol=1e-12)
+    assert control["method_a"].eq("m4").all() and len(control) == 4
+
+
+@pytest.mark.parametrize("adjust", sorted(PVALUE_ADJUSTMENTS))
+def test_any_registered_adjustment_is_accepted(adjust):
+    frame = _unbalanced()
+    res = mcda.skillings_mack_posthoc(frame, "higher_is_better", adjust=adjust)
+    table = res.to_frame()
+    assert res.adjust == adjust and table["p_adjusted"].between(0, 1).all()
+    assert (table["p_adjusted"] >= table["p_raw"] - 1e-15).all()
+
+
+def test_against_a_control_the_raw_pvalues_are_the_control_row():
+    frame = _unbalanced()
+    pairs = mcda.skillings_mack_posthoc(frame, "higher_is_better", adjust=None)
+    control = mcda.skillings_mack_posthoc(frame, "higher_is_better", adjust=None, control="m2")
+    np.testing.assert_allclose(control.pvalues.to_numpy(), pairs.pvalues.loc["m2", control.pvalues.index].to_numpy(),
+                               rtol=1e-12)
+    np.testing.assert_allclose(control.z.to_numpy(), pairs.z.loc["m2", control.z.index].to_numpy(), rtol=1e-12)
+    with pytest.raises(mcda.McdaArgumentError, match="`adjust` 'shaffer'"):
+        mcda.skillings_mack_posthoc(frame, "higher_is_better", adjust="shaffer", control="m2")
+    with pytest.raises(mcda.McdaArgumentError, match="`control`"):
+        mcda.skillings_mack_posthoc(frame, "higher_is_better", control="nope")
+
+
+def test_methods_in_unconnected_groups_are_not_compared():
+    # {m0, m1} and {m2, m3} never share a dataset: their cross pairs have no contrast
+    rng = np.random.default_rng(2)
+    values = np.full((12, 4), np.nan)
+    values[:6, :2] = rng.normal(size=(6, 2)) + [2.0, 0.0]
+    values[6:, 2:] = rng.normal(size=(6, 2))
+    res = mcda.skillings_mack_posthoc(values, "higher_is_better")
+    table = res.to_frame().set_index(["method_a", "method_b"])
+    assert table.loc[("method_0", "method_2"), "p_raw"] != table.loc[("method_0", "method_2"), "p_raw"]  # NaN
+    assert not table.loc[("method_0", "method_2"), "significant"]
+    assert np.isfinite(table.loc[("method_0", "method_1"), "p_raw"])
+    with pytest.raises(mcda.McdaArgumentError, match="share no dataset"):
+        mcda.skillings_mack_posthoc(values, "higher_is_better", adjust="shaffer")
+
+
+def test_unbalanced_compare_runs_the_pairwise_post_hoc_and_groups_by_it():
+    from mcda.stats.procedures import display_name
+
+    frame = _unbalanced(shift=0.9)
+    res = mcda.compare_over_datasets(frame, "higher_is_better", missing="available")
+    assert res.design == "unbalanced incomplete" and res.friedman.rejected and res.posthoc is not None
+    assert res.posthoc_test == "skillings-mack-pairwise" and res.adjust == "holm"
+    assert res.procedure == f"{display_name('skillings-mack')}, then pairwise Skillings–Mack (Holm)"
+    assert len(res.groups) > 1 and len(set(res.letters().values())) > 1
+    decided = res.pair_decisions()
+    assert decided["significant"].any()
+    # the better side of a separated pair is the one its z favours
+    for row in decided[decided["significant"]].itertuples(index=False):
+        z = res.posthoc.z.at[row.method_a, row.method_b]
+        assert row.better == (row.method_b if z > 0 else row.method_a)
+    controlled = mcda.compare_over_datasets(frame, "higher_is_better", missing="available", control="m0",
+                                            test="hochberg")
+    assert controlled.posthoc.control == "m0" and controlled.adjust == "hochberg"
+    assert controlled.procedure.endswith("then pairwise Skillings–Mack (Hochberg) against control m0")
+
+
+def test_cli_writes_the_pairwise_groups_of_an_unbalanced_design(tmp_path, capsys):
+    from mcda.app.cli import main
+
+    frame = _unbalanced(shift=0.9)
+    tidy = frame.stack().rename("score").rename_axis(["dataset", "method"]).reset_index()
+    path = tmp_path / "unbalanced.csv"
+    tidy.to_csv(path, index=False)
+    out = tmp_path / "out"
+    assert main(["compare", str(path), "--direction", "higher_is_better", "--rope", "0", "--missing", "available",
+                 "--no-figures", "--out", str(out), "--rng", "0"]) == 0
+    printed = capsys.readouterr().out
+    assert "then pairwise Skillings–Mack (Holm) only if it rejects" in printed
+    tex = (out / "comparison.tex").read_text()
+    body = tex.split(r"\midrule")[1].split(r"\bottomrule")[0]
+    groups = {line.split("&")[-1].strip(" \\") for line in body.strip().splitlines()}
+    assert groups != {"a"} and len(groups) > 1
+    assert "pairwise Skillings--Mack (Holm)" in tex
+    text = (out / "report.md").read_text()
+    assert "pairwise z tests of the method effects estimated from the Skillings–Mack rank sums" in text
+    assert "@yates1936" in text and "{yates1936," in text

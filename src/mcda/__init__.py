@@ -74,6 +74,7 @@ _EXPORTS: dict[str, str] = {
     "recommend_procedure": "stats.assumptions",
     # across datasets, the incomplete design as it is
     "skillings_mack_test": "stats.across.incomplete",
+    "skillings_mack_posthoc": "stats.across.incomplete",
     "durbin_test": "stats.across.incomplete",
     # within a dataset
     "summary": "stats.within.seeds",

@@ -48,6 +48,7 @@ from mcda.data.io import from_json as _cube_from_json
 from mcda.data.io import from_netcdf as _cube_from_netcdf
 from mcda.data.io import to_json as _cube_to_json
 from mcda.data.io import to_netcdf as _cube_to_netcdf
+from mcda.stats.procedures import display_name
 from mcda.stats.within.epochs import (EPOCH_SELECTIONS, epoch_selection_support, learning_curves, select_epoch, selected_epochs)
 from mcda.data.cards import better_phrase, higher_is_better
 
@@ -1209,10 +1210,10 @@ class Report:
         why_not = self.compare_not_applicable()
         comparison = None if why_not else self.compare()
         if why_not:  # say why, and go on to the pairwise views, which use the datasets each pair shares
-            lines += ["", f"== Across datasets: Friedman, then {self.test} only if it rejects",
+            lines += ["", f"== Across datasets: Friedman, then {display_name(self.test)} only if it rejects",
                       f"  does not apply: {why_not}"]
         else:
-            lines += ["", f"== Across datasets: Friedman, then {comparison.test} only if it rejects"]
+            lines += ["", f"== Across datasets: {comparison.procedure} only if it rejects"]
             lines += ["  " + line for line in comparison.summary().split("\n")]
             lines.append(f"  design tested: {comparison.design} ({_missing_words(comparison)}); datasets per "
                          "method: " + ", ".join(f"{m} {int(n)}" for m, n in comparison.datasets_per_method.items()))

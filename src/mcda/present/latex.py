@@ -640,7 +640,7 @@ def comparison_to_latex(result, path=None, *, caption: str | None = None, label:
     elif result.posthoc is None:
         verdict += f": the omnibus does not reject at $\\alpha = {result.alpha:g}$, so no difference may be claimed."
     else:
-        test = latex_escape(result.test)
+        test = latex_escape(result.posthoc_label if getattr(result, "posthoc_test", "") else result.test).replace("–", "--")
         against = f" against {latex_escape(result.control)}" if result.control else ""
         cd = (f", CD $= {result.critical_difference:.3f}$" if result.critical_difference is not None else "")
         verdict += (f"; {test}{against} at $\\alpha = {result.alpha:g}${cd}. "

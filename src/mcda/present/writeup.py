@@ -110,6 +110,16 @@ BIBTEX = {
   year    = {2009},
   doi     = {10.1177/1536867X0900900208}
 }""",
+    "yates1936": """@article{yates1936,
+  author  = {Yates, Frank},
+  title   = {Incomplete Randomized Blocks},
+  journal = {Annals of Eugenics},
+  volume  = {7},
+  number  = {2},
+  pages   = {121--140},
+  year    = {1936},
+  doi     = {10.1111/j.1469-1809.1936.tb02134.x}
+}""",
     "durbin1951": """@article{durbin1951,
   author  = {Durbin, James},
   title   = {Incomplete Blocks in Ranking Experiments},
@@ -400,6 +410,14 @@ def _posthoc_words(name) -> tuple[str, list[str]]:
     return (entry.words, list(entry.references)) if entry is not None else (str(name), [])
 
 
+def _incomplete_posthoc(comparison, cite) -> str:
+    """The post-hoc of an incomplete design in the methods sentence: its words, its adjustment, its citations."""
+    words, keys = _posthoc_words(comparison.posthoc_test)
+    adjusted = f", {_display(comparison.adjust)}-adjusted" if comparison.adjust else ""
+    against = f" against {comparison.control}, chosen beforehand," if comparison.control else ""
+    return f"{words}{against} {cite(*keys)}{adjusted}" if keys else f"{words}{against}{adjusted}"
+
+
 def _prob(row, region: str) -> float:
     """P(region) of a Bayesian table row, whichever column prefix the table uses."""
     for name in (f"prob_{region}", f"p_{region}"):
@@ -436,14 +454,14 @@ def _listing(items, limit: int) -> str:
 
 
 def _separated_pairs(comparison) -> list[tuple[str, str]]:
-    """(better, worse) by mean rank for every pair the post-hoc separated."""
+    """(better, worse) for every pair the post-hoc separated (the side its decision favours)."""
     if comparison is None or comparison.posthoc is None:
         return []
-    frame = comparison.posthoc.to_frame()
+    frame = comparison.pair_decisions()
     out = []
     for r in frame[frame["significant"].astype(bool)].itertuples(index=False):
-        better, worse = (r.method_b, r.method_a) if r.rank_diff > 0 else (r.method_a, r.method_b)
-        out.append((str(better), str(worse)))
+        worse = r.method_b if r.better == r.method_a else r.method_a
+        out.append((str(r.better), str(worse)))
     return out
 
 
@@ -525,14 +543,14 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
             methods.append(f"Not every method was run on every dataset, and the results form a balanced incomplete "
                            f"block design; methods were ranked within each dataset among those present and compared "
                            f"with Durbin's test {cite('durbin1951', 'conover1999')} at α = {alpha:g} (Conover's F form "
-                           f"decides); only if it rejected, pairs were compared with Conover's t on rank sums, "
-                           f"{_display(comparison.test.split('(')[-1].rstrip(')'))}-adjusted.")
+                           f"decides); only if it rejected, pairs were compared with {_incomplete_posthoc(comparison, cite)}.")
         else:
             methods.append(f"Not every method was run on every dataset; to use every result, methods were ranked "
                            f"within each dataset among those present and compared with the Skillings–Mack test "
                            f"{cite('skillings1981', 'chatfield2009')} at α = {alpha:g} (datasets per method: "
                            + ", ".join(f"{m} {int(n)}" for m, n in comparison.datasets_per_method.items())
-                           + "); no post-hoc test applies to this unbalanced design.")
+                           + f"); only if it rejected, pairs were compared with {_incomplete_posthoc(comparison, cite)} "
+                           "(each pair net of the competitors its two methods met on their datasets).")
     methods.append(f"For every pair of methods, on the datasets both have, we counted the datasets on which each is "
                    f"better by more than the rope and tested the split with an exact two-sided sign test, "
                    + (f"{_display(report.adjust)}-adjusted over the pairs" if report.adjust else "unadjusted")
@@ -646,7 +664,7 @@ def reading_paragraph(report, comparison, sign_claims, alpha: float) -> str:
     if comparison is None:
         return ("Only the pairwise views apply here; each claims something about one pair on the datasets it shares, "
                 "not about all methods at once.")
-    entry = PROCEDURES.get(comparison.test)
+    entry = PROCEDURES.get(comparison.posthoc_test or comparison.test)
     test = entry.subject if entry is not None else comparison.test
     n_pairs = comparison.n_methods * (comparison.n_methods - 1) // 2
 

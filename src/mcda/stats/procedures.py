@@ -41,7 +41,8 @@ class Procedure:
     family : str
         "omnibus" (one test of equal ranks over datasets), "posthoc" (after an omnibus across
         datasets, on the Friedman z of mean ranks), "rank-posthoc" (another post-hoc statistic of
-        the Friedman ranks, adjusted by ``adjust=``), "adjustment" (a p-value adjustment only),
+        the Friedman ranks, adjusted by ``adjust=``), "incomplete-posthoc" (after an omnibus on an
+        incomplete design, adjusted by ``adjust=``), "adjustment" (a p-value adjustment only),
         "pool-independent" (each pair on its own scores over datasets), "seeds" (two methods over
         the seeds of one dataset), "bayesian" (posterior probabilities over datasets) or
         "bayesian-cv" (posterior probabilities from cross-validation folds).
@@ -102,6 +103,7 @@ _POSTHOC = "mcda.stats.across.posthoc"
 _MULTITEST = "mcda.stats._shared.multitest:adjust_pvalues"
 _BOTH = ("control", "all-pairs")
 _RANK_TESTS = "mcda.stats.across.rank_tests"
+_INCOMPLETE = "mcda.stats.across.incomplete"
 _POOL_INDEPENDENT = "mcda.stats.across.pool_independent:pairwise_over_datasets"
 _SEEDS = "mcda.stats.within.seeds"
 _BAYESIAN = "mcda.stats.bayesian"
@@ -157,6 +159,13 @@ _ENTRIES = (
               ("siegel1988", "demsar2006"), None, _BOTH, f"{_RANK_TESTS}:siegel_posthoc"),
     Procedure("miller", "rank-posthoc", "Miller", "Miller's simultaneous chi-squared test", ("miller1966",), None,
               ("all-pairs",), f"{_RANK_TESTS}:miller_posthoc", noun="Miller's test"),
+    Procedure("skillings-mack-pairwise", "incomplete-posthoc", "pairwise Skillings–Mack",
+              "pairwise z tests of the method effects estimated from the Skillings–Mack rank sums",
+              ("skillings1981", "yates1936"), None, _BOTH, f"{_INCOMPLETE}:skillings_mack_posthoc",
+              aliases=("pairwise-skillings-mack", "sm-pairwise"), noun="the pairwise Skillings–Mack comparison"),
+    Procedure("durbin-conover", "incomplete-posthoc", "Durbin–Conover", "Conover's t test on Durbin rank sums",
+              ("durbin1951", "conover1999"), None, _BOTH, f"{_INCOMPLETE}:durbin_test",
+              aliases=("conover-durbin",), noun="the Durbin–Conover test"),
     Procedure("bonferroni", "adjustment", "Bonferroni", "Bonferroni's adjustment", ("dunn1961",), "bonferroni", _BOTH,
               _MULTITEST,
               aliases=("b", "bonf"), bonferroni_first=True),

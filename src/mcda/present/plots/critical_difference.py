@@ -299,7 +299,8 @@ def _inputs(result):
         return result.mean_ranks, [], None, result.test, result.alpha, result.control, notes, False
     test = result.test + ("+exact" if result.posthoc.exact else "")
     if result.critical_difference is None:
-        name = _display_name(test)
+        # an incomplete design's post-hoc and its adjustment ("pairwise Skillings–Mack (Holm)")
+        name = result.posthoc_label if getattr(result, "posthoc_test", "") else _display_name(test)
         against = f"against {result.control}" if result.control is not None else "all pairs"
         notes.append(f"{name} ({against}, α = {result.alpha:g}): bars join methods not separated")
     return (result.mean_ranks, list(result.groups), result.critical_difference, test, result.alpha,

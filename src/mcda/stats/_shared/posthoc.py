@@ -148,14 +148,21 @@ class PosthocResult(Result):
 
     def pair_decisions(self, *, test: str | None = None, mean_ranks: pd.Series | None = None) -> pd.DataFrame:
         """The pairs compared and what the procedure decided (the pair-decisions protocol of
-        :func:`mcda._core.results.pair_decisions_table`): the better side has the lower mean rank."""
+        :func:`mcda._core.results.pair_decisions_table`): the better side is the one the statistic
+        favours (``z`` < 0: method_a), which is the lower mean rank wherever the statistic is a
+        difference of mean ranks; where the statistic is 0 or NaN, the lower mean rank."""
         ranks = self.mean_ranks if mean_ranks is None else mean_ranks
         frame = self.to_frame()
         rank_a = ranks.loc[frame["method_a"]].to_numpy(dtype=float)
         rank_b = ranks.loc[frame["method_b"]].to_numpy(dtype=float)
+        statistic = frame[self.kind].to_numpy(dtype=float)
+        # the incomplete-design contrasts (pairwise Skillings-Mack) are not differences of the
+        # descriptive mean ranks: their sign, not the ranks, says which side was found better
+        signed = np.isfinite(statistic) & (statistic != 0)
+        a_better = np.where(signed, statistic < 0, rank_a < rank_b)
         pairs = pd.DataFrame({"method_a": frame["method_a"], "method_b": frame["method_b"], "rank_a": rank_a,
                               "rank_b": rank_b, "significant": frame["significant"], "p_adjusted": frame["p_adjusted"]})
-        return pair_decisions_table(pairs, rank_a < rank_b, test=self.test if test is None else test, alpha=self.alpha,
+        return pair_decisions_table(pairs, a_better, test=self.test if test is None else test, alpha=self.alpha,
                                     methods=list(ranks.index), control=self.control)
 
     @property

@@ -3,7 +3,8 @@
 :func:`compare_over_datasets` composes the Friedman omnibus (:mod:`mcda.stats.across.friedman`)
 and the post-hoc procedures (:mod:`mcda.stats.across.posthoc`) on a complete design, and the
 incomplete-design tests (:mod:`mcda.stats.across.incomplete`: Durbin with Conover's post-hoc,
-Skillings–Mack) on an incomplete one, then groups the methods the post-hoc did not separate.
+Skillings–Mack with its pairwise comparisons) on an incomplete one, then groups the methods the
+post-hoc did not separate.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from mcda.stats._shared.multitest import adjust_finite, check_bergmann_hommel
 from mcda.stats._shared.multitest import PVALUE_ADJUSTMENTS, adjust_pvalues  # noqa: F401
 from mcda.data.design import missing_policy
 from mcda.stats._shared.ranks import MeanRanks
-from mcda.stats.procedures import PROCEDURES, canonical, names
+from mcda.stats.procedures import PROCEDURES, canonical, display_name, names
 from mcda.stats.across.friedman import _friedman, _rank_statistics
 from mcda.stats.across.posthoc import _ALL_PAIRS_TESTS, _CONTROL_TESTS, _check_exact, _posthoc
 
@@ -83,13 +84,21 @@ class ComparisonResult(Result):
         datasets dropped) or "available" (the incomplete design tested as it is).
     design : str
         The design tested: "complete", "balanced incomplete" (Durbin's test, Conover's
-        post-hoc) or "unbalanced incomplete" (Skillings–Mack, no post-hoc).
+        post-hoc) or "unbalanced incomplete" (Skillings–Mack, then the pairwise Skillings–Mack
+        comparisons of :func:`mcda.skillings_mack_posthoc`).
     datasets_per_method : pandas.Series or None
         Datasets on which each method has a result (in the design tested).
     excluded_datasets : dict
         Dataset -> methods it lacks (dropped under ``missing="datasets"``).
     note : str
-        What the procedure could not do, in words (e.g. no post-hoc for an unbalanced design).
+        What the procedure could not do or did instead, in words (e.g. the adjustment used on an
+        incomplete design).
+    posthoc_test : str
+        The registered name of the post-hoc run (or that would run) after the omnibus, when it is
+        not ``test`` itself: "durbin-conover" or "skillings-mack-pairwise" on an incomplete
+        design; "" otherwise.
+    adjust : str or None
+        The p-value adjustment of ``posthoc_test`` (None when ``test`` names the procedure).
     """
 
     mean_ranks: pd.Series
@@ -108,6 +117,22 @@ class ComparisonResult(Result):
     datasets_per_method: pd.Series | None = None
     excluded_datasets: dict = field(default_factory=dict)
     note: str = ""
+    posthoc_test: str = ""
+    adjust: str | None = None
+
+    @property
+    def posthoc_label(self) -> str:
+        """The post-hoc's printed name, from the registry: "Nemenyi", "pairwise Skillings–Mack (Holm)"."""
+        if self.posthoc_test:
+            return display_name(self.posthoc_test) + (f" ({display_name(self.adjust)})" if self.adjust else "")
+        return display_name(self.test)
+
+    @property
+    def procedure(self) -> str:
+        """The procedure in words, from the registry's display names: "Friedman, then Nemenyi",
+        "Skillings–Mack, then pairwise Skillings–Mack (Holm)", "… against control X"."""
+        against = f" against control {self.control}" if self.control else ""
+        return f"{display_name(self.friedman.test)}, then {self.posthoc_label}{against}"
 
     def _separated_counts(self) -> pd.Series:
         methods = list(self.mean_ranks.index)
@@ -195,7 +220,8 @@ class ComparisonResult(Result):
             spread = float(order.iloc[-1] - order.iloc[0])
             what = (f"{self.test} CD = {self.critical_difference:.3f} over a rank range of {spread:.2f}"
                     if self.critical_difference is not None else
-                    f"{self.test}{' against control ' + self.control if self.control else ' over all pairs'}")
+                    f"{self.posthoc_label if self.posthoc_test else self.test}"
+                    f"{' against control ' + self.control if self.control else ' over all pairs'}")
             lines.append(f"  omnibus rejects at alpha = {self.alpha:g}; {what}")
             lines.append(f"  best: {at}")
             sig = self.posthoc.significant
@@ -264,10 +290,11 @@ def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", cont
         "complete"): drop every method lacking a dataset (named in ``excluded``).
         "datasets": drop every dataset lacking a method (``excluded_datasets``).
         "available": test the incomplete design as it is — Durbin's test with Conover's
-        post-hoc (``test`` chooses the adjustment, its own for every test, Holm for
-        "nemenyi"; all pairs or against ``control``) when the design is balanced incomplete, the Skillings–Mack test
-        without a post-hoc otherwise (see :mod:`mcda.stats.across.incomplete`). ``design`` and
-        ``datasets_per_method`` say which design was tested.
+        post-hoc when the design is balanced incomplete, the Skillings–Mack test with the
+        pairwise Skillings–Mack comparisons (:func:`mcda.skillings_mack_posthoc`) otherwise;
+        ``test`` chooses the post-hoc's adjustment (its own for every test, Holm for "nemenyi"),
+        all pairs or against ``control`` (see :mod:`mcda.stats.across.incomplete`). ``design``,
+        ``datasets_per_method``, ``posthoc_test`` and ``adjust`` say what was tested.
 
     Returns
     -------
@@ -335,7 +362,8 @@ def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", cont
 
 def _compare_incomplete(scores, direction, *, test, control, alpha, method_names):
     """compare_over_datasets(missing="available") on an incomplete design (None when no cell is missing)."""
-    from mcda.stats.across.incomplete import _design_of, durbin_test, prepared_incomplete, skillings_mack_test
+    from mcda.stats.across.incomplete import (_design_of, durbin_test, prepared_incomplete, skillings_mack_posthoc,
+                                              skillings_mack_test)
 
     values, present, methods, datasets, _ = prepared_incomplete(scores, direction, method_names, "the comparison over datasets")
     if present.all():
@@ -343,29 +371,31 @@ def _compare_incomplete(scores, direction, *, test, control, alpha, method_names
     design = _design_of(present, methods, datasets)
     if control is not None:
         check_control(control, methods)
-    if design.kind == "unbalanced incomplete":
-        omnibus = skillings_mack_test(scores, direction, alpha=alpha, method_names=method_names)
-        note = ("no post-hoc test applies to an unbalanced incomplete design here (Durbin's and Conover's need a "
-                "balanced one), so no pair may be claimed different from this procedure; the pairwise views (sign "
-                "test, Bayesian) compare each pair on the datasets it shares")
-        return ComparisonResult(mean_ranks=omnibus.mean_ranks, friedman=omnibus, posthoc=None,
-                                critical_difference=None, groups=[tuple(omnibus.mean_ranks.sort_values(
-                                    kind="stable").index)], excluded={}, n_datasets=omnibus.n_datasets,
-                                n_methods=omnibus.n_methods, alpha=alpha, test="skillings-mack", control=control,
-                                missing="available", design=design.kind,
-                                datasets_per_method=design.n_datasets_per_method, note=note)
     # every registered post-hoc's own adjustment; Nemenyi's studentized range needs a complete design: Holm
     adjust = PROCEDURES[test].adjustment or "holm"
+    nemenyi = " (Nemenyi's studentized range needs a complete design)" if test == "nemenyi" else ""
+    if design.kind == "unbalanced incomplete":
+        omnibus = skillings_mack_test(scores, direction, alpha=alpha, method_names=method_names)
+        posthoc = (skillings_mack_posthoc(scores, direction, control=control, adjust=adjust, alpha=alpha,
+                                          method_names=method_names) if omnibus.rejected else None)
+        name = "skillings-mack-pairwise"
+        note = (f"the Skillings-Mack test on the unbalanced incomplete design; post-hoc: {display_name(name)} z "
+                f"on the method effects estimated from the shared datasets, {display_name(adjust)}-adjusted{nemenyi}")
+        return ComparisonResult(mean_ranks=omnibus.mean_ranks, friedman=omnibus, posthoc=posthoc,
+                                critical_difference=None, groups=_groups(omnibus.mean_ranks, posthoc), excluded={},
+                                n_datasets=omnibus.n_datasets, n_methods=omnibus.n_methods, alpha=alpha,
+                                test=f"{name} ({adjust})", control=control, missing="available", design=design.kind,
+                                datasets_per_method=design.n_datasets_per_method, note=note, posthoc_test=name,
+                                adjust=adjust)
     omnibus = durbin_test(scores, direction, alpha=alpha, adjust=None, method_names=method_names)
-    note = ("Durbin's test on the balanced incomplete design; post-hoc: Conover's t on rank sums, "
-            f"{adjust}-adjusted" + (" (Nemenyi's studentized range needs a complete design)" if test == "nemenyi"
-                                    else ""))
+    note = f"Durbin's test on the balanced incomplete design; post-hoc: Conover's t on rank sums, {adjust}-adjusted{nemenyi}"
     posthoc = _durbin_posthoc(omnibus, adjust, control, alpha) if omnibus.rejected else None
     return ComparisonResult(mean_ranks=omnibus.mean_ranks, friedman=omnibus, posthoc=posthoc, critical_difference=None,
                             groups=_groups(omnibus.mean_ranks, posthoc), excluded={}, n_datasets=omnibus.n_datasets,
                             n_methods=omnibus.n_methods, alpha=alpha, test=f"durbin-conover ({adjust})",
                             control=control, missing="available", design=design.kind,
-                            datasets_per_method=design.n_datasets_per_method, note=note)
+                            datasets_per_method=design.n_datasets_per_method, note=note, posthoc_test="durbin-conover",
+                            adjust=adjust)
 
 
 def _durbin_posthoc(omnibus, adjust: str, control, alpha: float) -> PosthocResult:
@@ -395,7 +425,7 @@ def _durbin_posthoc(omnibus, adjust: str, control, alpha: float) -> PosthocResul
                              pvalues_adjusted=pd.Series(adjusted, index=oi, name="p_adjusted"),
                              significant=pd.Series(adjusted <= alpha, index=oi, name="significant"),
                              critical_difference=None, n_datasets=omnibus.n_datasets, n_methods=k,
-                             standard_error=math.nan, distribution="t", df=omnibus.f_df[1])
+                             standard_error=math.nan, distribution="t", df=omnibus.f_df[1], adjust=adjust)
     a, bb = np.triu_indices(k, 1)
     adjusted_pairs = adjust_finite(p_raw[a, bb], adjust, k, alpha=alpha)
     columns = index.rename("versus")
@@ -405,4 +435,4 @@ def _durbin_posthoc(omnibus, adjust: str, control, alpha: float) -> PosthocResul
                          pvalues_adjusted=pair_matrix(adjusted_pairs, methods, np.nan),
                          significant=pair_matrix(adjusted_pairs <= alpha, methods, False), critical_difference=None,
                          n_datasets=omnibus.n_datasets, n_methods=k, standard_error=math.nan,
-                         distribution="t", df=omnibus.f_df[1])
+                         distribution="t", df=omnibus.f_df[1], adjust=adjust)

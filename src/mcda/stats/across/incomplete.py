@@ -7,6 +7,9 @@ within each dataset among those present:
 
 - :func:`skillings_mack_test` — any missing pattern (Skillings & Mack 1981); on a complete
   design it is Friedman's χ² (the untied one, which mcda reports by default).
+- :func:`skillings_mack_posthoc` — the pairwise comparisons after a rejecting Skillings–Mack test:
+  each pair's contrast of the Skillings–Mack rank sums, adjusted for the competitors each method
+  met, against its null covariance (normal, or the conditional permutation distribution).
 - :func:`durbin_test` — a balanced incomplete block design (every dataset has the same
   number k of methods, every method the same number r of datasets, every pair of methods
   meets on the same number λ of datasets; Durbin 1951), with Conover's F form and his
@@ -26,12 +29,14 @@ import pandas as pd
 from scipy import special, stats
 
 from mcda._core.validation import McdaArgumentError
-from mcda._core.validation import check_alpha, shown
+from mcda._core.validation import as_rng, check_alpha, check_control, check_positive_int, shown
 from mcda.stats._shared.ranks import prepare_across
 from mcda._core.numeric import rank
 from mcda._core.results import OmnibusResult, states_scale
+from mcda.stats._shared.posthoc import PosthocResult, pair_matrix
 
-__all__ = ["skillings_mack_test", "durbin_test", "SkillingsMackResult", "DurbinResult", "Design"]
+__all__ = ["skillings_mack_test", "skillings_mack_posthoc", "durbin_test", "SkillingsMackResult", "DurbinResult",
+           "Design"]
 
 _TOL = 1e-9
 
@@ -267,6 +272,215 @@ def skillings_mack_test(scores, direction=None, *, alpha: float = 0.05, method_n
                                alpha=alpha, n_datasets=len(datasets), n_methods=len(methods), mean_ranks=mean,
                                adjusted_rank_sums=pd.Series(adjusted, index=mean.index, name="adjusted_rank_sum"),
                                design=design, dropped_datasets=dropped, reason=reason)
+
+
+# --------------------------------------------------------------------------- pairwise Skillings-Mack
+
+
+def _centred_scores(values: np.ndarray, present: np.ndarray):
+    """Per-cell √(12/(k_i + 1)) ((k_i + 1)/2 − r_ij) (0 where absent) and the per-dataset weights √(12/(k_i + 1))."""
+    ranks = _ranks_present(values, present)
+    size = present.sum(axis=1, keepdims=True).astype(float)
+    weight = np.sqrt(12.0 / (size + 1.0))
+    return np.where(present, weight * ((size + 1.0) / 2.0 - np.nan_to_num(ranks)), 0.0), weight[:, 0]
+
+
+def _laplacian(present: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """Σ_i weight_i × (the complete graph's Laplacian on the methods present on dataset i)."""
+    p = present.astype(float)
+    together = p.T @ (weight[:, None] * p)
+    np.fill_diagonal(together, 0.0)
+    return np.diag(together.sum(axis=1)) - together
+
+
+def _contrast_parts(values: np.ndarray, present: np.ndarray):
+    """The pieces of the pairwise statistic: centred scores, L⁺ (the weighted Laplacian's pseudo-inverse),
+    the estimated effects θ = L⁺ A, their null covariance V = L⁺ Σ L⁺, and the connected components."""
+    from scipy.sparse.csgraph import connected_components
+
+    scores, weight = _centred_scores(values, present)
+    laplacian_plus = np.linalg.pinv(_laplacian(present, weight))
+    sigma = _laplacian(present, np.ones(present.shape[0]))  # Skillings & Mack's Σ: every dataset weighs 1
+    effects = laplacian_plus @ scores.sum(axis=0)
+    covariance = laplacian_plus @ sigma @ laplacian_plus
+    _, component = connected_components(sigma != 0, directed=False)
+    return scores, laplacian_plus, effects, covariance, component
+
+
+def _permutation_pvalues(scores, present, laplacian_plus, observed, pairs, n_resamples, rng) -> np.ndarray:
+    """Two-sided p of each pair's contrast under within-dataset permutation of the present cells' scores."""
+    n, k = present.shape
+    a, b = pairs
+    # the present cells' scores packed to the left of each row: a permutation of a row is then a
+    # permutation of its first k_i slots
+    packed = np.zeros((n, k))
+    size = present.sum(axis=1)
+    for i in range(n):
+        packed[i, :size[i]] = scores[i, present[i]]
+    threshold = np.abs(observed) * (1.0 - 1e-10)  # equal statistics count as "at least as extreme"
+    exceed = np.zeros(observed.shape, dtype=np.int64)
+    done = 0
+    chunk = max(1, min(n_resamples, 2_000_000 // max(1, n * k)))
+    while done < n_resamples:
+        m = min(chunk, n_resamples - done)
+        keys = rng.random((m, n, k))
+        keys[:, ~present] = np.inf  # the absent cells sort last: the present ones get a random order of slots
+        slot = np.argsort(np.argsort(keys, axis=2), axis=2)
+        drawn = np.where(present, np.take_along_axis(np.broadcast_to(packed, (m, n, k)), slot, axis=2), 0.0)
+        effects = drawn.sum(axis=1) @ laplacian_plus
+        exceed += (np.abs(effects[:, a] - effects[:, b]) >= threshold).sum(axis=0)
+        done += m
+    return (1.0 + exceed) / (1.0 + n_resamples)
+
+
+@states_scale
+def skillings_mack_posthoc(scores, direction=None, *, control: str | None = None, adjust: str | None = "holm",
+                           alpha: float = 0.05, n_resamples: int | None = None, rng=None,
+                           method_names=None) -> PosthocResult:
+    """Pairwise comparisons after the Skillings–Mack test, for any pattern of missing cells.
+
+    Parameters
+    ----------
+    scores : any input of :func:`mcda.score_cube`
+        One score per (dataset, method), NaN where a method has no result.
+    direction : {"higher_is_better", "lower_is_better"}, optional
+        As in :func:`mcda.data.cube.as_cube`.
+    control : str, optional
+        A method chosen beforehand: compare every other method with it only (k − 1 comparisons).
+    adjust : str or None, default "holm"
+        Multiplicity adjustment of the pairwise p-values: any name of :func:`mcda.adjust_pvalues`
+        ("shaffer" and "bergmann-hommel" over all pairs only); None leaves them raw.
+    alpha : float
+        Family-wise level of ``significant``.
+    n_resamples : int, optional
+        None (default): normal p-values. An int: conditional permutation p-values from that many
+        within-dataset permutations of the present methods' ranks, (1 + #{|D*| ≥ |D|}) / (1 + B).
+    rng : numpy.random.Generator or seed, optional
+        The draws of the permutations (used only with ``n_resamples``).
+    method_names : sequence of str, optional
+        As in :func:`mcda.data.cube.as_cube`.
+
+    Returns
+    -------
+    PosthocResult
+        ``test`` "skillings-mack-pairwise"; ``z`` (positive when the second method ranks better),
+        ``pvalues``, ``pvalues_adjusted``, ``significant``, ``adjust``; ``mean_ranks`` are the
+        descriptive mean ranks of :func:`skillings_mack_test` (each method ranked among those
+        present); ``standard_error`` is NaN (it differs from pair to pair).
+
+    Raises
+    ------
+    McdaArgumentError
+        An unknown ``adjust``, a pair-structured one against a control or on a design whose
+        methods fall into unconnected groups; an unknown ``control``; as
+        :func:`skillings_mack_test`.
+
+    Notes
+    -----
+    With the centred ranks of :func:`skillings_mack_test` (s_ij = √(12/(k_i + 1)) ((k_i + 1)/2 −
+    r_ij), 0 where j is absent), A_j = Σ_i s_ij and Σ its null covariance (Σ_jl = −λ_jl,
+    Σ_jj = Σ_l λ_jl). On dataset i, (k_i + 1)/2 − r_ij counts the present methods j beats minus
+    half of them, so under a shift of method effects θ, E[A] ≈ c L θ with L = Σ_i √(12/(k_i + 1))
+    L_i, L_i the Laplacian of the complete graph on the methods present on dataset i. The
+    effects are estimated as θ̂ = L⁺ A, with null covariance V = L⁺ Σ L⁺, and each pair is tested
+    with
+
+    z_ab = (θ̂_b − θ̂_a) / √(V_aa + V_bb − 2 V_ab),
+
+    two-sided under the normal distribution, then adjusted. Estimating θ first (as the
+    intra-block analysis of an incomplete block design does, Yates 1936) compares a and b net of
+    the competitors each met: the raw contrast A_a − A_b would favour a method run only against
+    weak methods, and could separate two equal methods when others differ. On a complete design
+    and on a balanced incomplete one L ∝ Σ, θ̂ ∝ A and z_ab = (A_b − A_a)/√(Σ_aa + Σ_bb − 2Σ_ab);
+    on a complete design this is exactly the Friedman z = (R̄_a − R̄_b)/√(k(k + 1)/(6N)) of
+    :func:`mcda.all_pairs_test` (Demšar 2006).
+
+    The covariance assumes no ties (as the Skillings–Mack statistic does): with many tied
+    scores the normal p-values are conservative. The permutation p-values (``n_resamples``)
+    condition on the design and the ties, and are exact in the limit of many draws under the
+    hypothesis that every dataset's results are exchangeable among its methods. Pairs of
+    methods that are not connected through shared datasets are not compared (NaN).
+
+    References
+    ----------
+    Skillings, J. H., Mack, G. A. (1981). On the use of a Friedman-type statistic in balanced
+    and unbalanced block designs. Technometrics 23(2):171–177. doi:10.1080/00401706.1981.10486261
+
+    Yates, F. (1936). Incomplete randomized blocks. Annals of Eugenics 7(2):121–140.
+    doi:10.1111/j.1469-1809.1936.tb02134.x
+
+    Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets. Journal of
+    Machine Learning Research 7:1–30.
+
+    Examples
+    --------
+    Skillings & Mack (1981), Table 1 (lower assembly time is better):
+
+    >>> import numpy as np, mcda
+    >>> y = np.array([[3.2, 4.1, 3.8, 4.2], [3.1, 3.9, 3.4, 4.0], [4.3, 3.5, 4.6, 4.8],
+    ...               [3.5, 3.6, 3.9, 4.0], [3.6, 4.2, 3.7, 3.9], [4.5, 4.7, 3.7, np.nan],
+    ...               [np.nan, 4.2, 3.4, np.nan], [4.3, 4.6, 4.4, 4.9], [3.5, np.nan, 3.7, 3.9]])
+    >>> res = mcda.skillings_mack_posthoc(y, "lower_is_better", method_names=list("ABCD"))
+    >>> res.to_frame()[["method_a", "method_b", "significant"]].query("significant")
+      method_a method_b  significant
+    2        A        D         True
+    """
+    from mcda.stats._shared.multitest import PAIR_STRUCTURED, adjust_pvalues, canonical_adjustment
+
+    alpha = check_alpha(alpha)
+    adjust_name = None if adjust is None else canonical_adjustment(adjust, "adjust", optional=True)
+    if n_resamples is not None:
+        n_resamples = check_positive_int("n_resamples", n_resamples)
+    values, present, methods, datasets, dropped = prepared_incomplete(scores, direction, method_names,
+                                                                      "the pairwise Skillings-Mack comparisons")
+    if control is not None:
+        control = check_control(control, methods)
+        if adjust_name in PAIR_STRUCTURED:
+            raise McdaArgumentError(f"`adjust` {adjust_name!r} needs the k(k-1)/2 pairs of all methods; against a "
+                                    f"control use 'holm', 'hochberg', 'hommel', ...; got adjust={adjust!r} with "
+                                    f"control={control!r}.", argument="adjust", value=adjust)
+    scores_, laplacian_plus, effects, covariance, component = _contrast_parts(values, present)
+    k = len(methods)
+    if control is not None:
+        c = methods.index(control)
+        second = np.array([j for j in range(k) if j != c])
+        first = np.full(second.shape, c)
+    else:
+        first, second = np.triu_indices(k, 1)
+    connected = component[first] == component[second]
+    if adjust_name in PAIR_STRUCTURED and not connected.all():
+        raise McdaArgumentError(f"`adjust` {adjust_name!r} needs every pair compared, but the methods fall into groups "
+                                "that share no dataset (their pairs are not compared); use 'holm' or another "
+                                "adjustment that takes any family.", argument="adjust", value=adjust)
+    contrast = effects[second] - effects[first]  # positive when the second method ranks better
+    spread = covariance[first, first] + covariance[second, second] - 2.0 * covariance[first, second]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(connected & (spread > _TOL), contrast / np.sqrt(np.where(spread > _TOL, spread, 1.0)), np.nan)
+    if n_resamples is None:
+        raw = np.minimum(2.0 * special.ndtr(-np.abs(z)), 1.0)
+    else:
+        raw = np.full(z.shape, np.nan)
+        tested = np.isfinite(z)
+        raw[tested] = _permutation_pvalues(scores_, present, laplacian_plus, contrast[tested],
+                                           (first[tested], second[tested]), n_resamples, as_rng(rng))
+    if adjust_name is None:
+        adjusted = raw.copy()
+    else:
+        adjusted = np.asarray(adjust_pvalues(raw, method=adjust_name), dtype=float)
+    significant = np.isfinite(adjusted) & (adjusted <= alpha)
+    mean = pd.Series(np.nanmean(_ranks_present(values, present), axis=0), index=pd.Index(methods, name="method"),
+                     name="mean_rank")
+    common = dict(test="skillings-mack-pairwise", alpha=alpha, mean_ranks=mean, critical_difference=None,
+                  n_datasets=len(datasets), n_methods=k, standard_error=math.nan, adjust=adjust_name)
+    if control is not None:
+        index = pd.Index([methods[j] for j in second], name="method")
+        series = lambda values, name: pd.Series(values, index=index, name=name)  # noqa: E731
+        return PosthocResult(control=control, z=series(z, "z"), pvalues=series(raw, "p_raw"),
+                             pvalues_adjusted=series(adjusted, "p_adjusted"),
+                             significant=series(significant, "significant"), **common)
+    return PosthocResult(control=None, z=pair_matrix(z, methods, 0.0, antisymmetric=True),
+                         pvalues=pair_matrix(raw, methods, np.nan), pvalues_adjusted=pair_matrix(adjusted, methods, np.nan),
+                         significant=pair_matrix(significant, methods, False), **common)
 
 
 # --------------------------------------------------------------------------- Durbin
