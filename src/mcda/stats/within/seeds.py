@@ -931,49 +931,91 @@ def _wilcoxon_pvalues(diff: np.ndarray, n: np.ndarray, rows: np.ndarray, zero_me
 
 def _unpaired_table(cube: xr.DataArray, blocks: list[_Block], *, method: str, alpha: float,
                     control: int | None = None) -> pd.DataFrame:
-    """Welch t or Mann-Whitney U per (dataset, pair) on each method's seeds as two samples, Holm per dataset."""
+    """Welch t or Mann-Whitney U per (dataset, pair) on each method's seeds as two samples, Holm per dataset.
+
+    Every row is scipy's test on the two samples ``x[~isnan(x)]`` (the seeds in their order),
+    computed for many rows at once: the rows are grouped by their two sample sizes (and, for
+    Mann–Whitney, by the p-value method scipy's ``"auto"`` picks for the row alone), and each
+    group goes to scipy along an axis, so each row's numbers are those of its own call.
+    """
     frames = []
     for block in blocks:
         d, k, s = block.values.shape
         ia, ib = _pair_indices(k, control)
-        rows = []
-        for i in range(d):
-            for a, b in zip(ia, ib):
-                xa = block.values[i, a][~np.isnan(block.values[i, a])]
-                xb = block.values[i, b][~np.isnan(block.values[i, b])]
-                shared = int((~np.isnan(block.values[i, a]) & ~np.isnan(block.values[i, b])).sum())
-                row = {"dataset": block.datasets[i], "method_a": block.methods[a], "method_b": block.methods[b],
-                       "n_seeds": shared, "n_seeds_a": len(xa), "n_seeds_b": len(xb),
-                       "mean_diff": (xa.mean() - xb.mean()) if len(xa) and len(xb) else np.nan,
-                       "ci_low": np.nan, "ci_high": np.nan, "statistic": np.nan, "p_raw": np.nan, "reason": ""}
-                if len(xa) < 2 or len(xb) < 2:
-                    row["reason"] = (f"{block.methods[a]} has {len(xa)} and {block.methods[b]} {len(xb)} seed(s): "
-                                     "an unpaired comparison needs at least 2 each")
-                elif np.ptp(np.concatenate([xa, xb])) == 0:
-                    row["reason"] = "every seed of both methods has the same score: the test does not apply"
-                elif method == "t":
-                    if np.ptp(xa) == 0 and np.ptp(xb) == 0:
-                        row["reason"] = "neither method varies over its seeds: Welch's t is undefined"
-                    else:
-                        res = stats.ttest_ind(xa, xb, equal_var=False)
-                        row["statistic"], row["p_raw"] = float(res.statistic), float(res.pvalue)
-                        ci = res.confidence_interval(confidence_level=1.0 - alpha)
-                        row["ci_low"], row["ci_high"] = float(ci.low), float(ci.high)
-                else:
-                    res = stats.mannwhitneyu(xa, xb, alternative="two-sided")
-                    row["statistic"], row["p_raw"] = float(res.statistic), float(res.pvalue)
-                if "metric" in cube.dims:
-                    row["metric"] = block.metric
-                rows.append(row)
-        frame = pd.DataFrame(rows)
-        family = pd.factorize(frame["dataset"])[0]
-        frame["p_holm"] = adjust_by_family(frame["p_raw"].to_numpy(dtype=float), family, "holm")
+        p = len(ia)
+        present = ~np.isnan(block.values)
+        # each method's seeds moved to the front, in their order (what x[~isnan(x)] takes)
+        packed = np.take_along_axis(block.values, np.argsort(~present, axis=2, kind="stable"), axis=2)
+        count = present.sum(axis=2)
+        row_d = np.repeat(np.arange(d), p)
+        row_a, row_b = np.tile(ia, d), np.tile(ib, d)
+        n_a, n_b = count[row_d, row_a], count[row_d, row_b]
+        columns = {name: np.full(d * p, np.nan) for name in ("mean_diff", "ci_low", "ci_high", "statistic", "p_raw")}
+        reason = np.full(d * p, "", dtype=object)
+        group = n_a * (s + 1) + n_b
+        for key in np.flatnonzero(np.bincount(group, minlength=(s + 1) ** 2)):
+            size_a, size_b = divmod(int(key), s + 1)
+            in_group = np.nonzero(group == key)[0]
+            for rows in np.array_split(in_group, max(1, len(in_group) * (size_a + size_b) // 2**22 + 1)):
+                _unpaired_rows(packed, rows, row_d, row_a, row_b, int(size_a), int(size_b), method, alpha,
+                               block.methods, columns, reason)
+        shared = (present[:, ia] & present[:, ib]).sum(axis=2).ravel()
+        methods = np.array(block.methods, dtype=object)
+        frame = pd.DataFrame({"dataset": np.repeat(np.array(block.datasets, dtype=object), p),
+                              "method_a": methods[row_a], "method_b": methods[row_b]})
+        if "metric" in cube.dims:
+            frame["metric"] = block.metric
+        frame["n_seeds"] = shared.astype(np.int64)
+        frame["n_seeds_a"] = n_a.astype(np.int64)
+        frame["n_seeds_b"] = n_b.astype(np.int64)
+        for name, values in columns.items():
+            frame[name] = values
+        frame["p_holm"] = adjust_by_family(columns["p_raw"], row_d, "holm")
         frame["significant"] = np.nan_to_num(frame["p_holm"].to_numpy(dtype=float), nan=np.inf) <= alpha
-        order = ["dataset", "method_a", "method_b"] + (["metric"] if "metric" in cube.dims else []) + [
-            "n_seeds", "n_seeds_a", "n_seeds_b", "mean_diff", "ci_low", "ci_high", "statistic", "p_raw", "p_holm",
-            "significant", "reason"]
-        frames.append(frame[order])
+        frame["reason"] = reason
+        frames.append(frame)
     return _concat_pairs(frames, cube)
+
+
+def _unpaired_rows(packed, rows, row_d, row_a, row_b, size_a: int, size_b: int, method: str, alpha: float,
+                   methods, columns: dict, reason: np.ndarray) -> None:
+    """Fill ``columns`` and ``reason`` at ``rows``, whose samples have sizes ``size_a`` and ``size_b``."""
+    if size_a == 0 or size_b == 0 or len(rows) == 0:
+        few = rows
+    else:
+        xa = packed[row_d[rows], row_a[rows], :size_a]
+        xb = packed[row_d[rows], row_b[rows], :size_b]
+        columns["mean_diff"][rows] = xa.mean(axis=1) - xb.mean(axis=1)
+        few = rows if size_a < 2 or size_b < 2 else rows[:0]
+    for i in few:
+        reason[i] = (f"{methods[row_a[i]]} has {size_a} and {methods[row_b[i]]} {size_b} seed(s): "
+                     "an unpaired comparison needs at least 2 each")
+    if len(few):
+        return
+    low_a, high_a, low_b, high_b = xa.min(axis=1), xa.max(axis=1), xb.min(axis=1), xb.max(axis=1)
+    flat = np.maximum(high_a, high_b) == np.minimum(low_a, low_b)
+    reason[rows[flat]] = "every seed of both methods has the same score: the test does not apply"
+    if method == "t":
+        neither = ~flat & (high_a == low_a) & (high_b == low_b)
+        reason[rows[neither]] = "neither method varies over its seeds: Welch's t is undefined"
+        test = ~flat & ~neither
+        if test.any():
+            with warnings.catch_warnings():   # scipy's "precision loss" for a sample without spread: its
+                warnings.simplefilter("ignore", RuntimeWarning)   # variance is exactly 0, nothing is lost
+                res = stats.ttest_ind(xa[test], xb[test], equal_var=False, axis=1)
+            ci = res.confidence_interval(confidence_level=1.0 - alpha)
+            at = rows[test]
+            columns["statistic"][at], columns["p_raw"][at] = res.statistic, res.pvalue
+            columns["ci_low"][at], columns["ci_high"][at] = ci.low, ci.high
+        return
+    # scipy's "auto" for one row: exact when a sample has at most 8 seeds and the row has no tie
+    both = np.sort(np.concatenate([xa, xb], axis=1), axis=1)
+    tied = (both[:, 1:] == both[:, :-1]).any(axis=1)
+    exact = ~tied if not (size_a > 8 and size_b > 8) else np.zeros(len(rows), dtype=bool)
+    for choice, use in (("exact", ~flat & exact), ("asymptotic", ~flat & ~exact)):
+        if use.any():
+            res = stats.mannwhitneyu(xa[use], xb[use], alternative="two-sided", method=choice, axis=1)
+            columns["statistic"][rows[use]], columns["p_raw"][rows[use]] = res.statistic, res.pvalue
 
 
 @states_scale
