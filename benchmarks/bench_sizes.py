@@ -1,4 +1,4 @@
-"""The views issue 38 found slow or unbounded at 64–200 methods: time and peak memory at real sizes.
+"""The views that are slow or unbounded at 64–200 methods: time and peak memory at real sizes.
 
 Each stage runs in a fresh subprocess: first once at 4 methods (numba compiles, caches fill;
 not timed), then once at the size asked, timed; its peak resident memory (``ru_maxrss``, what
