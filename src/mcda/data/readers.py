@@ -497,44 +497,89 @@ def read_path(path: Path, *, chunks, columns):
     if suffix == ".csv":
         return check_csv_fields(pd.read_csv(path), f"`data` path {str(path)!r}")
     if suffix in (".parquet", ".pq"):
-        return pd.read_parquet(path)
+        try:
+            return pd.read_parquet(path)
+        except (ImportError, FileNotFoundError):
+            raise
+        except (OSError, ValueError) as exc:  # (pyarrow's ArrowInvalid is a ValueError, ArrowIOError an OSError)
+            raise McdaArgumentError(f"`data` path {str(path)!r} cannot be read as a Parquet file: {exc}",
+                                    argument="data", value=str(path)) from None
     raise McdaArgumentError(f"`data` path {str(path)!r} has suffix {suffix!r}; mcda reads .csv, .parquet, .json (a cube "
                      "from mcda.data.io.to_json), .nc (from mcda.data.io.to_netcdf) and .zarr stores", argument="data")
 
 
 def read_cube_json(source) -> xr.DataArray:
-    """The DataArray in a cube JSON (a path, or the text itself), not yet checked (:func:`mcda.data.io.from_json` checks it)."""
+    """The DataArray in a cube JSON (a path, or the text itself), not yet checked (:func:`mcda.data.io.from_json` checks it).
+
+    A file that is not such a JSON, or whose parts are missing or of the wrong kind (an edited or
+    truncated file), is refused naming the file and the part.
+    """
     if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
-        text = Path(source).read_text(encoding="utf-8")
+        where = f"`source` {str(source)!r}"
+        try:
+            text = Path(source).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise FileNotFoundError(f"{where} does not exist") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise McdaArgumentError(f"{where} cannot be read as a cube JSON "
+                                    f"({getattr(exc, 'strerror', None) or exc})", argument="source",
+                                    value=str(source)) from None
     else:
-        text = source
-    doc = json.loads(text)
-    if doc.get("format") != JSON_FORMAT:
-        raise McdaArgumentError(f"not an mcda cube JSON (format {doc.get('format')!r}, expected {JSON_FORMAT!r})",
+        where, text = "the cube JSON text (`source`)", source
+    try:
+        doc = json.loads(text)
+    except (TypeError, ValueError) as exc:
+        raise McdaArgumentError(f"{where} is not JSON ({exc})", argument="source") from None
+    if not isinstance(doc, dict) or doc.get("format") != JSON_FORMAT:
+        found = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
+        raise McdaArgumentError(f"{where} is not an mcda cube JSON (format {found!r}, expected {JSON_FORMAT!r})",
                                 argument="source")
-    if doc.get("version", 0) > JSON_VERSION:
-        raise McdaArgumentError(f"this cube JSON is version {doc['version']}; this mcda reads up to {JSON_VERSION}",
+    version = doc.get("version", 0)
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise McdaArgumentError(f"{where}: its 'version' must be a whole number (this mcda writes {JSON_VERSION}); "
+                                f"got {version!r}", argument="source", value=version)
+    if version > JSON_VERSION:
+        raise McdaArgumentError(f"{where} is cube JSON version {version}; this mcda reads up to {JSON_VERSION}",
                                 argument="source")
-    dims = doc["dims"]
+
+    def part(mapping, key, kind, what):
+        if not isinstance(mapping, dict) or key not in mapping:
+            raise McdaArgumentError(f"{where} has no {what}: the file is incomplete or was edited; write it again "
+                                    "with mcda.data.io.to_json", argument="source")
+        value = mapping[key]
+        if not isinstance(value, kind):
+            raise McdaArgumentError(f"{where}: its {what} must be a JSON {'list' if kind is list else 'object'}; "
+                                    f"got {type(value).__name__}", argument="source")
+        return value
+
+    dims = part(doc, "dims", list, "'dims'")
+    stored = part(doc, "coords", dict, "'coords'")
     coords = {}
     for d in dims:
-        labels = doc["coords"][d]
+        labels = part(stored, d, list, f"labels of {d!r} in 'coords'")
         coords[d] = np.array(labels, dtype=object) if d in _STRING_DIMS else np.array(labels)
-    raw = np.array(_nan_from_none(doc["values"]), dtype=object)
+    raw = np.array(_nan_from_none(part(doc, "values", list, "'values'")), dtype=object)
     if raw.shape != tuple(len(coords[d]) for d in dims):
-        raise McdaArgumentError(f"the cube JSON's values have shape {raw.shape} but its coords give "
+        raise McdaArgumentError(f"{where}: its values have shape {raw.shape} but its coords give "
                                 f"{tuple(len(coords[d]) for d in dims)}", argument="source")
     values = numeric_scores(raw, lambda idx: "JSON value at " + ", ".join(f"{d} {coords[d][i]!r}" for d, i in zip(dims, idx)))
     da = xr.DataArray(values, dims=dims, coords=coords, name="score")
-    for name, spec in doc.get("extra_coords", {}).items():
-        raw = spec["values"]
+    for name, spec in (part(doc, "extra_coords", dict, "'extra_coords'") if "extra_coords" in doc else {}).items():
+        raw = part(spec, "values", list, f"values of the coordinate {name!r}")
         arr = np.array(_nan_from_none(raw)) if _has_numbers(raw) else np.array(raw, dtype=object)
-        da = da.assign_coords({name: (tuple(spec["dims"]), arr)})
-    attrs = dict(doc.get("attrs", {}))
+        da = da.assign_coords({name: (tuple(part(spec, "dims", list, f"dims of the coordinate {name!r}")), arr)})
+    attrs = _stored_attrs(part(doc, "attrs", dict, "'attrs'") if "attrs" in doc else {})
     if attrs.get("noise_floor", 0) is None:
         attrs["noise_floor"] = math.nan
     da.attrs = attrs
     return da
+
+
+def _stored_attrs(attrs) -> dict:
+    """A file's attributes without the in-memory mark of an oriented view (``oriented``): a file
+    holds the scores in the metric's own direction (every writer un-orients first), and the
+    orientation is recomputed from the card and the direction, never taken from a stored flag."""
+    return {k: v for k, v in dict(attrs).items() if k != "oriented"}
 
 
 def _has_numbers(raw) -> bool:
@@ -586,7 +631,7 @@ def read_netcdf(path: str | Path, *, chunks=None) -> xr.DataArray:
     if encoding is not None:
         for key in encoding["json_attrs"]:
             attrs[key] = json.loads(attrs[key])
-    da.attrs = attrs
+    da.attrs = _stored_attrs(attrs)
     da.name = "score"
     return da
 
@@ -691,7 +736,7 @@ def read_zarr(path, *, spec=None, dataset_labels=None) -> xr.DataArray:
     if unknown:
         raise McdaArgumentError(f"the store's dims must be among {DIMS}; got unknown dims {unknown}", argument=None)
     da = da.transpose(*[d for d in DIMS if d in da.dims])
-    attrs = dict(da.attrs)
+    attrs = _stored_attrs(da.attrs)
     if attrs.get("noise_floor") is None or attrs.get("noise_floor") == "":
         attrs["noise_floor"] = math.nan
     da.attrs = attrs

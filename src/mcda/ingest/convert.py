@@ -54,6 +54,7 @@ them.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import math
 import os
@@ -127,15 +128,16 @@ class _ParquetSource(_Source):
         self.path, self.cols, self.batch_rows = str(path), cols, batch_rows
         if not os.path.exists(self.path):
             raise FileNotFoundError(f"`parquet` {self.path!r} does not exist")
-        self.file = pq.ParquetFile(self.path, pre_buffer=False)  # pre-buffering holds whole row groups
-        names = self.file.schema_arrow.names
-        self.read_dictionary = None
-        if cols["method"] in names:  # the few methods come as a dictionary: no hashing of their text
-            self.read_dictionary = [cols["method"]]
-            self.file = pq.ParquetFile(self.path, pre_buffer=False, read_dictionary=self.read_dictionary)
+        with self.named():
+            self.file = pq.ParquetFile(self.path, pre_buffer=False)  # pre-buffering holds whole row groups
+            names = self.file.schema_arrow.names
+            self.read_dictionary = None
+            if cols["method"] in names:  # the few methods come as a dictionary: no hashing of their text
+                self.read_dictionary = [cols["method"]]
+                self.file = pq.ParquetFile(self.path, pre_buffer=False, read_dictionary=self.read_dictionary)
         missing = [c for c in cols.values() if c not in names]
         if missing:
-            raise McdaArgumentError(f"the Parquet file has no column(s) {shown(missing)}; its columns are {shown(names)}. "
+            raise McdaArgumentError(f"the Parquet file {self.path!r} has no column(s) {shown(missing)}; its columns are {shown(names)}. "
                              "Name them with `columns={'dataset': ..., 'method': ..., 'score': ...}`.",
                                     argument="columns", value=missing)
         self.n_rows = int(self.file.metadata.num_rows)
@@ -156,18 +158,32 @@ class _ParquetSource(_Source):
         n = max(1, min(n, len(runs)))
         return [self._run_batches(runs[j::n], first, self.file if n == 1 else None) for j in range(n)]
 
+    @contextlib.contextmanager
+    def named(self):
+        """pyarrow's errors reading the file (not Parquet, truncated, corrupt) as one naming it."""
+        import pyarrow as pa
+
+        try:
+            yield
+        except (pa.ArrowException, OSError) as exc:
+            if isinstance(exc, FileNotFoundError):
+                raise
+            raise McdaArgumentError(f"`parquet` {self.path!r} cannot be read as a Parquet file: {exc}",
+                                    argument="parquet", value=self.path) from None
+
     def _run_batches(self, runs, first: list, file=None):
         import pyarrow.parquet as pq
 
-        if file is None:  # (a ParquetFile is read by one thread at a time)
-            file = pq.ParquetFile(self.path, pre_buffer=False, read_dictionary=self.read_dictionary)
-        columns = [self.cols[r] for r in _ROLES]
-        for lo, hi in runs:
-            row = first[lo]
-            for batch in file.iter_batches(batch_size=self.batch_rows, row_groups=range(lo, hi), columns=columns,
-                                           use_threads=_ARROW_THREADS):
-                yield row, [batch.column(batch.schema.get_field_index(c)) for c in columns]
-                row += batch.num_rows
+        with self.named():
+            if file is None:  # (a ParquetFile is read by one thread at a time)
+                file = pq.ParquetFile(self.path, pre_buffer=False, read_dictionary=self.read_dictionary)
+            columns = [self.cols[r] for r in _ROLES]
+            for lo, hi in runs:
+                row = first[lo]
+                for batch in file.iter_batches(batch_size=self.batch_rows, row_groups=range(lo, hi), columns=columns,
+                                               use_threads=_ARROW_THREADS):
+                    yield row, [batch.column(batch.schema.get_field_index(c)) for c in columns]
+                    row += batch.num_rows
             yield None  # the end of a run (see _prefetched)
 
 
