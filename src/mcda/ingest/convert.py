@@ -184,7 +184,7 @@ class _ParquetSource(_Source):
                                                use_threads=_ARROW_THREADS):
                     yield row, [batch.column(batch.schema.get_field_index(c)) for c in columns]
                     row += batch.num_rows
-            yield None  # the end of a run (see _prefetched)
+                yield None  # the end of a run (see _prefetched)
 
 
 class _CsvSource(_Source):
