@@ -233,3 +233,33 @@ def test_an_unpaired_run_is_not_told_to_give_unpaired(tmp_path, capsys):
     assert "--unpaired" not in printed.split("== Notes")[1] and "paired=False" not in printed
     assert "the unpaired tests compare each method's seeds as two samples" in printed
     assert "cells lost seeds" not in printed  # other labels are not lost seeds
+
+
+# --------------------------------------------------------------------------- the rope's units under a conversion
+
+@pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
+def test_a_rope_with_scale_percent_is_read_in_the_files_units_and_stated_in_both(tmp_path, capsys):
+    rows = [(d, m, s, 100 * v) for d, m, s, v in _seeded_rows()]
+    csv = _write(tmp_path / "percent.csv", rows)
+    text, md = _run(tmp_path, csv, "--scale", "percent", "--rope", "1", name="p")
+    bundle = mcda.Report.from_json(tmp_path / "p" / "report.json")
+    assert bundle.rope == pytest.approx(0.01) and bundle.scale_factor == 100.0
+    assert "rope 0.01 (set by the analyst; 1 in the units of the scores as given (percent))" in text
+    assert "±0.01, set by the analyst (±1 in the units of the scores as given)" in md
+    # the same analysis as the fractions with a rope of 0.01 (not 1, which would make every pair equivalent)
+    fractions = mcda.Report(pd.DataFrame(_seeded_rows(), columns=["dataset", "method", "seed", "score"]),
+                            metric="accuracy", rope=0.01, rng=0)
+    pd.testing.assert_frame_equal(_quiet(bundle.bayesian).to_frame(), _quiet(fractions.bayesian).to_frame())
+    assert (_quiet(bundle.bayesian).to_frame()["label"] != "equivalent").any()
+
+
+def test_a_rope_for_scores_converted_before_the_report_is_refused_as_ambiguous():
+    values = np.random.default_rng(1).uniform(70, 90, (6, 3, 4))
+    converted = mcda.score_cube(values, metric="accuracy", method_names=list("abc"), scale="percent")
+    with pytest.raises(ValueError, match="`rope`=1.0 is ambiguous") as caught:
+        mcda.Report(converted, rope=1, rng=0)
+    assert caught.value.argument == "rope"
+    report = mcda.Report(values, metric="accuracy", method_names=list("abc"), scale="percent", rope=0.5, rng=0)
+    assert report.rope == pytest.approx(0.005) and report.rope_value() == pytest.approx(0.005)
+    report.rope = 0.02  # the attribute is in the converted units, as documented
+    assert report.rope_value() == 0.02 and mcda.Report.from_json(report.to_json()).rope == 0.02

@@ -149,8 +149,9 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--scale", choices=("fraction", "percent"),
                          help="the unit of the scores when it is not the card's: percent divides them by 100 (accuracy "
                               "97.8 -> 0.978) so the card's range and noise floor apply; recorded in the report")
-    compare.add_argument("--rope", type=_nonnegative, help="region of practical equivalence in the metric's units "
-                                                    "(default: the card's noise floor)")
+    compare.add_argument("--rope", type=_nonnegative, help="region of practical equivalence in the units of the file "
+                                                    "(with --scale percent, in percent: converted with the scores); "
+                                                    "default: the card's noise floor")
     compare.add_argument("--alpha", type=_level, default=0.05, help="level of every test")
     compare.add_argument("--out", default="mcda-out", metavar="DIR",
                          help="where to write figures, tables and bundle; replaced whole when it holds an earlier "

@@ -42,7 +42,7 @@ from mcda import __version__
 from mcda._core.validation import (check_alpha, check_choice, check_control, check_positive_int, check_probability, check_rope, nearest, shown, user_stacklevel)
 from mcda.data.cards import MetricCard, get_card
 from mcda.data.cube import as_cube, score_cube
-from mcda.data.checks import cube_card, cube_cards, cube_metric, select_metric, resolve_rope
+from mcda.data.checks import SCALES, cube_card, cube_cards, cube_metric, select_metric, resolve_rope
 from mcda.data.design import DEFAULT_MISSING, MISSING_POLICIES, missing_cells, reduce_seeds, without_empty_datasets
 from mcda.data.io import from_json as _cube_from_json
 from mcda.data.io import from_netcdf as _cube_from_netcdf
@@ -227,6 +227,44 @@ def _frozen(value):
     raise _NotCacheable("not cacheable")
 
 
+_SCALE_UNITS = {100.0: "percent"}
+
+#: The raw cube's attribute holding the factor the scores were divided by (:func:`mcda.score_cube`'s ``scale=``).
+SCALE_FACTOR_ATTR = "scale_factor"
+
+
+def _converted(scores) -> bool:
+    """Whether ``scores`` is a cube that already records a unit conversion (``attrs["scale"]``)."""
+    return isinstance(scores, xr.DataArray) and bool(scores.attrs.get("scale"))
+
+
+def _scale_factor(scale, raw: xr.DataArray) -> float:
+    """The factor ``scale`` divided the report's metric by (1.0 for "fraction" or a metric it leaves alone)."""
+    if isinstance(scale, str):
+        return float(SCALES[scale])
+    name = scale.get(cube_metric(raw)) if hasattr(scale, "get") else None
+    return float(SCALES[name]) if name is not None else 1.0
+
+
+def _rope_in_cube_units(rope, raw: xr.DataArray, scale, converted_before: bool) -> float:
+    """A rope given to ``Report(...)`` in the units of the scores as given, in the cube's (converted) units.
+
+    With ``scale=`` in the same call the rope is in the file's units and is converted with the
+    scores. Scores converted before they reached the report leave its unit ambiguous: refused.
+    """
+    rope = check_rope(rope)
+    if scale is not None:
+        return rope / raw.attrs[SCALE_FACTOR_ATTR]
+    if converted_before and float(raw.attrs.get(SCALE_FACTOR_ATTR, math.nan)) != 1.0:
+        raise McdaArgumentError(
+            f"`rope`={rope!r} is ambiguous: these scores were converted before they reached the report "
+            f"({raw.attrs['scale']}), so the rope could be in their original or their converted units. Give the "
+            "unconverted scores with `scale=` (the rope is then read in their units and converted with them), or "
+            "set the rope after building the report (report.rope = ..., in the converted units)",
+            argument="rope", value=rope)
+    return rope
+
+
 def _one_metric(scores, metric, direction, method_names) -> xr.DataArray:
     """The raw cube of one metric: a report is about one metric (select it from a metric dim or column)."""
     if isinstance(scores, pd.DataFrame) and "metric" in scores.columns and "method" in scores.columns:
@@ -354,8 +392,13 @@ class Report:
     alpha : float, default 0.05
         The level of every test.
     rope : float, optional
-        Region of practical equivalence in the metric's units; None uses the card's noise
-        floor (then the card is required).
+        Region of practical equivalence in the units of ``scores`` as given: with ``scale=``
+        it is converted with the scores (``scale="percent", rope=1`` is 0.01 on the fraction
+        scale); a cube converted before it reached the report makes the unit ambiguous, and a
+        rope is refused there (set ``report.rope`` afterwards, in the converted units). None
+        uses the card's noise floor (then the card is required). The attribute ``report.rope``
+        and per-call overrides are in the cube's (converted) units; the overview and the text
+        state the rope in both.
     test : str, default "nemenyi"
         The post-hoc of :meth:`compare` (see :func:`mcda.compare_over_datasets`).
     control : str, optional
@@ -421,10 +464,17 @@ class Report:
                           "in-memory cube", instead="call the chunk-wise functions (compare_over_datasets, "
                           "pairwise_superiority, bayesian_sign_comparison, rank_stability, method_summary) on "
                           "the lazy cube directly")
+        converted_before = _converted(scores)
         if scale is not None:  # the unit conversion is made once, on the raw scores (recorded in attrs["scale"])
             scores = score_cube(scores, metric=metric, direction=direction, method_names=method_names, scale=scale)
             metric = direction = method_names = None
         raw = _one_metric(scores, metric, direction, method_names)
+        if scale is not None:  # score_cube records it for one scale; for a mapping, the report's metric's
+            raw.attrs[SCALE_FACTOR_ATTR] = _scale_factor(scale, raw)
+        rope = settings.get("rope")
+        if rope is not None:
+            settings = dict(settings)
+            settings["rope"] = _rope_in_cube_units(rope, raw, scale, converted_before)
         object.__setattr__(self, "_raw", raw)
         object.__setattr__(self, "_cache", {})
         object.__setattr__(self, "_settings", {})
@@ -559,8 +609,28 @@ class Report:
         return cube_card(self._raw)
 
     def rope_value(self, **overrides) -> float:
-        """The rope in use: the setting, or the card's noise floor when it is None."""
+        """The rope in use: the setting, or the card's noise floor when it is None (in the cube's units)."""
         return resolve_rope(self._raw, self._resolve(overrides, ("rope",))["rope"])
+
+    @property
+    def scale_factor(self) -> float:
+        """What the scores were divided by on reading (``scale="percent"``: 100.0, here or in :func:`mcda.score_cube`);
+        1.0 without a conversion.
+
+        The rope given with ``scale=`` was divided by it too; :meth:`overview` and :meth:`text`
+        state the rope in both units.
+        """
+        return float(self._raw.attrs.get(SCALE_FACTOR_ATTR, 1.0))
+
+    def rope_words(self) -> str:
+        """The rope in use and where it came from, in the cube's units and, after a conversion, the file's."""
+        rope = self.rope_value()
+        where = "the card's noise floor" if self._settings["rope"] is None else "set by the analyst"
+        factor = self.scale_factor
+        unit = _SCALE_UNITS.get(factor)
+        if factor != 1.0:
+            where += f"; {rope * factor:g} in the units of the scores as given{f' ({unit})' if unit else ''}"
+        return f"{rope:g} ({where})"
 
     def metric_name(self, *, long: bool = False) -> str:
         """The metric's name ("score" when the scores carry none); ``long=True`` gives the card's long name."""
@@ -1117,7 +1187,11 @@ class Report:
             raise McdaArgumentError("the report bundle stores no `rng`, so its bootstrap and sampled views could "
                                     "not be reproduced; write it with Report.to_json (which stores the rng), or "
                                     "build Report(cube, rng=...) yourself", argument="rng")
-        return cls(cube, **settings)
+        rope = settings.get("rope")
+        report = cls(cube, **{k: v for k, v in settings.items() if k != "rope"})
+        if rope is not None:  # stored in the cube's units: set as an attribute, which reads it so
+            report.rope = rope
+        return report
 
     def to_netcdf(self, path) -> None:
         """Write the raw cube to netCDF with the settings in the attribute ``mcda_report`` (JSON)."""
@@ -1169,7 +1243,6 @@ class Report:
         card = self.card
         better = better_phrase(self.direction)
         rope = self.rope_value()
-        rope_note = "the card's noise floor" if self._settings["rope"] is None else "set by the analyst"
         name = self.metric_name()
         long = (f" ({card.long_name})" if card is not None and card.long_name
                 and card.long_name.lower() != name.lower() else "")
@@ -1191,7 +1264,7 @@ class Report:
             seeds = "one score per dataset and method (no seeds)"
         scale = self._raw.attrs.get("scale")
         empty = self.empty_datasets()
-        lines = [f"mcda report: {name}{long}, {better}; rope {rope:g} ({rope_note})"
+        lines = [f"mcda report: {name}{long}, {better}; rope {self.rope_words()}"
                  + (f"; scores converted {scale}" if scale else ""),
                  f"{cube.sizes['dataset']} datasets x {cube.sizes['method']} methods; {seeds}; "
                  f"{n_missing} missing cell{'s' if n_missing != 1 else ''}"

@@ -256,6 +256,7 @@ def _apply_scale(da: xr.DataArray, scale, keep_attrs: dict) -> xr.DataArray:
     out = da if scale == "fraction" else da / SCALES[scale]
     out.attrs = dict(da.attrs)
     out.attrs["scale"] = _scale_note(scale)
+    out.attrs["scale_factor"] = SCALES[scale]  # what the scores (and a rope given with them) were divided by
     out.name = da.name
     return out
 

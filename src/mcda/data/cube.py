@@ -78,8 +78,9 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
         every score by 100 (accuracy 97.8 becomes 0.978), so the card's range and noise floor
         (the default rope) apply; ``"fraction"`` states that the scores are already in the
         card's units. With a ``metric`` dim, a mapping label -> scale. The conversion is
-        recorded in ``attrs["scale"]`` (e.g. ``"percent -> fraction (divided by 100)"``) and
-        shown in the report, its summaries and its exports.
+        recorded in ``attrs["scale"]`` (e.g. ``"percent -> fraction (divided by 100)"``; with one
+        scale, the divisor in ``attrs["scale_factor"]``) and shown in the report, its summaries and
+        its exports.
 
     Returns
     -------

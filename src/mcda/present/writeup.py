@@ -490,6 +490,9 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
                          if card.noise_floor_justification else ""))
     else:
         rope_words = f"±{rope:g}, set by the analyst"
+    factor = getattr(report, "scale_factor", 1.0)
+    if factor != 1.0:  # the scores were converted on reading: the rope in the units they were given in too
+        rope_words += f" (±{rope * factor:g} in the units of the scores as given)"
 
     methods = [f"We compared {n_methods} methods on {n_datasets} datasets by {name} ({better})."]
     scale = report.raw.attrs.get("scale")
