@@ -138,6 +138,8 @@ def test_fields_and_columns_are_in_the_glossary(case: Case):
         return
     names = _glossary_names()
     fields = [f.name for f in dataclasses.fields(result)] if dataclasses.is_dataclass(result) else []
+    # the public properties are read like fields (``supported``, ``decision_pvalue``)
+    fields += [n for n in dir(type(result)) if not n.startswith("_") and isinstance(getattr(type(result), n), property)]
     unknown_fields = sorted(set(fields) - names)
     assert not unknown_fields, f"{type(result).__name__} fields not in docs/api/glossary.md: {unknown_fields}"
     unknown_columns = sorted(set(map(str, result.to_frame().columns)) - names)
@@ -159,3 +161,53 @@ def test_a_p_column_is_always_a_pvalue():
     """`p_` names a p-value; posterior and resampling probabilities are `prob_` (rule 2 of the glossary)."""
     pvalue_names = {"p_raw", "p_adjusted", "p_holm", "p_lower", "p_upper", "p_tost"}
     assert {n for n in _glossary_names() if n.startswith("p_")} <= pvalue_names
+
+
+# --------------------------------------------------------------------------- every result is under contract
+#: Public functions returning a result that no case can call on a cube (the harness's only input).
+NO_CUBE = {
+    "two_on_multiple": "takes two vectors of scores over datasets, not a cube (its cube form is "
+                       "bayesian_signed_rank_comparison / bayesian_sign_comparison, which have cases)",
+    "wilcoxon_signed_ranks": "takes a vector of paired differences, not a cube (paired_tests[wilcoxon] "
+                             "runs it on a cube and has a case)",
+}
+CASE_FILES = sorted((Path(__file__).parent / "contract").glob("cases_*.py"))
+
+
+def _result_functions() -> list[str]:
+    """The functions of mcda.__all__ whose return annotation is a Result subclass."""
+    import inspect
+    import typing
+
+    import mcda
+
+    out = []
+    for name in mcda.__all__:
+        value = getattr(mcda, name)
+        if not inspect.isfunction(value):
+            continue
+        returned = typing.get_type_hints(inspect.unwrap(value)).get("return")
+        if isinstance(returned, type) and issubclass(returned, Result):
+            out.append(name)
+    return out
+
+
+def test_every_public_function_has_a_return_annotation():
+    import inspect
+
+    import mcda
+
+    bare = [name for name in mcda.__all__ if inspect.isfunction(getattr(mcda, name))
+            and inspect.signature(inspect.unwrap(getattr(mcda, name))).return_annotation is inspect.Signature.empty]
+    assert not bare, f"public functions without a return annotation (the coverage below reads it): {bare}"
+
+
+def test_every_public_function_returning_a_result_has_a_contract_case():
+    functions = _result_functions()
+    assert {"friedman_test", "durbin_test", "mean_ranks", "summary"} <= set(functions)  # the scan reads annotations
+    text = "\n".join(p.read_text(encoding="utf-8") for p in CASE_FILES)
+    uncovered = [n for n in functions if n not in NO_CUBE and not re.search(rf"mcda\.{n}\b", text)]
+    assert not uncovered, f"public functions returning a result without a case in tests/contract/: {uncovered}"
+    stale = sorted(set(NO_CUBE) - set(functions))
+    assert not stale, f"exemptions for names that are not public functions returning a result: {stale}"
+

@@ -1,6 +1,9 @@
-"""Contract cases for mcda.stats._shared.ranks: mean_ranks and rank_stability under every aggregation."""
+"""Contract cases for mcda.stats._shared.ranks: mean_ranks and rank_stability under every aggregation, and
+Demšar's average ranks."""
 
 from __future__ import annotations
+
+import warnings
 
 import mcda
 from tests.contract.harness import Case
@@ -35,6 +38,14 @@ def _rank_stability(aggregation):
     return call
 
 
+def _average_ranks(missing):
+    def call(cube, **kwargs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", mcda.MissingDataWarning)  # the methods or datasets left out are named
+            return mcda.average_ranks(cube, **({"missing": missing} | kwargs))
+    return call
+
+
 _SEEDS = {"reliability": 3}
 _COMMON_BAD = [({"aggregation": "weighted"}, ValueError, "`aggregation` must be one of")]
 
@@ -52,4 +63,10 @@ CASES = [
          bad_inputs=_COMMON_BAD + [({"n_resamples": 0}, ValueError, "`n_resamples`"),
                                    ({"confidence_level": 1.5}, ValueError, "`confidence_level`")])
     for aggregation in ("uniform", "reliability", "hierarchical", "custom")
+] + [
+    Case(name=f"average_ranks[{missing}]", call=_average_ranks(missing), missing=0.04,
+         fields=("mean_ranks", "rank_table", "aggregation", "weights", "n_datasets", "n_methods", "excluded"),
+         bad_inputs=[({"missing": "impute"}, ValueError, "`missing` must be one of"),
+                     ({"direction": "up"}, ValueError, "`direction` must be one of")])
+    for missing in ("methods", "datasets")
 ]

@@ -60,6 +60,9 @@ class Case:
     bad_inputs : list of (kwargs, exception type, text the message must contain)
     random : bool
         Whether the result depends on ``rng`` (then calls must pass a fixed rng themselves).
+    prepare : callable(cube) -> cube, optional
+        Shapes the synthetic cube before any relabelling, reordering or flip (a missing pattern
+        chosen by label, an ``epoch`` or ``split`` dim), so every variant carries the same shape.
     """
 
     name: str
@@ -79,6 +82,7 @@ class Case:
     n_datasets: int = 12
     n_methods: int = 4
     missing: float = 0.0
+    prepare: Callable | None = None
 
 
 def make_cube(case: Case, rng: int = 7) -> xr.DataArray:
@@ -87,7 +91,8 @@ def make_cube(case: Case, rng: int = 7) -> xr.DataArray:
                                    effects=np.linspace(0, 0.04, case.n_methods), dataset_sd=0.05,
                                    noise_sd=0.01, missing=case.missing, rng=rng)
     values = np.round(cube.values, 3)  # rounding makes exact ties happen
-    return mcda.score_cube(cube.copy(data=values), metric="accuracy")
+    cube = mcda.score_cube(cube.copy(data=values), metric="accuracy")
+    return cube if case.prepare is None else case.prepare(cube)
 
 
 def relabel(cube: xr.DataArray, mapping: dict) -> xr.DataArray:

@@ -238,7 +238,7 @@ def adjust_finite(p: np.ndarray, method: str, n_methods: int | None = None, alph
     return result
 
 
-def adjust_pvalues(pvalues, method: str = "holm", *, alpha: float = 0.05):
+def adjust_pvalues(pvalues, method: str = "holm", *, alpha: float = 0.05) -> np.ndarray | pd.Series:
     """P-values adjusted for multiplicity (family-wise or false-discovery rate).
 
     Parameters

@@ -275,7 +275,8 @@ def _friedman(stats: _RankStatistics, alpha: float) -> FriedmanResult:
 
 
 @states_scale
-def friedman_test(scores, direction=None, *, alpha: float = 0.05, method_names=None, missing: str = "methods"):
+def friedman_test(scores, direction=None, *, alpha: float = 0.05, method_names=None,
+                  missing: str = "methods") -> FriedmanResult:
     """Friedman's test that all methods have the same mean rank, with the Iman–Davenport F.
 
     Parameters

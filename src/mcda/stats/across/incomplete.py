@@ -30,6 +30,7 @@ from scipy import special, stats
 
 from mcda._core.validation import McdaArgumentError
 from mcda._core.validation import as_rng, check_alpha, check_control, check_positive_int, shown
+from mcda.stats._shared.multitest import adjust_pvalues, canonical_adjustment
 from mcda.stats._shared.ranks import prepare_across
 from mcda._core.numeric import rank
 from mcda._core.results import OmnibusResult, states_scale
@@ -169,13 +170,10 @@ class SkillingsMackResult(OmnibusResult):
                                                        self.design.n_datasets_per_method.items())]
         if self.dropped_datasets:
             lines.append(f"  datasets with fewer than 2 results (no rank information): {list(self.dropped_datasets)}")
+        lines.append(f"  {'rejects' if self.rejected else 'does not reject'} at alpha = {self.alpha:g}")
         if self.reason:
             lines.append(f"  note: {self.reason}")
         return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        verdict = "rejects" if self.rejected else "does not reject"
-        return f"SkillingsMackResult({verdict} at alpha = {self.alpha:g})\n  " + self.summary()
 
 
 def _skillings_mack(values: np.ndarray, present: np.ndarray):
@@ -425,7 +423,7 @@ def skillings_mack_posthoc(scores, direction=None, *, control: str | None = None
       method_a method_b  significant
     2        A        D         True
     """
-    from mcda.stats._shared.multitest import PAIR_STRUCTURED, adjust_pvalues, canonical_adjustment
+    from mcda.stats._shared.multitest import PAIR_STRUCTURED
 
     alpha = check_alpha(alpha)
     adjust_name = None if adjust is None else canonical_adjustment(adjust, "adjust", optional=True)
@@ -580,9 +578,6 @@ class DurbinResult(OmnibusResult):
             lines.append(f"  note: {self.reason}")
         return "\n".join(lines)
 
-    def __repr__(self) -> str:
-        return "DurbinResult\n  " + self.summary()
-
 
 @states_scale
 def durbin_test(scores, direction=None, *, alpha: float = 0.05, adjust: str | None = "holm",
@@ -612,7 +607,8 @@ def durbin_test(scores, direction=None, *, alpha: float = 0.05, adjust: str | No
     ------
     ValueError
         When the design is not balanced (the message gives the datasets per method and methods
-        per dataset, and points to :func:`skillings_mack_test`, which takes any pattern).
+        per dataset, and points to :func:`skillings_mack_test`, which takes any pattern); an
+        ``adjust`` that names no adjustment.
 
     Notes
     -----
@@ -649,6 +645,7 @@ def durbin_test(scores, direction=None, *, alpha: float = 0.05, adjust: str | No
     (12.0, 6, 0.062)
     """
     alpha = check_alpha(alpha)
+    adjust = None if adjust is None else canonical_adjustment(adjust, "adjust", optional=True)
     values, present, methods, datasets, dropped = prepared_incomplete(scores, direction, method_names, "the Durbin test")
     design = _design_of(present, methods, datasets)
     if design.kind == "unbalanced incomplete":
@@ -698,8 +695,6 @@ def durbin_test(scores, direction=None, *, alpha: float = 0.05, adjust: str | No
         if adjust is None:
             p_adj = p_raw
         else:
-            from mcda.stats._shared.multitest import adjust_pvalues
-
             p_adj = np.asarray(adjust_pvalues(p_raw, method=adjust), dtype=float)
         pairwise = pd.DataFrame(rows | {"statistic": tstat, "p_raw": p_raw, "p_adjusted": p_adj,
                                         "significant": p_adj <= alpha})
