@@ -1,5 +1,5 @@
-"""Contract cases for the tests of incomplete designs: Skillings–Mack (any missing pattern) and Durbin
-(a balanced incomplete block design, cut from the synthetic cube by label)."""
+"""Contract cases for the tests of incomplete designs: Skillings–Mack and its pairwise comparisons (any
+missing pattern) and Durbin (a balanced incomplete block design, cut from the synthetic cube by label)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 
 import mcda
-from tests.contract.cases_frequentist import _quiet
+from tests.contract.cases_frequentist import POSTHOC_FIELDS, _quiet
+from tests.contract.cases_omnibus import _pairs
 from tests.contract.harness import Case
 
 OMNIBUS_FIELDS = ("test", "statistic", "pvalue", "df", "rejected", "alpha", "n_datasets", "n_methods", "mean_ranks",
@@ -45,6 +46,12 @@ def _skillings_mack(cube, **kwargs):
     return _quiet(mcda.skillings_mack_test, cube, **kwargs)
 
 
+def _skillings_mack_posthoc(**fixed):
+    def call(cube, **kwargs):
+        return _quiet(mcda.skillings_mack_posthoc, cube, **(fixed | kwargs))
+    return call
+
+
 def _durbin(cube, **kwargs):
     return _quiet(mcda.durbin_test, cube, **kwargs)
 
@@ -60,6 +67,10 @@ CASES = [
          pvalue_columns=("pvalue",), missing=0.1, n_methods=5,
          bad_inputs=[({"alpha": 1.5}, ValueError, "`alpha` must lie in"),
                      ({"direction": "up"}, ValueError, "`direction` must be one of")]),
+    Case(name="skillings_mack_posthoc", call=_skillings_mack_posthoc(), fields=POSTHOC_FIELDS, missing=0.1,
+         n_methods=5, **_pairs("z"),
+         bad_inputs=[({"adjust": "bogus"}, ValueError, "`adjust` must be None or one of"),
+                     ({"control": "nobody"}, ValueError, "`control` must be one of")]),
     Case(name="durbin_test", call=_durbin, fields=DURBIN_FIELDS, pvalue_columns=("pvalue",),
          prepare=_balanced_incomplete,
          bad_inputs=[({"adjust": "bogus"}, ValueError, "`adjust` must be None or one of"),
