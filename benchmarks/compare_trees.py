@@ -25,7 +25,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-RATIO = re.compile(r"(\d+(?:\.\d+)?)\s*[x×]")
+RATIO = re.compile(r"(\d+(?:\.\d+)?)\s*[x×](?!\s*[\d(])")
+# a ratio column printed bare, after a time: "33.6 ms     13.5"
+AFTER_TIME = re.compile(r"(?<![\d.])\d+(?:\.\d+)?\s*(?:ms|µs|us|s)\s+(\d+(?:\.\d+)?)(?![\d.]*\s*(?:ms|µs|us|s)\b)")
 
 
 def run(tree: Path, script: str, extra: list[str]) -> str:
@@ -41,9 +43,10 @@ def ratios(output: str) -> list[tuple[str, float]]:
     """(the line's words before its first ratio, the ratio) of every line that prints one."""
     rows = []
     for line in output.splitlines():
-        for m in RATIO.finditer(line):
-            label = re.sub(r"\s+", " ", line[:m.start()]).strip()[:60]
-            rows.append((label, float(m.group(1))))
+        for m in list(RATIO.finditer(line)) or list(AFTER_TIME.finditer(line))[:1]:
+            label = re.sub(r"\s+", " ", line[:m.start()]).strip()[:44]
+            after = re.sub(r"\s+", " ", line[m.end():]).strip()[:16]
+            rows.append((f"{label} [{after}]" if after else label, float(m.group(1))))
     return rows
 
 
@@ -51,7 +54,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scripts", nargs="+", help="bench_*.py files of benchmarks/")
     parser.add_argument("--ref", required=True, help="the reference commit")
-    parser.add_argument("--repeats", type=int, default=2, help="runs of each script on each tree (the best counts)")
+    parser.add_argument("--repeats", type=int, default=2, help="runs of each script on each tree, interleaved (their ratios are averaged)")
     parser.add_argument("--args", default="", help="extra arguments for every script")
     args = parser.parse_args(argv)
     extra = args.args.split()
@@ -70,11 +73,14 @@ def main(argv=None) -> int:
                         if name not in best or len(best[name]) != len(rows):
                             best[name] = rows
                         else:
-                            best[name] = [(lab, max(r, new)) for (lab, r), (_, new) in zip(best[name], rows)]
-                print(f"\n== {script}: ratio against the peer, best of {args.repeats} (higher is faster)")
+                            best[name] = [(lab, r + new) for (lab, r), (_, new) in zip(best[name], rows)]
+                best = {name: [(lab, r / args.repeats) for lab, r in rows] for name, rows in best.items()}
+                print(f"\n== {script}: each line's ratio against its yardstick, mean of {args.repeats} runs; the "
+                      "words in [ ] say which way is faster ('slower than mcda': higher is better, 'of floor': lower)")
                 print(f"{'line':<62} {args.ref[:10]:>10} {'this tree':>10} {'this/ref':>9}")
                 for (label, r_ref), (_, r_this) in zip(best.get("ref", []), best.get("this", [])):
-                    print(f"{label:<62} {r_ref:>10.2f} {r_this:>10.2f} {r_this / r_ref:>9.2f}")
+                    change = f"{r_this / r_ref:>9.2f}" if r_ref else f"{'n/a':>9}"
+                    print(f"{label:<62} {r_ref:>10.2f} {r_this:>10.2f} {change}")
                 if len(best.get("ref", [])) != len(best.get("this", [])):
                     print(f"  (the trees print different lines: ref {len(best.get('ref', []))}, "
                           f"this {len(best.get('this', []))})")
