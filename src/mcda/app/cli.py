@@ -173,11 +173,12 @@ def build_parser() -> argparse.ArgumentParser:
                                            "the within-dataset paired tests of it against each other method, Holm "
                                            "over those k-1 per dataset, are written to pairwise_control.tex "
                                            "(pairwise.tex keeps every pair)")
-    compare.add_argument("--ci-method", choices=("t", "bootstrap"), default="t",
+    compare.add_argument("--ci-method", choices=("t", "bootstrap"),
                          help="interval over seeds: Student's t, or the percentile bootstrap (too narrow below 10 "
-                              "seeds; the notes say so)")
-    compare.add_argument("--pairwise-method", choices=paired_over_seeds(), default="t",
-                         help="paired test over seeds within a dataset: " + _procedures_listed(paired_over_seeds()))
+                              "seeds; the notes say so) (default: t)")
+    compare.add_argument("--pairwise-method", choices=paired_over_seeds(),
+                         help="paired test over seeds within a dataset: " + _procedures_listed(paired_over_seeds())
+                              + " (default: t)")
     compare.add_argument("--unpaired", action="store_true",
                          help="seeds are not paired runs (seed labels differ between methods): compare each "
                               "method's seeds as two samples (Welch t, or Mann-Whitney with --pairwise-method "
@@ -738,11 +739,14 @@ def _compare(args, stdout) -> int:
                               "(give --test " + ", ".join(n for n in procedure_names("posthoc", "control") if n != "holm")
                               + " for another)")
     settings = {"alpha": args.alpha, "rope": args.rope, "test": test, "control": args.control,
-                "pairwise_method": args.pairwise_method, "epoch_selection": args.epoch_selection,
+                "pairwise_method": args.pairwise_method or "t", "epoch_selection": args.epoch_selection,
                 "missing": args.missing, "paired": not args.unpaired,
                 "strict": not args.fallback_final, "signed_rank": args.signed_rank}
     if args.no_figures and args.figures != ("auto",) and args.figures != ("none",):
         raise CliError(f"--no-figures contradicts --figures {','.join(args.figures)}; give one of them")
+    if args.fallback_final and args.epoch_selection != "best_val":
+        raise CliError("--fallback-final is used only with --epoch-selection best_val (the final epoch is already "
+                       "what it falls back to); drop it or give --epoch-selection best_val")
     out_dir = _check_out(args.out, args.force)  # before the analysis, so a bad --out does not cost the whole run
     if args.ci_method:
         settings["ci_method"] = args.ci_method
@@ -771,6 +775,13 @@ def _compare(args, stdout) -> int:
                                "the rope; give --rope (0 for none)" if args.metric else
                                "without a metric card there is no noise floor to use as the rope; give --rope "
                                "(0 for none) or --metric naming a card (see `mcda cards list`)")
+        seed_options = [option for option, given in (("--ci-method", args.ci_method),
+                                                     ("--pairwise-method", args.pairwise_method),
+                                                     ("--unpaired", args.unpaired)) if given]
+        if seed_options and not report.has_seeds:
+            raise CliError(f"{' and '.join(seed_options)} {'apply' if len(seed_options) > 1 else 'applies'} to the "
+                           "seeds within a dataset, and these scores have no seeds (one score per dataset and method); "
+                           "drop it or give a seed column")
         if args.cv_runs is not None:
             if args.cv_runs < 1:
                 raise CliError(f"--cv-runs must be a positive integer; got {args.cv_runs}")

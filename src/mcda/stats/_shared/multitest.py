@@ -77,8 +77,8 @@ def canonical_adjustment(value, name: str = "method", *, allowed=None, optional:
         hint = f" Did you mean {_ALIASES[close[0]]!r}?" if close else ""
     choices = "{" + ", ".join(repr(a) for a in allowed) + "}"
     raise McdaArgumentError(f"`{name}` must be {'None or ' if optional else ''}one of {choices} (or an alias in "
-                     f"mcda.stats._shared.multitest.PVALUE_ADJUSTMENTS); got {value!r}.{hint}",
-                            argument=name, value=value, allowed=allowed)
+                     f"mcda.stats._shared.multitest.PVALUE_ADJUSTMENTS); got {value!r}.{hint}", argument=name,
+                     value=value, allowed=((None,) if optional else ()) + allowed)
 
 
 def _shaffer_counts(n_methods: int) -> np.ndarray:

@@ -1033,7 +1033,8 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
         Family-wise error rate per dataset; also sets the (1 − alpha) interval of the mean
         difference.
     zero_method : {"wilcox", "pratt", "zsplit"}
-        How the Wilcoxon test treats zero differences (scipy's names; ignored for "t").
+        How the paired Wilcoxon test treats zero differences (scipy's names); any other value than
+        "wilcox" with ``method="t"`` or ``paired=False`` raises (it would not be used).
     direction, metric : optional
         The metric's direction or card, when ``scores`` does not carry them.
     method_names : sequence of str, optional
@@ -1115,6 +1116,12 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
     check_choice("zero_method", zero_method, ZERO_METHODS)
     if not isinstance(paired, bool):
         raise McdaArgumentTypeError(f"`paired` must be True or False; got {paired!r}", argument="paired", value=paired)
+    if zero_method != "wilcox" and (method == "t" or not paired):
+        used = "the t test has no zero differences to treat" if method == "t" else \
+            "unpaired seeds are compared by the rank-sum test, which has no zero differences"
+        raise McdaArgumentError(f"`zero_method` {zero_method!r} is used only by the paired Wilcoxon test "
+                                f"(method='wilcoxon', paired=True): {used}; leave it at 'wilcox'.",
+                                argument="zero_method", value=zero_method)
     cube, blocks = _blocks(scores, direction, metric, method_names)
     control_index = None
     if control is not None:

@@ -1,0 +1,250 @@
+"""No procedure-choosing argument is silently ignored (issue 40).
+
+Every public function's parameter that names a procedure or a policy (``test``, ``adjust``,
+``method``, ``zero_method``, ``ties``, ``missing``, ``prior``, ``ci_method``, ``selection``, …) is
+found by introspecting ``mcda.__all__``; each must have a case here (so a new one cannot be
+forgotten), and
+
+- a misspelled value raises :class:`mcda.McdaArgumentError` whose ``argument`` is the parameter,
+  whose ``allowed`` lists the accepted values and whose message shows them;
+- a valid value that the chosen procedure does not use raises, naming the argument, or is
+  honoured (the result changes).
+
+The same for ``Report``'s settings and the CLI's choice options.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import io
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+import xarray as xr
+
+import mcda
+from mcda.app.cli import build_parser, main
+
+pytestmark = pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
+
+#: parameter names that choose a procedure or a policy among named values
+CHOICE_PARAMETERS = {"test", "adjust", "correction", "interval", "ci_method", "ties", "missing", "prior",
+                     "alternative", "method", "selection", "policy", "how", "kind", "against", "aggregation",
+                     "zero_method", "comparisons", "reproduce"}
+H = "higher_is_better"
+BOGUS = "zzz-not-a-name"
+
+
+def _data():
+    rng = np.random.default_rng(40)
+    scores = pd.DataFrame(rng.uniform(0.6, 0.9, size=(12, 4)), columns=list("abcd"))
+    seeds = mcda.score_cube(rng.normal(size=(3, 3, 6)) * 0.01 + 0.8, metric="accuracy")
+    criteria = mcda.score_cube(xr.DataArray(rng.uniform(size=(8, 3, 2)), dims=("dataset", "method", "metric"),
+                                            coords={"metric": ["accuracy", "balanced_accuracy"]}))
+    epochs = mcda.score_cube(xr.DataArray(rng.uniform(size=(5, 3, 4, 2)), dims=("dataset", "method", "epoch", "split"),
+                                          coords={"split": ["test", "val"]}), metric="accuracy")
+    return scores, seeds, criteria, epochs
+
+
+S, SEEDS, CRITERIA, EPOCHS = _data()
+PAIR = S[["a", "b"]]
+
+#: (function, parameter) -> a call of the function with that parameter set to v (everything else valid)
+CALLS = {
+    ("adjust_pvalues", "method"): lambda v: mcda.adjust_pvalues([0.01, 0.2, 0.03], method=v),
+    ("all_pairs_test", "test"): lambda v: mcda.all_pairs_test(S, H, test=v),
+    ("all_pairs_test", "adjust"): lambda v: mcda.all_pairs_test(S, H, test="siegel", adjust=v),
+    ("attainable_significance", "comparisons"): lambda v: mcda.attainable_significance(10, 4, comparisons=v),
+    ("attainable_significance", "adjust"): lambda v: mcda.attainable_significance(10, 4, adjust=v),
+    ("attainable_significance", "test"): lambda v: mcda.attainable_significance(10, 4, test=v),
+    ("average_ranks", "missing"): lambda v: mcda.average_ranks(S, H, missing=v),
+    ("bayesian_sign_comparison", "prior"): lambda v: mcda.bayesian_sign_comparison(PAIR, H, rope=0.01, prior=v),
+    ("bayesian_sign_comparison", "method"): lambda v: mcda.bayesian_sign_comparison(PAIR, H, rope=0.01, method=v),
+    ("bayesian_sign_comparison", "reproduce"):
+        lambda v: mcda.bayesian_sign_comparison(PAIR, H, rope=0.01, reproduce=v, method="sampling", rng=1),
+    ("bayesian_signed_rank_comparison", "reproduce"):
+        lambda v: mcda.bayesian_signed_rank_comparison(PAIR, H, rope=0.01, reproduce=v, n_samples=100, rng=1),
+    ("bradley_terry", "ties"): lambda v: mcda.bradley_terry(mcda.pairwise_superiority(S, H, rope=0.0), ties=v),
+    ("compare_criteria", "test"): lambda v: mcda.compare_criteria(CRITERIA, test=v),
+    ("compare_criteria", "adjust"): lambda v: mcda.compare_criteria(CRITERIA, adjust=v),
+    ("compare_over_datasets", "test"): lambda v: mcda.compare_over_datasets(S, H, test=v),
+    ("compare_over_datasets", "missing"): lambda v: mcda.compare_over_datasets(S, H, missing=v),
+    ("complete_cases", "policy"): lambda v: mcda.complete_cases(mcda.score_cube(S, metric="accuracy"), policy=v),
+    ("control_test", "test"): lambda v: mcda.control_test(S, H, control="a", test=v),
+    ("control_test", "adjust"): lambda v: mcda.control_test(S, H, control="a", test="siegel", adjust=v),
+    ("critical_difference", "test"): lambda v: mcda.critical_difference(4, 10, test=v),
+    ("durbin_test", "adjust"): lambda v: mcda.durbin_test(S, H, adjust=v),
+    ("effect_sizes", "kind"): lambda v: mcda.effect_sizes(S, H, kind=v, n_resamples=10, rng=0),
+    ("effect_sizes", "against"): lambda v: mcda.effect_sizes(S, H, against=v, n_resamples=10, rng=0),
+    ("friedman_aligned_ranks_test", "adjust"): lambda v: mcda.friedman_aligned_ranks_test(S, H, adjust=v),
+    ("friedman_test", "missing"): lambda v: mcda.friedman_test(S, H, missing=v),
+    ("mean_ranks", "aggregation"): lambda v: mcda.mean_ranks(S, H, aggregation=v),
+    ("mean_ranks", "missing"): lambda v: mcda.mean_ranks(S, H, missing=v),
+    ("paired_tests", "method"): lambda v: mcda.paired_tests(SEEDS, method=v),
+    ("paired_tests", "zero_method"): lambda v: mcda.paired_tests(SEEDS, method="wilcoxon", zero_method=v),
+    ("pairwise_over_datasets", "test"): lambda v: mcda.pairwise_over_datasets(S, H, test=v),
+    ("pairwise_over_datasets", "adjust"): lambda v: mcda.pairwise_over_datasets(S, H, adjust=v),
+    ("pairwise_over_datasets", "zero_method"): lambda v: mcda.pairwise_over_datasets(S, H, zero_method=v),
+    ("pairwise_superiority", "adjust"): lambda v: mcda.pairwise_superiority(S, H, rope=0.0, adjust=v),
+    ("plackett_luce", "ties"):
+        lambda v: mcda.plackett_luce(S, H, ties=v, n_samples=10, n_warmup=10, n_chains=1, rng=0),
+    ("promethee", "missing"): lambda v: mcda.promethee(CRITERIA, missing=v),
+    ("q_alpha", "test"): lambda v: mcda.q_alpha(4, test=v),
+    ("quade_test", "adjust"): lambda v: mcda.quade_test(S, H, adjust=v),
+    ("rank_stability", "aggregation"): lambda v: mcda.rank_stability(S, H, aggregation=v, n_resamples=10, rng=0),
+    ("rank_stability", "missing"): lambda v: mcda.rank_stability(S, H, missing=v, n_resamples=10, rng=0),
+    ("rank_table", "missing"): lambda v: mcda.rank_table(S, H, missing=v),
+    ("reduce_seeds", "how"): lambda v: mcda.reduce_seeds(SEEDS, how=v),
+    ("reduce_seeds", "missing"): lambda v: mcda.reduce_seeds(SEEDS, how="mean", missing=v),
+    ("select_epoch", "selection"): lambda v: mcda.select_epoch(EPOCHS, selection=v),
+    ("selected_epochs", "selection"): lambda v: mcda.selected_epochs(EPOCHS, selection=v),
+    ("summary", "ci_method"): lambda v: mcda.summary(SEEDS, ci_method=v),
+    ("two_on_multiple", "test"):
+        lambda v: mcda.two_on_multiple(S["a"].to_numpy(), S["b"].to_numpy(), direction=H, rope=0.01, test=v),
+    ("weight_stability", "missing"): lambda v: mcda.weight_stability(CRITERIA, missing=v, n_resamples=10, n_steps=3),
+    ("wilcoxon_signed_ranks", "zero_method"):
+        lambda v: mcda.wilcoxon_signed_ranks(np.array([1.0, 2, -1, 0, 3]), zero_method=v),
+}
+
+
+def _public_choice_parameters() -> set:
+    found = set()
+    for name in mcda.__all__:
+        obj = getattr(mcda, name)
+        if not callable(obj) or isinstance(obj, type):
+            continue
+        for parameter in inspect.signature(obj).parameters:
+            if parameter in CHOICE_PARAMETERS:
+                found.add((name, parameter))
+    return found
+
+
+def test_every_public_choice_parameter_is_swept():
+    found = _public_choice_parameters()
+    missing = sorted(found - set(CALLS))
+    assert not missing, f"add a case to CALLS for {missing}"
+    assert not sorted(set(CALLS) - found), "a case for a parameter that no longer exists"
+
+
+def _check_refusal(error: mcda.McdaArgumentError, parameter: str):
+    assert error.argument == parameter, (error.argument, str(error))
+    assert error.allowed, f"`{parameter}`: the error carries no allowed values: {error}"
+    shown = [a for a in error.allowed if isinstance(a, str)]
+    assert shown and all(a in str(error) for a in shown), (error.allowed, str(error))
+    assert BOGUS in str(error)
+
+
+@pytest.mark.parametrize("case", sorted(CALLS), ids=lambda c: f"{c[0]}-{c[1]}")
+def test_a_misspelled_choice_raises_naming_the_allowed_values(case):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(mcda.McdaArgumentError) as caught:
+            CALLS[case](BOGUS)
+    _check_refusal(caught.value, case[1])
+
+
+#: a valid value that the chosen procedure would not use: each raises, naming the argument
+UNUSED = {
+    "holm applies Holm, not adjust": (lambda: mcda.all_pairs_test(S, H, test="holm", adjust="finner"), "adjust"),
+    "nemenyi takes no adjustment": (lambda: mcda.all_pairs_test(S, H, test="nemenyi", adjust="holm-sidak"), "adjust"),
+    "miller takes no adjustment": (lambda: mcda.all_pairs_test(S, H, test="miller", adjust="finner"), "adjust"),
+    "bonferroni-dunn applies Bonferroni":
+        (lambda: mcda.control_test(S, H, control="a", test="bonferroni-dunn", adjust="finner"), "adjust"),
+    "li applies Li": (lambda: mcda.control_test(S, H, control="a", test="li", adjust="hochberg"), "adjust"),
+    "nemenyi takes no control": (lambda: mcda.compare_over_datasets(S, H, test="nemenyi", control="a"), "test"),
+    "uniform ranks take no weights":
+        (lambda: mcda.mean_ranks(S, H, aggregation="uniform", weights=np.arange(1.0, 13.0)), "weights"),
+    "uniform ranks take no groups":
+        (lambda: mcda.mean_ranks(S, H, aggregation="uniform", groups=np.arange(12) // 3), "groups"),
+    "the t test has no zero differences":
+        (lambda: mcda.paired_tests(SEEDS, method="t", zero_method="pratt"), "zero_method"),
+    "the rank-sum test has no zero differences":
+        (lambda: mcda.paired_tests(SEEDS, method="wilcoxon", paired=False, zero_method="zsplit"), "zero_method"),
+    "the sign test does not rank zeros":
+        (lambda: mcda.pairwise_over_datasets(S, H, test="sign", zero_method="pratt"), "zero_method"),
+    "the exact posterior draws nothing to reproduce":
+        (lambda: mcda.bayesian_sign_comparison(PAIR, H, rope=0.01, method="exact", reproduce="baycomp", rng=1),
+         "reproduce"),
+    "a criterion needs a metric dim": (lambda: mcda.select_epoch(EPOCHS, criterion="accuracy"), "criterion"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNUSED))
+def test_a_valid_value_the_procedure_does_not_use_raises(case):
+    call, argument = UNUSED[case]
+    with pytest.raises(mcda.McdaArgumentError) as caught:
+        call()
+    assert argument in caught.value.mentions, (caught.value.mentions, str(caught.value))
+
+
+def test_choices_that_apply_only_sometimes_are_honoured():
+    # the sign test splits the zero differences (zsplit) or drops them (wilcox): both change the p-values
+    tied = S.copy()
+    tied["b"] = tied["a"]
+    tied.loc[:3, "b"] = tied.loc[:3, "a"] - 0.05
+    dropped = mcda.pairwise_over_datasets(tied, H, test="sign", zero_method="wilcox").to_frame()
+    split = mcda.pairwise_over_datasets(tied, H, test="sign", zero_method="zsplit").to_frame()
+    assert not np.allclose(dropped["p_raw"], split["p_raw"])
+    # compare_criteria's adjust is the superiority family's, whichever test= runs across datasets
+    holm = mcda.compare_criteria(CRITERIA, test="nemenyi", adjust="holm")
+    raw = mcda.compare_criteria(CRITERIA, test="nemenyi", adjust=None)
+    assert holm.adjust == "holm" and raw.adjust is None
+    # the aligned-ranks and Quade post-hocs take any adjustment for all pairs (scmamp's use of them)
+    strong = S + np.array([0.0, 0.05, 0.1, 0.15])
+    li = mcda.friedman_aligned_ranks_test(strong, H, adjust="li").posthoc
+    holm_ar = mcda.friedman_aligned_ranks_test(strong, H, adjust="holm").posthoc
+    assert not np.allclose(li.pvalues_adjusted.to_numpy(float), holm_ar.pvalues_adjusted.to_numpy(float),
+                           equal_nan=True)
+
+
+#: Report settings that choose among names, with a value valid for each
+REPORT_SETTINGS = ("ci_method", "pairwise_method", "test", "adjust", "seed_reduction", "missing", "epoch_selection",
+                   "signed_rank")
+
+
+@pytest.mark.parametrize("setting", REPORT_SETTINGS)
+def test_report_settings_refuse_a_misspelling(setting):
+    with pytest.raises(mcda.McdaArgumentError) as caught:
+        mcda.Report(SEEDS, **{setting: BOGUS})
+    error = caught.value
+    assert error.argument == setting and BOGUS in str(error)
+    assert error.allowed is None or all(a in str(error) for a in error.allowed if isinstance(a, str))
+
+
+def _choice_options() -> list:
+    compare = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices["compare"]
+    return [(a.option_strings[-1], tuple(a.choices)) for a in compare._actions if a.choices and a.option_strings]
+
+
+def _run(argv):
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        status = main(argv, stdout=out, stderr=err)
+    except SystemExit as exit_:  # argparse's own refusals
+        status = exit_.code
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("option", [o for o, _ in _choice_options()])
+def test_cli_choice_options_refuse_a_misspelling_listing_the_choices(option, capsys):
+    choices = dict(_choice_options())[option]
+    status, _, err = _run(["compare", "--example", "demsar2006", option, BOGUS])
+    err = err + capsys.readouterr().err
+    assert status == 2 and BOGUS in err and all(c in err for c in choices), err
+
+
+def test_cli_test_option_refuses_a_misspelling(tmp_path):
+    status, _, err = _run(["compare", "--example", "demsar2006", "--no-figures", "--out", str(tmp_path / "o"),
+                           "--test", BOGUS])
+    assert status != 0 and BOGUS in err and "nemenyi" in err and "bergmann-hommel" in err, err
+
+
+@pytest.mark.parametrize("extra", [["--ci-method", "bootstrap"], ["--pairwise-method", "wilcoxon"], ["--unpaired"],
+                                   ["--fallback-final"]])
+def test_cli_options_the_data_or_the_choice_does_not_use_are_refused(extra, tmp_path):
+    # demsar2006 has one score per (dataset, method): no seeds, no epochs
+    status, _, err = _run(["compare", "--example", "demsar2006", "--no-figures", "--out", str(tmp_path / "o"), *extra])
+    assert status == 1 and extra[0] in err, err
