@@ -101,6 +101,7 @@ CALLS = {
     ("reduce_seeds", "missing"): lambda v: mcda.reduce_seeds(SEEDS, how="mean", missing=v),
     ("select_epoch", "selection"): lambda v: mcda.select_epoch(EPOCHS, selection=v),
     ("selected_epochs", "selection"): lambda v: mcda.selected_epochs(EPOCHS, selection=v),
+    ("skillings_mack_posthoc", "adjust"): lambda v: mcda.skillings_mack_posthoc(S, H, adjust=v),
     ("summary", "ci_method"): lambda v: mcda.summary(SEEDS, ci_method=v),
     ("two_on_multiple", "test"):
         lambda v: mcda.two_on_multiple(S["a"].to_numpy(), S["b"].to_numpy(), direction=H, rope=0.01, test=v),
@@ -236,9 +237,10 @@ def test_cli_choice_options_refuse_a_misspelling_listing_the_choices(option, cap
     assert status == 2 and BOGUS in err and all(c in err for c in choices), err
 
 
-def test_cli_test_option_refuses_a_misspelling(tmp_path):
+def test_cli_test_option_refuses_a_misspelling(tmp_path, capsys):
     status, _, err = _run(["compare", "--example", "demsar2006", "--no-figures", "--out", str(tmp_path / "o"),
                            "--test", BOGUS])
+    err = err + capsys.readouterr().err
     assert status != 0 and BOGUS in err and "nemenyi" in err and "bergmann-hommel" in err, err
 
 
