@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 import mcda
-from tests.contract.cases_frequentist import POSTHOC_FIELDS, _quiet
+from tests.contract.cases_frequentist import POSTHOC_FIELDS, _control, _quiet
 from tests.contract.cases_omnibus import _pairs
 from tests.contract.harness import Case
 
@@ -52,6 +52,12 @@ def _skillings_mack_posthoc(**fixed):
     return call
 
 
+def _skillings_mack_posthoc_control(**fixed):
+    def call(cube, **kwargs):
+        return _quiet(mcda.skillings_mack_posthoc, cube, **({"control": _control(cube)} | fixed | kwargs))
+    return call
+
+
 def _durbin(cube, **kwargs):
     return _quiet(mcda.durbin_test, cube, **kwargs)
 
@@ -70,7 +76,11 @@ CASES = [
     Case(name="skillings_mack_posthoc", call=_skillings_mack_posthoc(), fields=POSTHOC_FIELDS, missing=0.1,
          n_methods=5, **_pairs("z"),
          bad_inputs=[({"adjust": "bogus"}, ValueError, "`adjust` must be None or one of"),
-                     ({"control": "nobody"}, ValueError, "`control` must be one of")]),
+                     ({"control": "nobody"}, ValueError, "`control` must be one of"),
+                     ({"n_resamples": 0}, ValueError, "`n_resamples`")]),
+    Case(name="skillings_mack_posthoc[control]", call=_skillings_mack_posthoc_control(adjust="hochberg"),
+         fields=POSTHOC_FIELDS + ("adjust",), missing=0.1, n_methods=5, **_pairs("z"),
+         bad_inputs=[({"adjust": "shaffer"}, ValueError, "`adjust` 'shaffer'")]),
     Case(name="durbin_test", call=_durbin, fields=DURBIN_FIELDS, pvalue_columns=("pvalue",),
          prepare=_balanced_incomplete,
          bad_inputs=[({"adjust": "bogus"}, ValueError, "`adjust` must be None or one of"),
