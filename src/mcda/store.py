@@ -5,17 +5,8 @@ streaming conversion of tidy Parquet or CSV files (:mod:`mcda.ingest`), and the 
 a lazy cube from an in-memory one. Per-item evaluation makes cubes of millions of "datasets"
 (items); the same public functions run on a dask-backed cube, every across-dataset statistic
 reducing along ``dataset`` through sufficient statistics that add up over chunks. Needs the
-``dask`` extra (``pip install method-comparisons[dask]``).
-
-Examples
---------
->>> import mcda, tempfile, pathlib
->>> from mcda import store
->>> path = pathlib.Path(tempfile.mkdtemp()) / "duo.zarr"
->>> store.to_zarr(mcda.datasets.load("duo2018"), path, chunk_datasets=5)
->>> lazy = store.open_cube(path)
->>> lazy.chunks[0]
-(5, 5, 2)
+``dask`` extra (``pip install method-comparisons[dask]``). :func:`to_zarr` shows a store written and
+opened lazily.
 """
 
 from mcda._core.progress import progress

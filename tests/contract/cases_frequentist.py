@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 import mcda
-from tests.contract.harness import Case
+from tests.contract.harness import Case, Framed
 
 PAIRS = {"pair_columns": ("method_a", "method_b"), "method_columns": ("method_a", "method_b"),
          "swap_columns": {"mean_rank_a": "mean_rank_b"}, "negate_columns": ("rank_diff", "z"),
@@ -41,38 +41,21 @@ def _quiet(function, *args, **kwargs):
         return function(*args, **kwargs)
 
 
-@dataclass(frozen=True)
-class _Friedman:
+def _friedman_frame(r) -> pd.DataFrame:
     """FriedmanResult with a frame per method (mean rank beside the statistics it leads to)."""
-
-    result: object
-
-    def __getattr__(self, name):
-        return getattr(self.result, name)
-
-    def to_frame(self) -> pd.DataFrame:
-        r = self.result
-        frame = r.mean_ranks.rename("mean_rank").rename_axis("method").reset_index()
-        for name in ("statistic", "statistic_tied", "pvalue", "f_statistic", "f_pvalue"):
-            frame[name] = getattr(r, name)
-        return frame
+    frame = r.mean_ranks.rename("mean_rank").rename_axis("method").reset_index()
+    for name in ("statistic", "statistic_tied", "pvalue", "f_statistic", "f_pvalue"):
+        frame[name] = getattr(r, name)
+    return frame
 
 
-@dataclass(frozen=True)
-class _Groups:
+def _groups_frame(r) -> pd.DataFrame:
     """ComparisonResult whose frame is its groups: one row per (member, group), the group told by the
     lowest and highest mean rank in it and its size (labels that survive relabelling)."""
-
-    result: object
-
-    def __getattr__(self, name):
-        return getattr(self.result, name)
-
-    def to_frame(self) -> pd.DataFrame:
-        ranks = self.result.mean_ranks
-        rows = [(m, ranks[g[0]], ranks[g[-1]], len(g)) for g in self.result.groups for m in g]
-        frame = pd.DataFrame(rows, columns=["method", "group_low", "group_high", "group_size"])
-        return frame.sort_values(["group_low", "group_high", "method"]).reset_index(drop=True)
+    ranks = r.mean_ranks
+    rows = [(m, ranks[g[0]], ranks[g[-1]], len(g)) for g in r.groups for m in g]
+    frame = pd.DataFrame(rows, columns=["method", "group_low", "group_high", "group_size"])
+    return frame.sort_values(["group_low", "group_high", "method"]).reset_index(drop=True)
 
 
 @dataclass(frozen=True)
@@ -98,7 +81,7 @@ class _Adjusted:
 
 
 def _friedman(cube, **kwargs):
-    return _Friedman(_quiet(mcda.friedman_test, cube, **kwargs))
+    return Framed(_quiet(mcda.friedman_test, cube, **kwargs), _friedman_frame)
 
 
 def _posthoc(function, **fixed):
@@ -117,7 +100,7 @@ def _compare_control(cube, **kwargs):
 
 
 def _groups(cube, **kwargs):
-    return _Groups(_quiet(mcda.compare_over_datasets, cube, **({"test": "shaffer"} | kwargs)))
+    return Framed(_quiet(mcda.compare_over_datasets, cube, **({"test": "shaffer"} | kwargs)), _groups_frame)
 
 
 def _sizes(cube):

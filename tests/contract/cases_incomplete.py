@@ -3,15 +3,12 @@ missing pattern) and Durbin (a balanced incomplete block design, cut from the sy
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
-import pandas as pd
 
 import mcda
 from tests.contract.cases_frequentist import POSTHOC_FIELDS, _control, _quiet
 from tests.contract.cases_omnibus import _pairs
-from tests.contract.harness import Case
+from tests.contract.harness import Case, Framed
 
 OMNIBUS_FIELDS = ("test", "statistic", "pvalue", "df", "rejected", "alpha", "n_datasets", "n_methods", "mean_ranks",
                   "design", "excluded", "dropped_datasets", "reason")
@@ -27,19 +24,6 @@ def _balanced_incomplete(cube):
     absent = np.array([[methods.index(f"method_{int(str(d).rsplit('_', 1)[-1]) % k}") == j for j in range(k)]
                        for d in cube.coords["dataset"].values])
     return cube.where(~absent)
-
-
-@dataclass(frozen=True)
-class _Pairwise:
-    """DurbinResult read through its table of Conover's pairwise comparisons."""
-
-    result: object
-
-    def __getattr__(self, name):
-        return getattr(self.result, name)
-
-    def to_frame(self) -> pd.DataFrame:
-        return self.result.pairwise
 
 
 def _skillings_mack(cube, **kwargs):
@@ -65,7 +49,7 @@ def _durbin(cube, **kwargs):
 def _durbin_pairs(cube, **kwargs):
     result = _durbin(cube, **kwargs)
     assert result.rejected, "the synthetic benchmark's differences should make Durbin's test reject"
-    return _Pairwise(result)
+    return Framed(result, lambda r: r.pairwise)  # Conover's pairwise comparisons
 
 
 CASES = [

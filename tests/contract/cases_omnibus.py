@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pandas as pd
 
 import mcda
 from tests.contract.cases_frequentist import POSTHOC_FIELDS, _control, _quiet
-from tests.contract.harness import Case
+from tests.contract.harness import Case, Framed
 
 OMNIBUS_FIELDS = ("test", "statistic", "pvalue", "df", "rejected", "alpha", "n_datasets", "n_methods", "mean_ranks",
                   "posthoc", "control", "adjust", "excluded", "reason")
@@ -22,26 +20,18 @@ def _pairs(statistic: str) -> dict:
             "pvalue_columns": ("p_raw", "p_adjusted")}
 
 
-@dataclass(frozen=True)
-class _Omnibus:
+def _omnibus_frame(r) -> pd.DataFrame:
     """OmnibusResult with its statistic and p-value beside each method's mean rank."""
-
-    result: object
-
-    def __getattr__(self, name):
-        return getattr(self.result, name)
-
-    def to_frame(self) -> pd.DataFrame:
-        frame = self.result.to_frame()
-        frame["statistic"] = self.result.statistic
-        frame["pvalue"] = self.result.pvalue
-        return frame
+    frame = r.to_frame()
+    frame["statistic"] = r.statistic
+    frame["pvalue"] = r.pvalue
+    return frame
 
 
 def _omnibus(function, with_control=False):
     def call(cube, **kwargs):
         extra = {"control": _control(cube)} if with_control else {}
-        return _Omnibus(_quiet(function, cube, **(extra | kwargs)))
+        return Framed(_quiet(function, cube, **(extra | kwargs)), _omnibus_frame)
     return call
 
 

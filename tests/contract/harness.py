@@ -85,6 +85,21 @@ class Case:
     prepare: Callable | None = None
 
 
+@dataclass(frozen=True)
+class Framed:
+    """A result read through another table than its own ``to_frame()``: ``frame(result)`` (an
+    omnibus with a row per method, a comparison's groups); its fields stay readable."""
+
+    result: object
+    frame: Callable
+
+    def __getattr__(self, name):
+        return getattr(self.result, name)
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.frame(self.result)
+
+
 def make_cube(case: Case, rng: int = 7) -> xr.DataArray:
     """A synthetic accuracy cube with real differences, some ties and (optionally) missing cells."""
     cube = mcda.datasets.synthetic(n_datasets=case.n_datasets, n_methods=case.n_methods, n_seeds=case.seeds,

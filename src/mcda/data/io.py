@@ -1,21 +1,9 @@
 """Cubes on disk: JSON (readable, versioned), netCDF, and Zarr stores opened lazily, chunked along ``dataset``.
 
 Every reader here returns a checked cube (:func:`mcda.data.cube.as_cube`); what a file holds is
-read by :mod:`mcda.data.readers`. Per-item evaluation makes cubes of millions of "datasets"
-(items); the same public functions run on a dask-backed cube: every across-dataset statistic
-reduces along ``dataset`` through sufficient statistics that add up over chunks, so a chunk is
-read, reduced and dropped. Zarr and lazy netCDF need the ``dask`` extra
-(``pip install mcda[dask]``).
-
-Examples
---------
->>> import mcda, tempfile, pathlib
->>> from mcda import store
->>> path = pathlib.Path(tempfile.mkdtemp()) / "duo.zarr"
->>> store.to_zarr(mcda.datasets.load("duo2018"), path, chunk_datasets=5)
->>> lazy = store.open_cube(path)
->>> lazy.chunks[0]
-(5, 5, 2)
+read by :mod:`mcda.data.readers`. Users reach the stores through the public namespace
+:mod:`mcda.store`, whose page says how a lazy cube is computed on. Zarr and lazy netCDF need the
+``dask`` extra (``pip install method-comparisons[dask]``).
 """
 
 from __future__ import annotations
@@ -190,6 +178,16 @@ def to_zarr(cube: xr.DataArray, path, *, chunk_datasets: int = 100_000, overwrit
 
     An existing ``path`` is refused unless ``overwrite=True`` (a store is often the result of a
     long ingestion; replacing it silently loses it).
+
+    Examples
+    --------
+    >>> import mcda, tempfile, pathlib
+    >>> from mcda import store
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "duo.zarr"
+    >>> store.to_zarr(mcda.datasets.load("duo2018"), path, chunk_datasets=5)
+    >>> lazy = store.open_cube(path)
+    >>> lazy.chunks[0]
+    (5, 5, 2)
     """
     require_dask()
     chunk_datasets = check_positive_int("chunk_datasets", chunk_datasets)
