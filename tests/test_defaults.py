@@ -292,3 +292,48 @@ def test_the_bootstrap_interval_of_cohens_dz_undercovers_at_five_units():
     x = rng.normal(0.5, 1.0, (1000, 5))
     _, low, high, _ = _compute(list(x), list(np.zeros_like(x)), "cohen_d", 0.95, 999, np.random.default_rng(1))
     assert float(((low <= 0.5) & (high >= 0.5)).mean()) < 0.87  # nominal 0.95; the standard error is 0.007
+
+
+# --------------------------------------------------------------------------- ways out that name the right argument
+
+def _two_incomplete():
+    scores = np.random.default_rng(0).uniform(0.6, 0.9, (6, 3))
+    scores[0, 1] = scores[1, 2] = np.nan  # b and c each lack a dataset: one method is complete
+    return _cube(scores)
+
+
+def test_too_few_complete_methods_point_to_missing_datasets_where_the_function_takes_it():
+    for function in (mcda.compare_over_datasets, mcda.friedman_test, mcda.mean_ranks, mcda.rank_stability):
+        with pytest.raises(ValueError, match="leaves 1 method") as caught:
+            _quiet(function, _two_incomplete())
+        assert "`missing='datasets'`" in str(caught.value), function.__name__
+        assert "mcda.complete_cases" not in str(caught.value)
+    # and that way out works: with the incomplete datasets dropped, 4 datasets x 3 methods remain
+    assert _quiet(mcda.compare_over_datasets, _two_incomplete(), missing="datasets").n_datasets == 4
+
+
+@pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
+def test_the_cli_names_missing_datasets_for_a_figure_that_needs_complete_methods(tmp_path, capsys):
+    rows = [(d, m, 0.6 + 0.05 * j + 0.01 * int(d[1:])) for d in (f"d{i}" for i in range(6))
+            for j, m in enumerate("abc") if (d, m) not in {("d0", "b"), ("d1", "c")}]
+    csv = _write(tmp_path / "inc.csv", rows, columns=("dataset", "method", "score"))
+    assert main(["compare", str(csv), "--metric", "accuracy", "--figures", "rank_stability", "--rng", "0",
+                 "--out", str(tmp_path / "o")]) == 0
+    printed = capsys.readouterr().out
+    line = next(x for x in printed.splitlines() if "figure rank_stability: not drawn" in x)
+    assert "--missing datasets" in line and "missing='datasets'" not in line and "complete_cases" not in line
+
+
+def test_duplicate_rows_told_apart_by_a_run_column_name_it(tmp_path, capsys):
+    rows = [(d, m, run, 0.7 + 0.01 * run) for d in ("d0", "d1") for m in "ab" for run in range(3)]
+    csv = _write(tmp_path / "runs.csv", rows, columns=("dataset", "method", "run", "score"))
+    assert main(["compare", str(csv), "--metric", "accuracy", "--no-figures", "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err
+    assert "the column 'run' tells them apart: if it numbers the runs, give --seed-column run" in err
+    assert "add a seed column" not in err
+    assert main(["compare", str(csv), "--metric", "accuracy", "--no-figures", "--seed-column", "run",
+                 "--out", str(tmp_path / "o2")]) == 0  # the way on works
+    plain = [(d, m, 0.7) for d in ("d0", "d1") for m in "ab" for _ in range(2)]
+    csv = _write(tmp_path / "plain.csv", plain, columns=("dataset", "method", "score"))
+    assert main(["compare", str(csv), "--metric", "accuracy", "--no-figures", "--out", str(tmp_path / "o3")]) == 1
+    assert "add a seed column, or aggregate first" in capsys.readouterr().err

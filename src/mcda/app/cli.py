@@ -149,9 +149,9 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--scale", choices=("fraction", "percent"),
                          help="the unit of the scores when it is not the card's: percent divides them by 100 (accuracy "
                               "97.8 -> 0.978) so the card's range and noise floor apply; recorded in the report")
-    compare.add_argument("--rope", type=_nonnegative, help="region of practical equivalence in the units of the file "
-                                                    "(with --scale percent, in percent: converted with the scores); "
-                                                    "default: the card's noise floor")
+    compare.add_argument("--rope", type=_nonnegative, help="region of practical equivalence in the units of the file, "
+                                                    "converted with the scores under --scale "
+                                                    "(default: the card's noise floor)")
     compare.add_argument("--alpha", type=_level, default=0.05, help="level of every test")
     compare.add_argument("--out", default="mcda-out", metavar="DIR",
                          help="where to write figures, tables and bundle; replaced whole when it holds an earlier "
@@ -460,9 +460,9 @@ def _draw_page(draws, paged, name: str, page: int, out_dir: Path):
     except PageOutOfRange as exc:
         if page > 1:  # no further page
             return "no page", None
-        return "failed", " ".join(str(exc).split())
+        return "failed", " ".join(_in_flags(exc).split())
     except Exception as exc:  # a figure that cannot be drawn must not lose the rest of the analysis
-        return "failed", " ".join(str(exc).split())
+        return "failed", " ".join(_in_flags(exc).split())
     fig = drawn[0] if isinstance(drawn, tuple) else drawn
     fig = getattr(fig, "figure", fig)
     stem = name if page == 1 else f"{name}_page{page}"

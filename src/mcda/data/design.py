@@ -138,9 +138,14 @@ def without_empty_datasets(cube: xr.DataArray) -> xr.DataArray:
 #: What a function that met an incomplete design can offer, by the arguments it takes.
 WAYS_OUT = {
     "policy": "Try `policy='datasets'`, or restrict the comparison to the methods you need.",
-    "missing": "Pass `missing='available'` (each method ranked over the datasets it has results on), drop the "
-               "incomplete datasets first (mcda.complete_cases(scores, policy='datasets').cube), or restrict "
+    "missing": "Pass `missing='datasets'` (drop the incomplete datasets instead, and name them), "
+               "`missing='available'` (each method ranked over the datasets it has results on), or restrict "
                "the comparison to the methods you need.",
+    "missing_no_datasets": "Pass `missing='available'` (each method ranked over the datasets it has results on), drop "
+                           "the incomplete datasets first (mcda.complete_cases(scores, policy='datasets').cube), or "
+                           "restrict the comparison to the methods you need.",
+    "missing_no_available": "Pass `missing='datasets'` (drop the incomplete datasets instead, and name them), or "
+                            "restrict the comparison to the methods you need.",
     "none": "Drop the incomplete datasets first (mcda.complete_cases(scores, policy='datasets').cube), or "
             "restrict the comparison to the methods you need.",
 }

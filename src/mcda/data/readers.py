@@ -905,9 +905,19 @@ def _read_tidy(frame: pd.DataFrame, roles: dict, source: str, explicit_score: bo
         where = ", ".join(f"{k}={first[k]!r}" for k in keys)
         n = int(out[duplicated].drop_duplicates(subset=keys).shape[0])
         others = f" ({n} repeated keys in all)" if n > 1 else ""
+        # a column the file has but the analysis does not read, which tells every repeated row apart
+        # (a "run" or "fold" column): the seed column the user meant
+        apart = [c for c in unused if frame[c].notna().all()
+                 and not frame.duplicated(subset=[roles[k] for k in keys] + [c]).any()]
+        if "seed" not in keys and apart:
+            way = (f"the column {apart[0]!r} tells them apart: if it numbers the runs, give --seed-column {apart[0]}"
+                   + (f" (or one of {shown(apart[1:], _SHOWN)})" if len(apart) > 1 else "") + "; else aggregate first")
+        elif "seed" in keys:
+            way = f"the seed column {roles['seed']!r} does not tell them apart; aggregate first, or fix the seeds"
+        else:
+            way = "add a seed column, or aggregate first"
         raise CliError(f"{source}: duplicate rows at lines {' and '.join(str(_line(i)) for i in same[:_SHOWN])} "
-                       f"({where}){others}. Each ({', '.join(keys)}) may appear once: add a seed column, or "
-                       "aggregate first")
+                       f"({where}){others}. Each ({', '.join(keys)}) may appear once: {way}")
     out["score"] = _numeric_column(out, "score", source)
     out.attrs["notes"] = notes
     return out

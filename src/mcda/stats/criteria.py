@@ -359,6 +359,7 @@ def compare_criteria(scores, *, metrics=None, rope=None, alpha: float = 0.05, te
     >>> table.loc[table["method"] == "Seurat", ["metric", "mean_rank"]].round(2).to_dict("list")
     {'metric': ['ARI', 'elapsed'], 'mean_rank': [4.79, 2.5]}
     """
+    from mcda.stats._shared.ranks import prepare_across
     from mcda.stats.across.compare import compare_over_datasets
     from mcda.stats.pairwise import pairwise_superiority
 
@@ -366,6 +367,8 @@ def compare_criteria(scores, *, metrics=None, rope=None, alpha: float = 0.05, te
     across, superiority = {}, {}
     for c, metric in enumerate(prep.metrics):
         single = _single_metric_cube(prep, c)
+        # too few complete methods is said here, naming compare_criteria's own ways out (it takes no `missing`)
+        prepare_across(single, missing="methods", ways_out="none")
         across[metric] = compare_over_datasets(single, test=test, alpha=alpha)
         superiority[metric] = pairwise_superiority(single, rope=float(prep.floors[c]), alpha=alpha, adjust=adjust)
     return CriteriaComparison(metrics=prep.metrics, directions=prep.series(prep.directions, "direction"),
@@ -726,7 +729,7 @@ def _criterion_flows(scores, *, metrics, rope, preference, missing, check=None) 
     excluded: dict = {}
     values, methods, datasets = prep.values, prep.methods, prep.datasets
     if missing == "complete":
-        cc = complete_cases_with(prep.cube, policy="methods", ways_out="missing")
+        cc = complete_cases_with(prep.cube, policy="methods", ways_out="missing_no_datasets")  # no 'datasets' here
         method_at = {label: j for j, label in enumerate(methods)}
         dataset_at = {label: i for i, label in enumerate(datasets)}
         keep_m = [method_at[str(x)] for x in cc.cube.coords["method"].values]

@@ -227,7 +227,7 @@ def rank_sums(scores, direction=None, *, method_names=None, missing: str = "meth
     columns, excluded, dropped = np.arange(cube.sizes["method"]), {}, {}
     part, ranks = _rank_pass(cube, policy, None, keep_ranks)
     if part["flags"] is not None:
-        columns, excluded, _ = missing_design(cube, missing, part["flags"])
+        columns, excluded, _ = missing_design(cube, missing, part["flags"], ways_out)
         if missing == "datasets":  # every method kept; a dataset with a missing cell is dropped (and named)
             dropped = incomplete_datasets(cube, part["flags"])[1]
         part, ranks = _rank_pass(cube, "drop", None if missing == "datasets" else columns, keep_ranks)
@@ -555,7 +555,8 @@ def _prepare_aggregation(scores, *, aggregation, groups, weights, direction, met
     """
     check_choice("aggregation", aggregation, AGGREGATIONS)
     missing = missing_policy(missing)
-    ways_out = "missing" if function == "mcda.mean_ranks" else "none"  # rank_stability takes no `missing`
+    # the calling function's own way out: mean_ranks takes every `missing`, rank_stability all but "available"
+    ways_out = "missing" if function == "mcda.mean_ranks" else "missing_no_available"
     if groups is not None and aggregation != "hierarchical":
         raise McdaArgumentError(f"`groups` is used only with aggregation='hierarchical'; got aggregation={aggregation!r}",
                                 argument="groups")

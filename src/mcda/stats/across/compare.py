@@ -343,7 +343,8 @@ def compare_over_datasets(scores, direction=None, *, test: str = "nemenyi", cont
         if incomplete is not None:
             return incomplete
         policy = "complete"  # every cell present: the incomplete design is the complete one
-    stats = _rank_statistics(scores, direction, method_names, what="the comparison over datasets", missing=policy)
+    stats = _rank_statistics(scores, direction, method_names, what="the comparison over datasets", missing=policy,
+                             ways_out="missing")
     if control is not None:
         control = check_control(control, stats.methods, stats.excluded)
     if test == "bergmann-hommel":

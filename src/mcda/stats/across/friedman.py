@@ -66,13 +66,15 @@ class _RankStatistics:
         return pd.Series(self.mean_ranks, index=pd.Index(self.methods, name="method"), name="mean_rank")
 
 
-def _rank_statistics(scores, direction, method_names, *, what: str, missing: str = "complete") -> _RankStatistics:
+def _rank_statistics(scores, direction, method_names, *, what: str, missing: str = "complete",
+                     ways_out: str = "none") -> _RankStatistics:
     """The sufficient statistics from any scores input or from a uniform, complete MeanRanks.
 
     Both come from the rank-sum statistic of :mod:`mcda.stats._shared.ranks` (block by block, so a lazy cube
     or a lazy rank table is summed chunk-wise). Methods lacking a result on some dataset are
     dropped and named (never imputed), with a :class:`~mcda.MissingDataWarning`; with
-    ``missing="datasets"`` the incomplete datasets are.
+    ``missing="datasets"`` the incomplete datasets are. ``ways_out``: what the calling public
+    function offers when too few methods are complete (a key of :data:`mcda.data.design.WAYS_OUT`).
     """
     missing = missing_policy(missing)
     if missing == "available":
@@ -87,7 +89,7 @@ def _rank_statistics(scores, direction, method_names, *, what: str, missing: str
                                excluded=dict(scores.excluded),
                                excluded_datasets=dict(getattr(scores, "excluded_datasets", {}) or {}),
                                missing=scores.missing)
-    prep = rank_sums(scores, direction, method_names=method_names, missing=missing)
+    prep = rank_sums(scores, direction, method_names=method_names, missing=missing, ways_out=ways_out)
     prep.warn_excluded(what)
     warn_dropped_datasets(prep.excluded_datasets, what)
     return _RankStatistics(methods=list(prep.methods), rank_sums=prep.rank_sums,
@@ -356,7 +358,8 @@ def friedman_test(scores, direction=None, *, alpha: float = 0.05, method_names=N
         from mcda.stats.across.incomplete import skillings_mack_test
 
         return skillings_mack_test(scores, direction, alpha=alpha, method_names=method_names)
-    stats = _rank_statistics(scores, direction, method_names, what="the Friedman test", missing=missing)
+    stats = _rank_statistics(scores, direction, method_names, what="the Friedman test", missing=missing,
+                             ways_out="missing_no_available")
     return _friedman(stats, alpha)
 
 
