@@ -7,6 +7,8 @@ a dozen methods, so the test stays fast.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -78,3 +80,42 @@ def test_never_leaves_it_out_and_bad_values_are_named():
     assert "'never'" in report.signed_rank_skipped()
     with pytest.raises(ValueError, match="`signed_rank` must be one of"):
         Report(_cube(4, 20), signed_rank="sometimes")
+
+
+# --------------------------------------------------------------------------- the per-pair views, many rows at once
+
+def _t_test_power(effect: float, n: float, alpha: float) -> float:
+    """Power of the two-sided one-sample t test, integrated over the chi-square of the variance.
+
+    P(|Z + d√n| > c·√(V/df)), Z normal, V chi-square on df = n − 1, c the t quantile: by
+    quadrature, without the noncentral t (statsmodels' TTestPower returns NaN far in its tail).
+    """
+    from scipy import integrate, stats
+
+    df, shift = n - 1.0, effect * math.sqrt(n)
+    c = stats.t.isf(alpha / 2.0, df)
+    log_norm = (df / 2.0) * math.log(2.0) + math.lgamma(df / 2.0)
+
+    def density(v):   # plain floats: the integrand is called thousands of times
+        edge = c * math.sqrt(v / df)
+        beyond = 0.5 * math.erfc((edge - shift) / math.sqrt(2.0)) + 0.5 * math.erfc((edge + shift) / math.sqrt(2.0))
+        return beyond * math.exp((df / 2.0 - 1.0) * math.log(v) - v / 2.0 - log_norm)
+
+    low, high = stats.chi2.ppf(1e-16, df), stats.chi2.isf(1e-16, df)   # the variance's mass, bar 2e-16
+    return integrate.quad(density, low, high, points=[df], epsabs=1e-13, epsrel=1e-11, limit=200)[0]
+
+
+@pytest.mark.parametrize("alpha,target", [(0.05, 0.8), (0.01, 0.99), (0.2, 0.3), (0.05, 0.06)])
+def test_seeds_needed_is_where_the_power_crosses_the_target(alpha, target):
+    # the search starts near Guenther's approximation: whatever its start, the answer is the
+    # smallest n >= 2 whose power (by quadrature, not the noncentral t) reaches the target
+    from mcda.stats.within.seeds import _seeds_needed
+
+    effects = np.concatenate([np.geomspace(0.05, 20.0, 10), [-0.5, 3.0]])
+    needed = _seeds_needed(effects, alpha, target)
+    for effect, n in zip(np.abs(effects), needed):
+        assert n >= 2 and n == int(n)
+        assert _t_test_power(effect, n, alpha) >= target
+        if n > 2:
+            assert _t_test_power(effect, n - 1, alpha) < target
+    assert np.isnan(_seeds_needed(np.array([0.0, 1e-300]), alpha, target)).all()   # 0, or beyond 2**40 seeds

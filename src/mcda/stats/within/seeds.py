@@ -1398,30 +1398,45 @@ _MAX_SEEDS_SEARCHED = 2**40
 
 
 def _seeds_needed(effect, alpha, target):
-    """Smallest integer n ≥ 2 with power ≥ target against |effect| (NaN beyond 2**40)."""
+    """Smallest integer n ≥ 2 with power ≥ target against |effect| (NaN beyond 2**40).
+
+    The search starts at Guenther's approximation n ≈ ((z_{1−α/2} + z_target) / d)² + z²_{1−α/2} / 2
+    (within a seed of the answer for the usual α and power): the bracket lo < n ≤ hi around it
+    (power(lo) < target ≤ power(hi)) is checked, widened where it does not hold, and halved on
+    the rows still open, so a row costs about four power evaluations. The power rises with n,
+    so the answer is the one integer where it crosses the target, however the search starts.
+    """
     effect = np.abs(np.asarray(effect, dtype=float))
     out = np.full(effect.shape, np.nan)
     ok = effect > 0
     if not ok.any():
         return out
     e = effect[ok]
-    lo = np.full(e.shape, 1.0)  # power(lo) < target, or lo = 1 meaning "below 2"
-    hi = np.full(e.shape, 2.0)
-    while True:
-        short = (_t_power(e, hi, alpha) < target) & (hi < _MAX_SEEDS_SEARCHED)
-        if not short.any():
-            break
-        lo = np.where(short, hi, lo)
-        hi = np.where(short, hi * 2.0, hi)
-    reachable = _t_power(e, hi, alpha) >= target
-    while np.any(hi - lo > 1):
-        mid = np.floor(0.5 * (lo + hi))
-        move = hi - lo > 1
-        reach = _t_power(e, np.maximum(mid, 2.0), alpha) >= target
-        hi = np.where(move & reach, mid, hi)
-        lo = np.where(move & ~reach, mid, lo)
-    result = np.where(reachable, np.maximum(hi, 2.0), np.nan)
-    out[ok] = result
+    cap = float(_MAX_SEEDS_SEARCHED)
+    z_alpha = stats.norm.isf(alpha / 2.0)
+    with np.errstate(over="ignore"):
+        guess = ((z_alpha + stats.norm.ppf(target)) / e) ** 2 + z_alpha ** 2 / 2.0
+    lo = np.clip(np.floor(guess) - 1.0, 1.0, cap)  # power(lo) < target, or lo = 1 meaning "below 2"
+    hi = np.clip(np.ceil(guess) + 2.0, 2.0, cap)
+    above = np.zeros(e.shape, dtype=bool)
+    check = np.nonzero(lo >= 2.0)[0]
+    above[check] = _t_power(e[check], lo[check], alpha) >= target
+    hi, lo = np.where(above, lo, hi), np.where(above, 1.0, lo)
+    reach = _t_power(e, hi, alpha) >= target
+    short = np.nonzero(~reach & (hi < cap))[0]
+    while short.size:
+        lo[short] = hi[short]
+        hi[short] = np.minimum(hi[short] * 2.0, cap)
+        reach[short] = _t_power(e[short], hi[short], alpha) >= target
+        short = short[~reach[short] & (hi[short] < cap)]
+    open_rows = np.nonzero(reach & (hi - lo > 1))[0]
+    while open_rows.size:
+        mid = np.floor(0.5 * (lo[open_rows] + hi[open_rows]))
+        rises = _t_power(e[open_rows], np.maximum(mid, 2.0), alpha) >= target
+        hi[open_rows] = np.where(rises, mid, hi[open_rows])
+        lo[open_rows] = np.where(rises, lo[open_rows], mid)
+        open_rows = open_rows[hi[open_rows] - lo[open_rows] > 1]
+    out[ok] = np.where(reach, np.maximum(hi, 2.0), np.nan)
     return out
 
 
