@@ -103,3 +103,78 @@ def test_a_file_that_is_not_parquet_is_named(tmp_path):
     frame.to_parquet(path)
     with pytest.raises(mcda.McdaArgumentError, match=rf"the Parquet file '{path}' has no column\(s\) 'method'"):
         parquet_to_zarr(path, tmp_path / "s.zarr", metric="accuracy")
+
+
+# --------------------------------------------------------------------------- the card's range and `scale=`, one check
+
+
+def _tidy(scores: np.ndarray) -> pd.DataFrame:
+    n = scores.size // 3
+    return pd.DataFrame({"dataset": np.repeat([f"d{i}" for i in range(n)], 3), "method": np.tile(["a", "b", "c"], n),
+                         "score": scores})
+
+
+_PERCENT = np.random.default_rng(2).uniform(50, 90, 60)
+
+
+@pytest.mark.parametrize("writer", ["parquet_to_zarr", "csv_to_zarr"])
+def test_the_streaming_path_checks_the_cards_range_and_scale_as_score_cube_does(tmp_path, writer):
+    pytest.importorskip("zarr")
+    pytest.importorskip("pyarrow")
+    from mcda import store
+
+    def convert(scores, **kwargs):
+        path = tmp_path / ("s.parquet" if writer == "parquet_to_zarr" else "s.csv")
+        frame = _tidy(scores)
+        frame.to_parquet(path) if writer == "parquet_to_zarr" else frame.to_csv(path, index=False)
+        return getattr(store, writer)(path, tmp_path / "s.zarr", metric="accuracy", overwrite=True, **kwargs)
+
+    # accuracy of 50-90 was written as it was; score_cube refuses it and the store refuses it the same way
+    with pytest.raises(mcda.McdaArgumentError, match="look like percentages") as in_memory:
+        mcda.score_cube(_tidy(_PERCENT), metric="accuracy")
+    with pytest.raises(mcda.McdaArgumentError, match=r"60 of 60 scores of the first chunk of the store holding any "
+                                                     r"lie outside the card's range \[0, 1\]") as streamed:
+        convert(_PERCENT)
+    assert streamed.value.argument == in_memory.value.argument == "metric"
+    assert not (tmp_path / "s.zarr").exists()
+    one = _PERCENT / 100
+    one[7] = 1e300
+    with pytest.raises(mcda.McdaArgumentError, match=r"1 of 60 .*dataset 'd2', method 'b': 1e\+300"):
+        convert(one)
+    # scale='percent' converts, as score_cube does, and says so in the store
+    cube = convert(_PERCENT, scale="percent").compute()
+    expected = mcda.score_cube(_tidy(_PERCENT), metric="accuracy", scale="percent")
+    np.testing.assert_allclose(cube.sel({"dataset": expected.dataset.values, "method": expected.method.values}).values,
+                               _PERCENT.reshape(-1, 3) / 100, rtol=1e-15)
+    assert cube.attrs["scale"] == expected.attrs["scale"] == "percent -> fraction (divided by 100)"
+    # fractions with scale='percent' are refused (they would be divided again), in both
+    with pytest.raises(mcda.McdaArgumentError, match=r"`scale='percent'` divides the scores by 100, but as given "
+                                                     r"they lie in \[0\.5.*already within the range \[0, 1\]"):
+        convert(_PERCENT / 100, scale="percent")
+    with pytest.raises(mcda.McdaArgumentError, match="`scale`"):
+        convert(_PERCENT, scale="per mille")
+
+
+def test_scale_percent_on_fractions_is_refused_not_divided_again():
+    fractions = _tidy(_PERCENT / 100)
+    with pytest.raises(mcda.McdaArgumentError, match=r"as given they lie in \[0\.5\d*, 0\.8\d*\], already within "
+                                                     r"the range \[0, 1\] of metric 'accuracy'") as caught:
+        mcda.score_cube(fractions, metric="accuracy", scale="percent")
+    assert caught.value.argument == "scale" and caught.value.value == "percent"
+    # percentages convert; fractions with scale='fraction' (or none) are read as given
+    np.testing.assert_allclose(mcda.score_cube(_tidy(_PERCENT), metric="accuracy", scale="percent").values.ravel(),
+                               _PERCENT / 100, rtol=1e-15)
+    assert mcda.score_cube(fractions, metric="accuracy", scale="fraction").values.max() == (_PERCENT / 100).max()
+
+
+def test_the_command_line_refuses_scale_percent_on_fractions(tmp_path):
+    from mcda.app.cli import main
+    import io as text_io
+
+    path = tmp_path / "scores.csv"
+    _tidy(_PERCENT / 100).to_csv(path, index=False)
+    out, err = text_io.StringIO(), text_io.StringIO()
+    status = main(["compare", str(path), "--metric", "accuracy", "--scale", "percent", "--no-figures",
+                   "--out", str(tmp_path / "out")], stdout=out, stderr=err)
+    assert status == 1 and "--scale" in err.getvalue() and "already within the range [0, 1]" in err.getvalue()
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())

@@ -32,6 +32,12 @@ __all__ = [
     "resolve_rope",
     "SCALES",
     "check_card_ranges",
+    "check_scale_needed",
+    "outside_range",
+    "apply_scale",
+    "check_range",
+    "finite_bounds",
+    "scale_factor",
 ]
 
 _MAX_SHOWN = 8
@@ -228,7 +234,7 @@ def _scale_note(name: str) -> str:
     return "percent -> fraction (divided by 100)" if name == "percent" else "fraction (as given)"
 
 
-def _apply_scale(da: xr.DataArray, scale, keep_attrs: dict) -> xr.DataArray:
+def apply_scale(da: xr.DataArray, scale, keep_attrs: dict) -> xr.DataArray:
     """Divide the scores by the factor of ``scale`` (one per metric label with a ``metric`` dim)."""
     if scale is None:
         return da
@@ -252,8 +258,7 @@ def _apply_scale(da: xr.DataArray, scale, keep_attrs: dict) -> xr.DataArray:
         out.attrs["scale"] = "; ".join(f"{lab}: {_scale_note(scale[lab])}" for lab in labels if lab in scale)
         out.name = da.name
         return out.transpose(*da.dims)
-    check_choice("scale", scale, tuple(SCALES))
-    out = da if scale == "fraction" else da / SCALES[scale]
+    out = da if scale_factor(scale) == 1.0 else da / SCALES[scale]
     out.attrs = dict(da.attrs)
     out.attrs["scale"] = _scale_note(scale)
     out.attrs["scale_factor"] = SCALES[scale]  # what the scores (and a rope given with them) were divided by
@@ -261,8 +266,18 @@ def _apply_scale(da: xr.DataArray, scale, keep_attrs: dict) -> xr.DataArray:
     return out
 
 
-def check_card_ranges(cube: xr.DataArray) -> None:
-    """Refuse scores outside their card's range (every metric of a cube), naming the cells and the way on."""
+def scale_factor(scale) -> float:
+    """What ``scale`` (one name of :data:`SCALES`, or None) divides the scores by; the name checked."""
+    if scale is None:
+        return 1.0
+    check_choice("scale", scale, tuple(SCALES))
+    return SCALES[scale]
+
+
+def check_card_ranges(cube: xr.DataArray, scale=None) -> None:
+    """Refuse scores outside their card's range (every metric of a cube), naming the cells and the way on;
+    with ``scale`` (the scale the scores were converted from, by label for a ``metric`` dim), refuse
+    scores that were in the card's range before the conversion too (:func:`check_scale_needed`)."""
     if hasattr(cube.data, "dask"):
         return
     if "metric" in cube.dims:
@@ -270,11 +285,42 @@ def check_card_ranges(cube: xr.DataArray) -> None:
         for label in [str(m) for m in cube.coords["metric"].values]:
             card = cards.get(label)
             if card is not None:
-                _check_range(cube.sel(metric=label), card, label)
+                part = cube.sel(metric=label)
+                check_range(part, card, label)
+                name = scale.get(label) if isinstance(scale, Mapping) else scale
+                check_scale_needed(card, name, *finite_bounds(part.values), label)
         return
     card = cube_card(cube)
     if card is not None:
-        _check_range(cube, card, cube_metric(cube) or card.name)
+        label = cube_metric(cube) or card.name
+        check_range(cube, card, label)
+        check_scale_needed(card, None if isinstance(scale, Mapping) else scale, *finite_bounds(cube.values), label)
+
+
+def finite_bounds(values) -> tuple[float, float]:
+    """The smallest and largest score (NaN skipped; NaN, NaN when there is none)."""
+    values = np.asarray(values, dtype=np.float64)
+    if not values.size:
+        return math.nan, math.nan
+    return float(np.fmin.reduce(values, axis=None)), float(np.fmax.reduce(values, axis=None))
+
+
+def check_scale_needed(card: MetricCard, scale, low: float, high: float, label: str) -> None:
+    """Refuse a conversion (``scale='percent'``) of scores that, as given, already lie in the card's
+    range: converting them again would divide fractions by 100. ``low`` and ``high``: the smallest
+    and largest converted score (NaN when none is known)."""
+    factor = scale_factor(scale)
+    if factor == 1.0 or card.upper is None or not (math.isfinite(low) and math.isfinite(high)):
+        return
+    tol = 1e-9 * max(1.0, abs(card.upper), abs(card.lower or 0.0))
+    given_low, given_high = low * factor, high * factor
+    if given_high <= card.upper + tol and (card.lower is None or given_low >= card.lower - tol):
+        raise McdaArgumentError(
+            f"`scale={scale!r}` divides the scores by {factor:g}, but as given they lie in [{given_low:g}, "
+            f"{given_high:g}], already within the range {_range_text(card)} of metric {label!r}: they look converted "
+            f"already, and dividing again would make them {factor:g} times too small. Drop `scale` (or pass "
+            "`scale='fraction'`); if they really are percentages this small, divide them yourself.",
+            argument="scale", value=scale)
 
 
 def _plain(label):
@@ -287,15 +333,27 @@ def _range_text(card: MetricCard) -> str:
     return f"[{low}, {high}]"
 
 
-def _check_range(cube: xr.DataArray, card: MetricCard, label: str) -> None:
+def outside_range(values: np.ndarray, card: MetricCard) -> bool:
+    """Whether a score of ``values`` lies outside the card's range (the test of :func:`check_card_ranges`;
+    the smallest and largest scores only, NaN skipped: no mask)."""
     if card.lower is None and card.upper is None:
-        return
-    values = np.asarray(cube.values, dtype=np.float64)
+        return False
+    values = np.asarray(values, dtype=np.float64)
+    if not values.size:
+        return False
     tol = 1e-9 * max(1.0, abs(card.upper or 0.0), abs(card.lower or 0.0))
-    if values.size:  # the smallest and largest scores first (NaN skipped): no mask unless one lies outside
-        if not ((card.lower is not None and np.fmin.reduce(values, axis=None) < card.lower - tol)
-                or (card.upper is not None and np.fmax.reduce(values, axis=None) > card.upper + tol)):
-            return
+    return bool((card.lower is not None and np.fmin.reduce(values, axis=None) < card.lower - tol)
+                or (card.upper is not None and np.fmax.reduce(values, axis=None) > card.upper + tol))
+
+
+def check_range(cube: xr.DataArray, card: MetricCard, label: str, scope: str = "") -> None:
+    """Raise :func:`outside_range`'s finding, naming the cells (the first five), with the way on;
+    ``scope`` says where the counted scores are when they are a part of the scores (``" of the first
+    chunk holding any"``)."""
+    values = np.asarray(cube.values, dtype=np.float64)
+    if not outside_range(values, card):
+        return
+    tol = 1e-9 * max(1.0, abs(card.upper or 0.0), abs(card.lower or 0.0))
     with np.errstate(invalid="ignore"):
         bad = np.zeros(values.shape, dtype=bool)
         if card.lower is not None:
@@ -320,7 +378,7 @@ def _check_range(cube: xr.DataArray, card: MetricCard, label: str) -> None:
                 "right range. Nothing is clipped.")
 
     raise McdaArgumentError(
-        f"metric {label!r}: {len(idx)} of {values.size} scores lie outside the card's range {_range_text(card)} "
+        f"metric {label!r}: {len(idx)} of {values.size} scores{scope} lie outside the card's range {_range_text(card)} "
         f"({'; '.join(where)}{more}). The card's noise floor ({card.noise_floor:g}, the default rope) is in the "
         "card's units, so these scores cannot be read with it.", argument="metric", value=card.name,
         remedy={"library": remedy("pass", "mcda.list_cards()"), "cli": remedy("give", "`mcda cards list`")})

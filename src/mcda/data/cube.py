@@ -21,7 +21,7 @@ import xarray as xr
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda._core.validation import nearest, shown
 from mcda.data.cards import MetricCard
-from mcda.data.checks import (_META_ATTRS, _apply_scale, _narrow_to_metric, _one_metric_from_coords, _sign,
+from mcda.data.checks import (_META_ATTRS, apply_scale, _narrow_to_metric, _one_metric_from_coords, _sign,
                               _stored_direction, _stored_metric, _stored_noise_floor, attach_metric,
                               check_card_ranges)
 from mcda.data.readers import (DIMS, _METHOD_COLUMN_NAMES, _DEFAULT_COLUMNS, _STRING_DIMS, _from_array,
@@ -165,11 +165,11 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
                 da = _order_by_names(da, dim, names)
     if "metric" in da.dims and isinstance(metric, (str, MetricCard)):
         da, metric, direction = _narrow_to_metric(da, metric, direction)
-    da = _apply_scale(da, scale, keep_attrs)
+    da = apply_scale(da, scale, keep_attrs)
     da = attach_metric(da, metric, direction, noise_floor=noise_floor)
     for k, v in keep_attrs.items():
         da.attrs.setdefault(k, v)
-    check_card_ranges(da)
+    check_card_ranges(da, scale=scale)
     return _check_shape(da)
 
 def _order_by_names(da: xr.DataArray, dim: str, names) -> xr.DataArray:

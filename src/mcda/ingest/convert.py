@@ -1188,12 +1188,13 @@ def _remove_work(spill, folder: str) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in_memory, work_dir, overwrite):
+def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in_memory, work_dir, overwrite,
+            scale=None):
     """Both passes from ``source`` into the store at ``path``; returns the lazily opened cube."""
     import importlib.util
 
     from mcda.data.io import open_zarr_cube
-    from mcda.data.checks import resolve_metric
+    from mcda.data.checks import resolve_metric, scale_factor
     from mcda.data.readers import require_dask
     from mcda.data.stores import check_target, publishing
 
@@ -1210,19 +1211,64 @@ def _ingest(source: _Source, path, *, metric, direction, chunk_datasets, rows_in
     if work_dir is not None and not Path(work_dir).is_dir():
         raise McdaArgumentError(f"`work_dir` {str(work_dir)!r} is not a directory", argument="work_dir", value=work_dir)
     resolve_metric(metric, direction)  # a missing or contradictory metric is refused now, not after pass 1
+    if scale is not None and not isinstance(scale, str):
+        raise McdaArgumentTypeError(f"`scale` is one name for the file's one metric ('percent' or 'fraction'); "
+                                    f"got {scale!r}", argument="scale", value=scale)
+    scale_factor(scale)  # an unknown scale is refused now, not after pass 1
     with publishing(path, overwrite=overwrite) as staging:  # one writer; `path` replaced only when complete
         labels = _convert(source, str(staging), metric=metric, direction=direction, chunk_datasets=chunk_datasets,
-                          rows_in_memory=rows_in_memory, work_dir=work_dir)
+                          rows_in_memory=rows_in_memory, work_dir=work_dir, scale=scale)
     # the labels just written, not read back from the store
     return open_zarr_cube(str(path), dataset_labels=labels)
 
 
-def _convert(source: _Source, store_path: str, *, metric, direction, chunk_datasets, rows_in_memory, work_dir):
+class _CheckedScores:
+    """The scores of each block converted by ``scale`` and checked against the card's range exactly as
+    :func:`mcda.score_cube` checks a cube (:func:`mcda.data.checks.check_card_ranges`, shared): a block
+    with a score outside the range is refused naming its cells; at the end, scores that were in the
+    card's range before the conversion are refused (their smallest and largest over every block)."""
+
+    def __init__(self, template, scale):
+        from mcda.data.checks import cube_card, cube_metric, scale_factor
+
+        self.template, self.scale, self.factor = template, scale, scale_factor(scale)
+        self.card = cube_card(template)
+        self.label = (cube_metric(template) or self.card.name) if self.card is not None else None
+        self.low, self.high = math.inf, -math.inf
+
+    def __call__(self, block: np.ndarray, text: np.ndarray) -> np.ndarray:
+        import xarray as xr
+
+        from mcda.data.checks import check_range, finite_bounds, outside_range
+
+        if self.factor != 1.0:
+            block = block / self.factor
+        if self.card is None:
+            return block
+        if outside_range(block, self.card):  # the cells named as score_cube names them
+            check_range(xr.DataArray(block, dims=("dataset", "method"),
+                                     coords={"dataset": text.astype(object),
+                                             "method": self.template.coords["method"].values}),
+                        self.card, self.label, " of the first chunk of the store holding any")
+        low, high = finite_bounds(block)
+        if not math.isnan(low):
+            self.low, self.high = min(self.low, low), max(self.high, high)
+        return block
+
+    def finish(self) -> None:
+        from mcda.data.checks import check_scale_needed
+
+        if self.card is not None and self.low <= self.high:
+            check_scale_needed(self.card, self.scale, self.low, self.high, self.label)
+
+
+def _convert(source: _Source, store_path: str, *, metric, direction, chunk_datasets, rows_in_memory, work_dir,
+             scale=None):
     """Both passes into the (staging) store at ``store_path``; returns the dataset labels written."""
     import xarray as xr
 
     from mcda._core import progress as _progress
-    from mcda.data.checks import attach_metric
+    from mcda.data.checks import apply_scale, attach_metric
 
     n_rows = source.n_rows if source.n_rows is not None else source.n_rows_estimate
     bits = _bits_for(n_rows, max(1, rows_in_memory // 2))  # partitions of R / 2 rows: two are assembled at once
@@ -1316,7 +1362,9 @@ def _convert(source: _Source, store_path: str, *, metric, direction, chunk_datas
                 pending = [pool.submit(assemble, i) for i in range(min(_ASSEMBLING, len(todo)))]
                 # the card's attributes, while the first partitions assemble (reading the cards takes a while)
                 cube = xr.DataArray(np.zeros((0, k)), dims=("dataset", "method"))
-                cube = attach_metric(cube.assign_coords(method=np.array(methods, dtype=object)), metric, direction)
+                cube = attach_metric(apply_scale(cube.assign_coords(method=np.array(methods, dtype=object)), scale,
+                                                 {}), metric, direction)
+                checked = _CheckedScores(cube, scale)
                 for i, p in enumerate(todo):
                     blocks = pending.pop(0).result()
                     read_ahead(i + 1)
@@ -1324,7 +1372,7 @@ def _convert(source: _Source, store_path: str, *, metric, direction, chunk_datas
                         pending.append(pool.submit(assemble, i + _ASSEMBLING))
                     parts.release(p)  # (through the page cache) its pages serve the next writes
                     for block, text in blocks:
-                        writer.add(block, text)
+                        writer.add(checked(block, text), text)
                     del blocks
                     assembled += int(parts.counts[p])
                     line.update(assembled)
@@ -1332,6 +1380,7 @@ def _convert(source: _Source, store_path: str, *, metric, direction, chunk_datas
             raise McdaArgumentError(f"duplicate rows: {_duplicate_rows(source, dup.pairs, methods)}. A cube holds one score "
                              "per (dataset, method): reduce repeated results (seeds, folds) to one first, or "
                              "drop the repeated rows.", argument=None) from None
+        checked.finish()
         writer.close()
         line.close(assembled)
         root.create_array("method", data=np.array(methods, dtype=str))
@@ -1375,6 +1424,9 @@ _COMMON_DOC = """
         The Zarr store to write (removed again if the file is refused).
     metric, direction :
         As in :func:`mcda.score_cube`: the card travels in the store's attributes.
+    scale : {"percent", "fraction"}, optional
+        As in :func:`mcda.score_cube`: ``"percent"`` divides the scores by 100 as they are
+        written (recorded in the store's attributes).
     chunk_datasets : int
         Datasets per chunk of the store.
     columns : dict, optional
@@ -1399,7 +1451,8 @@ _COMMON_DOC = """
         A missing column; an empty dataset or method label (rows named); a score that is
         not a number or is infinite (rows named; null / NaN is a missing result); two rows
         for one (dataset, method) wherever they are in the file (the dataset, the method and
-        the rows named).
+        the rows named); scores outside the card's range, or a ``scale`` that would convert
+        scores already in it, checked as :func:`mcda.score_cube` checks them.
 
     Notes
     -----
@@ -1448,7 +1501,7 @@ _COMMON_DOC = """
 
 def parquet_to_zarr(parquet, path, *, metric=None, direction=None, chunk_datasets: int = 1_000_000,
                     columns: dict | None = None, rows_in_memory: int = 2_000_000, work_dir=None,
-                    overwrite: bool = False):
+                    overwrite: bool = False, scale=None):
     """Turn a tidy Parquet file of scores into a Zarr cube, streaming, rows in any order.
 
     Parameters
@@ -1461,12 +1514,12 @@ def parquet_to_zarr(parquet, path, *, metric=None, direction=None, chunk_dataset
     chunk_datasets, rows_in_memory, cols = _checked(chunk_datasets, rows_in_memory, columns)
     source = _ParquetSource(parquet, cols, max(1, rows_in_memory // 4))
     return _ingest(source, path, metric=metric, direction=direction, chunk_datasets=chunk_datasets,
-                   rows_in_memory=rows_in_memory, work_dir=work_dir, overwrite=overwrite)
+                   rows_in_memory=rows_in_memory, work_dir=work_dir, overwrite=overwrite, scale=scale)
 
 
 def csv_to_zarr(csv, path, *, metric=None, direction=None, chunk_datasets: int = 1_000_000,
                 columns: dict | None = None, rows_in_memory: int = 2_000_000, work_dir=None, delimiter: str = ",",
-                overwrite: bool = False):
+                overwrite: bool = False, scale=None):
     """Turn a tidy CSV file of scores into a Zarr cube, streaming, rows in any order.
 
     Parameters
@@ -1485,7 +1538,7 @@ def csv_to_zarr(csv, path, *, metric=None, direction=None, chunk_datasets: int =
                                 argument="delimiter", value=delimiter)
     source = _CsvSource(csv, cols, max(1, rows_in_memory // 4), delimiter)
     return _ingest(source, path, metric=metric, direction=direction, chunk_datasets=chunk_datasets,
-                   rows_in_memory=rows_in_memory, work_dir=work_dir, overwrite=overwrite)
+                   rows_in_memory=rows_in_memory, work_dir=work_dir, overwrite=overwrite, scale=scale)
 
 
 if parquet_to_zarr.__doc__:  # not under python -OO
