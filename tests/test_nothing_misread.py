@@ -178,3 +178,23 @@ def test_the_command_line_refuses_scale_percent_on_fractions(tmp_path):
                    "--out", str(tmp_path / "out")], stdout=out, stderr=err)
     assert status == 1 and "--scale" in err.getvalue() and "already within the range [0, 1]" in err.getvalue()
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+@pytest.mark.parametrize("fmt", ["zarr", "netcdf", "json"])
+def test_a_converted_cube_round_trips_through_every_file_format(tmp_path, fmt):
+    # attrs["scale_factor"] (what scale= divided by) is CF's packing factor to xarray's decoder: a store of
+    # percentages converted by scale='percent' came back multiplied by 100 again
+    cube = mcda.score_cube(_tidy(_PERCENT), metric="accuracy", scale="percent")
+    if fmt == "zarr":
+        pytest.importorskip("zarr")
+        from mcda.store import open_cube, to_zarr
+
+        to_zarr(cube, tmp_path / "s.zarr")
+        back = open_cube(tmp_path / "s.zarr").compute()
+    elif fmt == "netcdf":
+        io.to_netcdf(cube, tmp_path / "s.nc")
+        back = io.from_netcdf(tmp_path / "s.nc")
+    else:
+        back = io.from_json(io.to_json(cube))
+    np.testing.assert_array_equal(back.sel({"dataset": cube.dataset.values}).values, _PERCENT.reshape(-1, 3) / 100)
+    assert back.attrs["scale"] == cube.attrs["scale"]

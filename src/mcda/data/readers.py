@@ -614,12 +614,13 @@ def _netcdf_decode(values: np.ndarray, how: dict) -> np.ndarray:
 
 def read_netcdf(path: str | Path, *, chunks=None) -> xr.DataArray:
     """The DataArray in a netCDF file written by :func:`mcda.data.io.to_netcdf`, labels and attrs decoded,
-    not yet checked (lazily, chunked along ``dataset``, when ``chunks`` is given)."""
+    not yet checked (lazily, chunked along ``dataset``, when ``chunks`` is given). The scores are read as
+    stored (no CF unpacking: the cube's ``scale_factor`` attribute is not CF's packing factor)."""
     if chunks is None:
-        da = xr.open_dataarray(path).load()
+        da = xr.open_dataarray(path, mask_and_scale=False).load()
         da.close()
     else:
-        da = xr.open_dataarray(path, chunks=chunks)
+        da = xr.open_dataarray(path, chunks=chunks, mask_and_scale=False)
     attrs = dict(da.attrs)
     encoding = json.loads(attrs.pop(NETCDF_ENCODING)) if NETCDF_ENCODING in attrs else None
     for name in list(da.coords):
@@ -707,7 +708,10 @@ def read_zarr(path, *, spec=None, dataset_labels=None) -> xr.DataArray:
     # the labels are loaded once, below, as text objects chunk by chunk: xarray's default index
     # would first hold them as fixed-width text too (twice the memory at millions of datasets)
     lazy_labels = {"create_default_indexes": False} if _open_zarr_makes_indexes_optional() else {}
-    ds = xr.open_zarr(path, chunks=spec if spec else {}, consolidated=False, **lazy_labels)
+    # mask_and_scale=False: the scores are stored as they are (NaN for missing), and the cube's own
+    # attribute scale_factor (what scale= divided them by) is CF's packing factor to a CF decoder,
+    # which would multiply them by it again
+    ds = xr.open_zarr(path, chunks=spec if spec else {}, consolidated=False, mask_and_scale=False, **lazy_labels)
     if "score" not in ds:
         raise McdaArgumentError(f"`path` {path!r} is a Zarr store without a 'score' array; it has {list(ds)}",
                                 argument="path", value=path)
