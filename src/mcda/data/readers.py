@@ -578,8 +578,10 @@ def read_cube_json(source) -> xr.DataArray:
 def _stored_attrs(attrs) -> dict:
     """A file's attributes without the in-memory mark of an oriented view (``oriented``): a file
     holds the scores in the metric's own direction (every writer un-orients first), and the
-    orientation is recomputed from the card and the direction, never taken from a stored flag."""
-    return {k: v for k, v in dict(attrs).items() if k != "oriented"}
+    orientation is recomputed from the card and the direction, never taken from a stored flag. The
+    file format's own fill value (``_FillValue``, read as an attribute without CF decoding) is not
+    the cube's either."""
+    return {k: v for k, v in dict(attrs).items() if k not in ("oriented", "_FillValue")}
 
 
 def _has_numbers(raw) -> bool:
@@ -621,6 +623,8 @@ def read_netcdf(path: str | Path, *, chunks=None) -> xr.DataArray:
         da.close()
     else:
         da = xr.open_dataarray(path, chunks=chunks, mask_and_scale=False)
+    for name in list(da.coords):  # the format's fill value, read as an attribute without CF decoding
+        da.coords[name].variable.attrs.pop("_FillValue", None)
     attrs = dict(da.attrs)
     encoding = json.loads(attrs.pop(NETCDF_ENCODING)) if NETCDF_ENCODING in attrs else None
     for name in list(da.coords):
