@@ -380,7 +380,8 @@ def _compare_incomplete(scores, direction, *, test, control, alpha, method_names
         posthoc = (skillings_mack_posthoc(scores, direction, control=control, adjust=adjust, alpha=alpha,
                                           method_names=method_names) if omnibus.rejected else None)
         name = "skillings-mack-pairwise"
-        note = (f"the Skillings-Mack test on the unbalanced incomplete design; post-hoc: {display_name(name)} z "
+        note = (f"the {display_name(omnibus.test)} test on the unbalanced incomplete design; post-hoc: "
+                f"{display_name(name)} z "
                 f"on the method effects estimated from the shared datasets, {display_name(adjust)}-adjusted{nemenyi}")
         return ComparisonResult(mean_ranks=omnibus.mean_ranks, friedman=omnibus, posthoc=posthoc,
                                 critical_difference=None, groups=_groups(omnibus.mean_ranks, posthoc), excluded={},
@@ -389,7 +390,8 @@ def _compare_incomplete(scores, direction, *, test, control, alpha, method_names
                                 datasets_per_method=design.n_datasets_per_method, note=note, posthoc_test=name,
                                 adjust=adjust)
     omnibus = durbin_test(scores, direction, alpha=alpha, adjust=None, method_names=method_names)
-    note = f"Durbin's test on the balanced incomplete design; post-hoc: Conover's t on rank sums, {adjust}-adjusted{nemenyi}"
+    note = ("Durbin's test on the balanced incomplete design; post-hoc: Conover's t on rank sums, "
+            f"{display_name(adjust)}-adjusted{nemenyi}")
     posthoc = _durbin_posthoc(omnibus, adjust, control, alpha) if omnibus.rejected else None
     return ComparisonResult(mean_ranks=omnibus.mean_ranks, friedman=omnibus, posthoc=posthoc, critical_difference=None,
                             groups=_groups(omnibus.mean_ranks, posthoc), excluded={}, n_datasets=omnibus.n_datasets,
