@@ -45,3 +45,11 @@ def test_every_row_names_tests_that_exist():
 def test_the_page_is_in_the_navigation_and_linked_from_the_index():
     assert "peers.md" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     assert "(peers.md)" in (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+
+
+def test_every_test_named_on_the_page_exists():
+    # the rows of registered procedures and the other functions' table alike
+    text = PAGE.read_text(encoding="utf-8")
+    for module, function in TEST.findall(text):
+        tree = ast.parse((ROOT / "tests" / module).read_text(encoding="utf-8"))
+        assert function in {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}, (module, function)
