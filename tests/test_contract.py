@@ -100,8 +100,10 @@ BAD = [(c, kw, exc, text) for c in CASES for (kw, exc, text) in c.bad_inputs]
                          ids=[f"{c.name}-{'-'.join(kw)}" for c, kw, _, _ in BAD])
 def test_bad_input_gives_the_promised_error(case: Case, kwargs, exc, text):
     cube = make_cube(case)
-    with pytest.raises(exc, match=text):
+    with pytest.raises(exc, match=text) as raised:
         case.call(cube, **kwargs)
+    # the error names, as data, the argument the case got wrong (not an argument of an inner call)
+    assert getattr(raised.value, "argument", None) in kwargs, (case.name, getattr(raised.value, "argument", None))
 
 
 # --------------------------------------------------------------------------- one vocabulary
