@@ -337,3 +337,28 @@ def test_duplicate_rows_told_apart_by_a_run_column_name_it(tmp_path, capsys):
     csv = _write(tmp_path / "plain.csv", plain, columns=("dataset", "method", "score"))
     assert main(["compare", str(csv), "--metric", "accuracy", "--no-figures", "--out", str(tmp_path / "o3")]) == 1
     assert "add a seed column, or aggregate first" in capsys.readouterr().err
+
+
+def test_every_report_view_uses_its_library_functions_defaults():
+    # a library function and the Report view of the same name agree by default (issue 37)
+    import inspect
+
+    from mcda.app.report import _DEFAULTS
+
+    pairs = {"summary": {"ci_method": "ci_method", "confidence_level": "confidence_level",
+                         "n_resamples": "n_resamples"},
+             "pairwise_superiority": {"alpha": "alpha", "adjust": "adjust", "rope": "rope"},
+             "compare_over_datasets": {"test": "test", "alpha": "alpha", "missing": "missing", "control": "control"},
+             "paired_tests": {"method": "pairwise_method", "alpha": "alpha", "paired": "paired"},
+             "rank_stability": {"n_resamples": "n_resamples", "confidence_level": "confidence_level"}}
+    for name, settings in pairs.items():
+        parameters = inspect.signature(getattr(mcda, name)).parameters
+        for argument, setting in settings.items():
+            assert parameters[argument].default == _DEFAULTS[setting], (name, argument)
+
+
+def test_the_latex_caption_says_when_the_bootstrap_is_too_narrow():
+    cube = mcda.datasets.synthetic(n_datasets=2, n_methods=2, n_seeds=5, rng=0)
+    boot = mcda.export.scores_to_latex(mcda.summary(cube, ci_method="bootstrap", n_resamples=999, rng=0))
+    assert "With 5 seeds the percentile bootstrap is too narrow" in boot
+    assert "too narrow" not in mcda.export.scores_to_latex(mcda.summary(cube))

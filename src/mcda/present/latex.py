@@ -437,6 +437,10 @@ def scores_to_latex(source, path=None, *, bold_best: bool = True, digits: int = 
         default_caption += " Best per dataset in bold (ties in bold too)."
     if ci_method == "bootstrap":
         default_caption += r" Intervals as mean$^{+\mathrm{up}}_{-\mathrm{down}}$."
+        narrow = getattr(source, "too_narrow", None)
+        if narrow is not None and len(narrow):  # an IntervalSummary's cells with too few seeds for the bootstrap
+            default_caption += (f" With {seeds or 'these seeds'} the percentile bootstrap is too narrow (it covers "
+                                "less than its nominal rate).")
     if frame["mean"].isna().any():
         default_caption += " --: no result (a missing cell)."
     comments = [f"mcda: {metric}, {better}; {what.replace(chr(92), '')}" + (f"; scale {scale}" if scale else ""),

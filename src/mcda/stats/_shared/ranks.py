@@ -1094,7 +1094,7 @@ def _stability_from_indices(agg: _Aggregation, index_blocks, *, confidence_level
 
 
 @states_scale
-def rank_stability(scores, direction=None, *, n_resamples: int = 10_000, aggregation: str = "uniform", groups=None,
+def rank_stability(scores, direction=None, *, n_resamples: int = 9999, aggregation: str = "uniform", groups=None,
                    weights=None, confidence_level: float = 0.95, rng=None, method_names=None,
                    missing: str = "methods") -> RankStability:
     """Bootstrap and jackknife over datasets: would the ranking survive another choice of datasets?
@@ -1105,7 +1105,8 @@ def rank_stability(scores, direction=None, *, n_resamples: int = 10_000, aggrega
         One score per (dataset, method); per seed for ``aggregation="reliability"``.
         Incomplete methods are dropped and named in ``excluded``.
     n_resamples : int
-        Bootstrap resamples of the datasets.
+        Bootstrap resamples of the datasets (default 9999, as :meth:`mcda.Report.rank_stability`
+        and scipy's bootstrap).
     aggregation : {"uniform", "reliability", "hierarchical", "custom"}
         How datasets are weighted, as in :func:`mcda.mean_ranks` (``groups`` and ``weights``
         likewise).
