@@ -15,7 +15,10 @@ import subprocess
 import sys
 import textwrap
 import tokenize
+import warnings
 from pathlib import Path
+
+import numpy as np
 
 import mcda
 
@@ -649,15 +652,74 @@ def test_every_registered_procedure_has_a_display_name_references_and_a_function
         assert callable(load(name)), name
 
 
+#: What the introspection below passes for a public function's data arguments, by their name.
+def _sample_arguments():
+    rng = np.random.default_rng(0)
+    return {"scores": rng.random((12, 4)), "x": rng.random(8), "y": rng.random(8), "pvalues": [0.01, 0.02, 0.03],
+            "n_methods": 4, "n_datasets": 12, "control": "method_0", "direction": "higher_is_better"}
+
+
+def _procedure_arguments():
+    """(function, argument, blamed, allowed) for every public callable of ``mcda`` whose ``test=``, ``adjust=``,
+    ``method=`` or ``pairwise_method=`` is checked against a list: read from the McdaArgumentError a bogus
+    value raises (its ``argument`` and ``allowed``), so the values are those the validator itself accepts,
+    not a list kept here. A callable taking ``**settings`` (mcda.Report) is asked its settings the same way
+    (the error an unknown setting raises lists them)."""
+    import inspect
+
+    sample = _sample_arguments()
+    found = []
+    for name in sorted(mcda.__all__):
+        function = getattr(mcda, name)
+        if not callable(function) or (inspect.isclass(function) and issubclass(function, BaseException)):
+            continue
+        try:
+            inspect.signature(function)
+        except (TypeError, ValueError):
+            continue
+        parameters = dict(inspect.signature(function).parameters)
+        if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+            required = {p: sample[p] for p, spec in parameters.items() if spec.default is inspect.Parameter.empty
+                        and p in sample}
+            try:
+                function(**required, __no_such_setting__=1)
+            except mcda.McdaArgumentError as error:
+                parameters.update({s: inspect.Parameter(s, inspect.Parameter.KEYWORD_ONLY, default=None)
+                                   for s in error.allowed or () if isinstance(s, str)})
+            except TypeError:
+                pass
+        for argument in ("test", "adjust", "method", "pairwise_method"):
+            if argument not in parameters:
+                continue
+            given = {p: sample[p] for p, spec in parameters.items() if p in sample and p != argument
+                     and (spec.default is inspect.Parameter.empty or (spec.default is None and p != "control"))}
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    function(**given, **{argument: "__not_a_procedure__"})
+                except mcda.McdaArgumentError as error:
+                    found.append((name, argument, error.argument, error.allowed))
+                    continue
+            found.append((name, argument, None, None))
+    return found
+
+
 def test_every_accepted_test_and_adjust_value_is_registered():
-    from mcda.stats._shared.multitest import PVALUE_ADJUSTMENTS
-    from mcda.stats.across import compare, posthoc
+    from mcda.present.writeup import BIBTEX
     from mcda.stats.procedures import PROCEDURES
 
-    accepted = {"compare_over_datasets(test=)": compare.COMPARISON_TESTS,
-                "control_test(test=)": posthoc._CONTROL_TESTS + ("conover", "siegel"),
-                "all_pairs_test(test=)": posthoc._ALL_PAIRS_TESTS + posthoc._OTHER_POSTHOCS,
-                "adjust=": tuple(PVALUE_ADJUSTMENTS)}
-    for where, values in accepted.items():
-        missing = [v for v in values if v not in PROCEDURES]
-        assert not missing, f"{where} accepts unregistered names {missing}"
+    found = _procedure_arguments()
+    checked = {(name, argument) for name, argument, _, _ in found}
+    # the introspection reaches the functions it must (a guard that it reads what it claims)
+    assert {("compare_over_datasets", "test"), ("all_pairs_test", "adjust"), ("two_on_multiple", "test"),
+            ("paired_tests", "method"), ("adjust_pvalues", "method"), ("durbin_test", "adjust"),
+            ("Report", "test"), ("Report", "pairwise_method")} <= checked
+    for name, argument, blamed, allowed in found:
+        if argument in ("method", "pairwise_method") and not (allowed and set(allowed) & set(PROCEDURES)):
+            continue  # a method= that names no procedure (the Bayesian sign test's "exact" / "sampling")
+        where = f"{name}({argument}=)"
+        assert blamed == argument and allowed, f"{where} takes a bogus value without naming the allowed ones"
+        for value in allowed:
+            entry = PROCEDURES.get(value)
+            assert entry is not None, f"{where} accepts the unregistered {value!r}"
+            assert entry.display and entry.references and set(entry.references) <= set(BIBTEX), (where, value)

@@ -2,11 +2,12 @@
 by the write-up, and an ``adjust=`` that a procedure would not use is refused, never ignored."""
 
 import numpy as np
+import pandas as pd
 import pytest
 from statsmodels.stats.multitest import multipletests
 
 import mcda
-from mcda.stats.procedures import PROCEDURES, names
+from mcda.stats.procedures import PROCEDURES, names, paired_over_seeds
 
 #: A balanced incomplete block design: the Fano plane (7 methods, 3 per dataset, every pair
 #: together once), replicated three times.
@@ -137,3 +138,110 @@ def test_the_cli_reads_test_and_pairwise_method_through_the_registry():
     method = next(a for a in parser._subparsers._group_actions[0].choices["compare"]._actions
                   if "--pairwise-method" in a.option_strings)
     assert tuple(method.choices) == paired_over_seeds() == ("t", "wilcoxon")
+
+
+def _spellings(name):
+    """Every way the registry reads ``name``: the name, its aliases, upper case and "_" for "-"."""
+    return sorted({name, *PROCEDURES[name].aliases, name.upper(), name.replace("-", "_")})
+
+
+def _same(a, b):
+    np.testing.assert_array_equal(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
+
+
+@pytest.mark.parametrize("test", names("posthoc") + names("rank-posthoc"))
+def test_every_spelling_of_a_posthoc_gives_what_its_registered_function_gives(test):
+    import inspect
+
+    from mcda.stats.procedures import load
+
+    scores = mcda.datasets.load("garcia_herrera2008")
+    entry = PROCEDURES[test]
+    run = load(test)
+    parameters = inspect.signature(run).parameters
+    # against a control when the registered function needs one (Bonferroni–Dunn, control_test's procedures)
+    needs = "control" in parameters and parameters["control"].default is inspect.Parameter.empty
+    control = "C4.5" if needs else None
+    direct = run(scores, **({"test": test} if "test" in parameters else {}),
+                 **({"control": control} if control is not None else {}))
+    via = mcda.control_test if control is not None else mcda.all_pairs_test
+    for spelling in _spellings(test):
+        got = via(scores, test=spelling, **({"control": control} if control is not None else {}))
+        assert got.test == direct.test == test
+        _same(got.pvalues_adjusted, direct.pvalues_adjusted)
+        if entry.family == "posthoc":  # the whole procedure reads the same spellings
+            whole = mcda.compare_over_datasets(scores, test=spelling, control=control)
+            assert whole.test == test
+            _same(whole.posthoc.pvalues_adjusted, direct.pvalues_adjusted)
+
+
+@pytest.mark.parametrize("test", names("pool-independent"))
+def test_every_spelling_of_a_pool_independent_test_dispatches(test):
+    from mcda.stats.procedures import load
+
+    scores = _scores()
+    direct = load(test)(scores, "higher_is_better", test=test)
+    for spelling in _spellings(test):
+        got = mcda.pairwise_over_datasets(scores, "higher_is_better", test=spelling)
+        assert got.test == test and got.procedure == f"{PROCEDURES[test].display}–Holm"
+        _same(got.table["p_adjusted"], direct.table["p_adjusted"])
+
+
+@pytest.mark.parametrize("test", names("bayesian", "all-pairs"))
+def test_every_spelling_of_a_bayesian_test_gives_its_registered_function(test):
+    from mcda.stats.procedures import load
+
+    x = [0.81, 0.75, 0.90, 0.66, 0.72, 0.88, 0.70]
+    y = [0.84, 0.79, 0.91, 0.70, 0.75, 0.90, 0.69]
+    cube = mcda.score_cube(pd.DataFrame({"x": x, "y": y}, index=[str(i) for i in range(len(x))]),
+                           direction="higher_is_better")
+    direct = load(test)(cube, rope=0.01, rng=1, n_samples=2000)
+    for spelling in _spellings(test):
+        got = mcda.two_on_multiple(x, y, direction="higher_is_better", rope=0.01, test=spelling, rng=1,
+                                   n_samples=2000)
+        assert got.test == direct.test
+        _same(got.to_frame()["prob_a_better"], direct.to_frame()["prob_a_better"])
+
+
+@pytest.mark.parametrize("method", paired_over_seeds())
+def test_every_spelling_of_a_paired_test_over_seeds_dispatches(method):
+    rng = np.random.default_rng(4)
+    frame = pd.DataFrame([{"dataset": "d", "method": m, "seed": s, "score": rng.normal(i * 0.3, 1.0)}
+                          for i, m in enumerate(["a", "b", "c"]) for s in range(8)])
+    direct = mcda.paired_tests(frame, "higher_is_better", method=method)
+    for spelling in _spellings(method):
+        got = mcda.paired_tests(frame, "higher_is_better", method=spelling)
+        assert got.method == method
+        _same(got.table["p_raw"], direct.table["p_raw"])
+
+
+@pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
+def test_the_write_up_cites_every_registered_procedure_it_uses():
+    frame = mcda.datasets.load("demsar2006")
+    report = mcda.Report(frame, rng=3, signed_rank="always")
+    text = report.text()
+    body, bib = text.split("## References")
+    comparison = report.compare()
+    used = ["friedman", "iman-davenport", comparison.test, "sign", "bayesian-sign", "bayesian-signed-rank"]
+    for name in used:
+        entry = PROCEDURES[name]
+        assert entry.words in body, name
+        for key in entry.references:
+            assert f"@{key}" in body and f"{{{key}," in bib, (name, key)
+
+
+@pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
+@pytest.mark.parametrize("method,paired", [("t", True), ("wilcoxon", True), ("t", False), ("wilcoxon", False)])
+def test_the_write_up_cites_the_registered_test_over_seeds_it_ran(method, paired):
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame([{"dataset": f"d{d}", "method": m, "seed": s, "score": 0.7 + 0.02 * i + rng.normal(0, 0.01)}
+                          for d in range(6) for i, m in enumerate(["a", "b", "c"]) for s in range(5)])
+    report = mcda.Report(frame, direction="higher_is_better", rng=1, rope=0.01, pairwise_method=method,
+                         paired=paired, signed_rank="never")
+    body, bib = report.text().split("## References")
+    ran = method if paired else PROCEDURES[method].unpaired
+    for name in (ran, "tost"):
+        entry = PROCEDURES[name]
+        assert f"with {entry.words} [" in body, name
+        for key in entry.references:
+            assert f"@{key}" in body and f"{{{key}," in bib, (name, key)

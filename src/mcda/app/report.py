@@ -48,7 +48,7 @@ from mcda.data.io import from_json as _cube_from_json
 from mcda.data.io import from_netcdf as _cube_from_netcdf
 from mcda.data.io import to_json as _cube_to_json
 from mcda.data.io import to_netcdf as _cube_to_netcdf
-from mcda.stats.procedures import display_name
+from mcda.stats.procedures import canonical, display_name, paired_over_seeds
 from mcda.stats.within.epochs import (EPOCH_SELECTIONS, epoch_selection_support, learning_curves, select_epoch, selected_epochs)
 from mcda.data.cards import better_phrase, higher_is_better
 
@@ -58,7 +58,7 @@ __all__ = ["Report", "REPORT_FORMAT", "REPORT_VERSION", "select_epoch", "selecte
 REPORT_FORMAT = "mcda-report"
 REPORT_VERSION = 1
 CI_METHODS = ("t", "bootstrap")
-PAIRWISE_METHODS = ("t", "wilcoxon")
+PAIRWISE_METHODS = paired_over_seeds()
 SEED_REDUCTIONS = ("mean", "median")
 MISSING_SETTINGS = tuple(MISSING_POLICIES)  # the one vocabulary of `missing=` (mcda.data.design)
 _MAX_RESAMPLES = 10**7
@@ -115,7 +115,7 @@ def _check_setting(name: str, value, cube: xr.DataArray | None = None):
             return "t"
         return check_choice("ci_method", value, CI_METHODS)
     if name == "pairwise_method":
-        return check_choice("pairwise_method", value, PAIRWISE_METHODS)
+        return canonical("pairwise_method", value, allowed=PAIRWISE_METHODS)
     if name == "paired":
         if not isinstance(value, bool):
             raise McdaArgumentTypeError(f"`paired` must be True or False; got {value!r}",
@@ -157,7 +157,7 @@ def _check_setting(name: str, value, cube: xr.DataArray | None = None):
     if name == "test":
         from mcda.stats.across.compare import COMPARISON_TESTS
 
-        return check_choice("test", value, COMPARISON_TESTS)
+        return canonical("test", value, allowed=COMPARISON_TESTS)
     if name == "adjust":
         from mcda.stats.pairwise import check_adjust
 

@@ -404,6 +404,11 @@ def _display(name) -> str:
     return display_name(name)
 
 
+def _primary(name) -> tuple[str, ...]:
+    """The first BibTeX key of a registered adjustment (its original paper; none for None)."""
+    return PROCEDURES[name].references[:1] if name in PROCEDURES else ()
+
+
 def _posthoc_words(name) -> tuple[str, list[str]]:
     """The methods sentence's phrase and BibTeX keys of a registered post-hoc (the name itself otherwise)."""
     entry = PROCEDURES.get(str(name))
@@ -477,6 +482,13 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
                 cites.append(k)
         return "[" + "; ".join(f"@{k}" for k in keys) + "]"
 
+    def cited(*procedures) -> str:
+        """The citation of registered procedures: their entries' BibTeX keys, each once."""
+        return cite(*dict.fromkeys(k for name in procedures for k in PROCEDURES[name].references))
+
+    def phrase(name) -> str:
+        return PROCEDURES[name].words
+
     card = report.card
     name = report.metric_name(long=True)
     better = better_phrase(report.direction)
@@ -523,8 +535,9 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
     else:
         if comparison.design == "complete":
             what = (f"Methods were ranked within each dataset (rank 1 = best, ties averaged) and their mean ranks "
-                    f"compared with the Friedman test {cite('friedman1937', 'demsar2006')}, reporting χ²_F without "
-                    f"the tie correction and deciding with the Iman–Davenport F {cite('iman1980')} at α = {alpha:g}")
+                    f"compared with {phrase('friedman')} {cited('friedman')}, reporting χ²_F without "
+                    f"the tie correction and deciding with {phrase('iman-davenport')} {cited('iman-davenport')} at "
+                    f"α = {alpha:g}")
             if comparison.excluded:
                 what += (f"; {len(comparison.excluded)} method{'s' if len(comparison.excluded) != 1 else ''} "
                          "lacking results on some datasets "
@@ -545,36 +558,32 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
         elif comparison.design == "balanced incomplete":
             methods.append(f"Not every method was run on every dataset, and the results form a balanced incomplete "
                            f"block design; methods were ranked within each dataset among those present and compared "
-                           f"with Durbin's test {cite('durbin1951', 'conover1999')} at α = {alpha:g} (Conover's F form "
+                           f"with {phrase('durbin')} {cited('durbin')} at α = {alpha:g} (Conover's F form "
                            f"decides); only if it rejected, pairs were compared with {_incomplete_posthoc(comparison, cite)}.")
         else:
             methods.append(f"Not every method was run on every dataset; to use every result, methods were ranked "
-                           f"within each dataset among those present and compared with the Skillings–Mack test "
-                           f"{cite('skillings1981', 'chatfield2009')} at α = {alpha:g} (datasets per method: "
+                           f"within each dataset among those present and compared with {phrase('skillings-mack')} "
+                           f"{cited('skillings-mack')} at α = {alpha:g} (datasets per method: "
                            + ", ".join(f"{m} {int(n)}" for m, n in comparison.datasets_per_method.items())
                            + f"); only if it rejected, pairs were compared with {_incomplete_posthoc(comparison, cite)} "
                            "(each pair net of the competitors its two methods met on their datasets).")
     methods.append(f"For every pair of methods, on the datasets both have, we counted the datasets on which each is "
-                   f"better by more than the rope and tested the split with an exact two-sided sign test, "
+                   f"better by more than the rope and tested the split with {phrase('sign')}, "
                    + (f"{_display(report.adjust)}-adjusted over the pairs" if report.adjust else "unadjusted")
-                   + f" {cite('demsar2006', 'holm1979') if report.adjust == 'holm' else cite('demsar2006')}.")
+                   + f" {cite(*dict.fromkeys(PROCEDURES['sign'].references + _primary(report.adjust)))}.")
     skipped = report.signed_rank_skipped()
-    bayesian_tests = ("The Bayesian sign test", "gives") if skipped else (
-        "The Bayesian sign test and the Bayesian signed-rank test", "give")
-    methods.append(f"{bayesian_tests[0]} {cite('benavoli2017')} {bayesian_tests[1]}, for every "
+    bayesian = ("bayesian-sign",) if skipped else ("bayesian-sign", "bayesian-signed-rank")
+    bayesian_words = " and ".join(phrase(name) for name in bayesian)
+    methods.append(f"{bayesian_words[0].upper() + bayesian_words[1:]} {cited(*bayesian)} "
+                   f"{'gives' if len(bayesian) == 1 else 'give'}, for every "
                    "pair, the posterior probabilities that one method is practically better, that the two are "
                    f"practically equivalent, or that the other is better, with a region of practical equivalence "
                    f"(rope) of {rope_words}; a pair is decided when one probability reaches 0.95.")
     if "seed" in cube.dims:
-        if report.paired:
-            test_words = ("paired t tests" if report.pairwise_method == "t" else
-                          f"Wilcoxon signed-rank tests {cite('wilcoxon1945')}")
-        else:
-            test_words = (f"Welch's unpaired t tests {cite('welch1947')}" if report.pairwise_method == "t" else
-                          f"Mann–Whitney U tests {cite('mann1947')}")
-        methods.append(f"Within each dataset, every pair was compared over seeds with {test_words}, Holm-adjusted "
-                       f"within the dataset {cite('holm1979')}"
-                       + (f", and tested for equivalence with TOST {cite('schuirmann1987')} at the rope as margin"
+        over_seeds = report.pairwise_method if report.paired else PROCEDURES[report.pairwise_method].unpaired
+        methods.append(f"Within each dataset, every pair was compared over seeds with {phrase(over_seeds)} "
+                       f"{cited(over_seeds)}, Holm-adjusted within the dataset {cite('holm1979')}"
+                       + (f", and tested for equivalence with {phrase('tost')} {cited('tost')} at the rope as margin"
                           if rope > 0 else "") + ".")
         intervals = report.summary()
         level = f"{intervals.confidence_level * 100:g}%"

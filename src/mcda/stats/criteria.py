@@ -49,6 +49,7 @@ from mcda.data.cards import DIRECTIONS, direction_sign
 from mcda.data.cube import as_cube
 from mcda.data.design import complete_cases, complete_cases_with, missing_policy
 from mcda.data.checks import cube_metric, metric_keys
+from mcda.stats.procedures import canonical
 
 __all__ = [
     "CriteriaComparison",
@@ -360,9 +361,11 @@ def compare_criteria(scores, *, metrics=None, rope=None, alpha: float = 0.05, te
     {'metric': ['ARI', 'elapsed'], 'mean_rank': [4.79, 2.5]}
     """
     from mcda.stats._shared.ranks import prepare_across
-    from mcda.stats.across.compare import compare_over_datasets
-    from mcda.stats.pairwise import pairwise_superiority
+    from mcda.stats.across.compare import COMPARISON_TESTS, compare_over_datasets
+    from mcda.stats.pairwise import check_adjust, pairwise_superiority
 
+    test = canonical("test", test, allowed=COMPARISON_TESTS)  # both checked before the data is read
+    check_adjust(adjust)
     prep = _prepare(scores, metrics=metrics, rope=rope)
     across, superiority = {}, {}
     for c, metric in enumerate(prep.metrics):

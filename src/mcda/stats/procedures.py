@@ -185,7 +185,7 @@ _ENTRIES = (
     Procedure("wilcoxon", "pool-independent", "Wilcoxon", "Wilcoxon signed-rank tests", ("wilcoxon1945", "demsar2006"),
               None, _BOTH, _POOL_INDEPENDENT, aliases=("wilcoxon-signed-rank", "signed-rank-test"), also=("seeds",),
               unpaired="mann-whitney"),
-    Procedure("sign", "pool-independent", "Sign", "exact two-sided sign tests", ("dixon1946", "demsar2006"), None,
+    Procedure("sign", "pool-independent", "Sign", "an exact two-sided sign test", ("dixon1946", "demsar2006"), None,
               _BOTH, _POOL_INDEPENDENT, aliases=("sign-test",)),
     Procedure("welch", "seeds", "Welch t", "Welch's unpaired t tests", ("welch1947",), None, _BOTH,
               f"{_SEEDS}:paired_tests", aliases=("welch-t",)),
