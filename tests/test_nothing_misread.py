@@ -198,3 +198,19 @@ def test_a_converted_cube_round_trips_through_every_file_format(tmp_path, fmt):
         back = io.from_json(io.to_json(cube))
     np.testing.assert_array_equal(back.sel({"dataset": cube.dataset.values}).values, _PERCENT.reshape(-1, 3) / 100)
     assert back.attrs["scale"] == cube.attrs["scale"]
+
+
+# --------------------------------------------------------------------------- labels keep their values
+
+
+@pytest.mark.parametrize("seeds, kept", [([0.5, 1.5], [0.5, 1.5]), ([0.5, 0.7], [0.5, 0.7]), ([1.0, 2.0], [1, 2]),
+                                         ([3, 7], [3, 7])])
+def test_seed_labels_keep_their_values(seeds, kept):
+    frame = pd.DataFrame({"dataset": ["d0"] * 4 + ["d1"] * 4, "method": ["a", "a", "b", "b"] * 2,
+                          "seed": seeds * 4, "score": np.linspace(0.5, 0.9, 8)})
+    cube = mcda.score_cube(frame, metric="accuracy")  # 0.5 and 1.5 were truncated to 0 and 1; 0.5 with 0.7 refused
+    assert cube.coords["seed"].values.tolist() == kept
+    for seed, (_, rows) in zip(kept, frame.groupby("seed", sort=True)):
+        np.testing.assert_array_equal(cube.sel(seed=seed).values.ravel(), rows["score"].to_numpy())
+    back = io.from_json(io.to_json(cube))
+    assert back.coords["seed"].values.tolist() == kept

@@ -154,6 +154,24 @@ def _same_label(a, b) -> bool:
     return False
 
 
+def _number_labels(raw) -> np.ndarray | None:
+    """Numeric labels as numbers that keep their values: integers (and floats of integer value, as
+    ``1.0`` from a column with a missing entry) as int64, other reals as float64 (``0.5`` stays 0.5,
+    never truncated); None when a label is not a number."""
+    def real(v) -> bool:
+        return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+
+    values = list(raw)
+    if not all(real(v) for v in values):
+        return None
+    if all(isinstance(v, numbers.Integral) or float(v).is_integer() for v in values):
+        try:
+            return np.array([int(v) for v in values], dtype=np.int64)
+        except OverflowError:
+            return None
+    return np.array([float(v) for v in values], dtype=np.float64)
+
+
 def _labels(values, dim: str) -> np.ndarray:
     labels = pd.unique(pd.Series(values, dtype=object))
     if dim in _STRING_DIMS:
@@ -162,9 +180,8 @@ def _labels(values, dim: str) -> np.ndarray:
         raw = labels
         labels = np.asarray(labels)
         if labels.dtype == object:
-            try:
-                labels = labels.astype(np.int64)
-            except (TypeError, ValueError, OverflowError):
+            labels = _number_labels(raw)
+            if labels is None:
                 labels = _text_labels(raw, dim, "the table")
             if len(pd.unique(labels)) != len(labels):
                 raise McdaArgumentError(
