@@ -119,3 +119,26 @@ def test_seeds_needed_is_where_the_power_crosses_the_target(alpha, target):
         if n > 2:
             assert _t_test_power(effect, n - 1, alpha) < target
     assert np.isnan(_seeds_needed(np.array([0.0, 1e-300]), alpha, target)).all()   # 0, or beyond 2**40 seeds
+
+
+@pytest.mark.parametrize("rope", [0.0, 0.01])
+def test_every_correlated_t_row_is_baycomp_on_its_own_pair(rope):
+    # all (dataset, pair) rows are computed together; each must be baycomp's CorrelatedTTest on that pair
+    baycomp = pytest.importorskip("baycomp")
+    rng = np.random.default_rng(2)
+    values = 0.8 + rng.normal(0, 0.01, (3, 5, 10)).round(3)
+    values[0, 0] = values[0, 1]              # every difference 0
+    values[1, 2] = values[1, 3] + 0.02       # one constant difference
+    values[2, 4, 3] = np.nan                 # a missing fold
+    folds = {f"d{d}": {f"m{m}": values[d, m] for m in range(5)} for d in range(3)}
+    table = mcda.correlated_t_test(folds, "higher_is_better", rope=rope, runs=2).to_frame()
+    assert len(table) == 3 * 10
+    for row in table.itertuples():
+        x, y = values[int(row.dataset[1:]), int(row.method_a[1:])], values[int(row.dataset[1:]), int(row.method_b[1:])]
+        got = np.array([row.prob_a_better, row.prob_equivalent, row.prob_b_better])
+        if np.isnan(x).any() or np.isnan(y).any():
+            assert np.isnan(got).all() and row.reason == "1 of 10 fold scores missing"
+            continue
+        expected = baycomp.CorrelatedTTest.probs(x, y, rope=rope, runs=2)
+        np.testing.assert_allclose(got[[0, 2]] if rope == 0 else got, expected, rtol=0, atol=1e-14)
+        assert row.mean_diff == pytest.approx(np.mean(x - y), abs=1e-15)

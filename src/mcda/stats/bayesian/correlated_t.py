@@ -3,7 +3,6 @@ cross-validation, per dataset and pair of methods."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,7 +13,7 @@ from mcda._core.results import Result, states_scale
 from mcda._core.validation import check_positive_int
 from mcda.data.cards import direction_sign
 from mcda.data.cube import orient
-from mcda.stats.bayesian._shared import _check_threshold, _fold_cube, _folds_per_run, _pairs, _region_columns
+from mcda.stats.bayesian._shared import _check_threshold, _fold_cube, _folds_per_run, _region_columns
 
 __all__ = ["CorrelatedTResult", "correlated_t_test"]
 
@@ -154,50 +153,51 @@ def correlated_t_test(scores, direction=None, *, rope=None, runs: int = 1, thres
     sign = direction_sign(cube.attrs["direction"])
     methods = [str(m) for m in cube.coords["method"].values]
     datasets = [str(d) for d in cube.coords["dataset"].values]
-    rows = []
-    for d, dataset in enumerate(datasets):
-        for i, j in _pairs(len(methods)):
-            z = values[d, j] - values[d, i]
-            missing = int(np.isnan(z).sum())
-            if missing:
-                reason = f"{missing} of {n_scores} fold scores missing"
-                rows.append((dataset, methods[i], methods[j], n_scores, np.nan, np.nan, np.nan,
-                             (np.nan, np.nan, np.nan), reason))
-                continue
-            mean = float(np.mean(z))
-            spread = float(np.max(np.abs(z))) or 1.0  # scaled: squares of tiny differences underflow
-            var = float(np.var(z / spread, ddof=1)) * spread ** 2 * (1.0 / n_scores + 1.0 / (n_folds - 1))
-            rows.append((dataset, methods[i], methods[j], n_scores, -sign * mean, math.sqrt(var),
-                         float(n_scores - 1), _student_regions(mean, var, n_scores - 1, rope), ""))
-    prob = np.array([r[7] for r in rows], dtype=np.float64).reshape(-1, 3)
-    nan_rows = np.array([bool(r[8]) for r in rows], dtype=bool)
+    ii, jj = np.triu_indices(len(methods), 1)
+    n_pairs = len(ii)
+    # every (dataset, pair) row at once, b − a over the folds; rows in dataset order, pairs i < j
+    z = (values[:, jj, :] - values[:, ii, :]).reshape(-1, n_scores)
+    missing = np.isnan(z).sum(axis=1)
+    ok = missing == 0
+    good = z[ok]
+    mean = np.full(len(z), np.nan)
+    var = np.full(len(z), np.nan)
+    mean[ok] = good.mean(axis=1)
+    spread = np.abs(good).max(axis=1) if good.size else np.zeros(0)
+    spread = np.where(spread == 0.0, 1.0, spread)  # scaled: squares of tiny differences underflow
+    var[ok] = (good / spread[:, None]).var(axis=1, ddof=1) * spread ** 2 * (1.0 / n_scores + 1.0 / (n_folds - 1))
+    prob = np.full((len(z), 3), np.nan)
+    prob[ok] = _student_regions(mean[ok], var[ok], n_scores - 1, rope)
+    reasons = np.full(len(z), "", dtype=object)
+    for row in np.nonzero(~ok)[0]:
+        reasons[row] = f"{int(missing[row])} of {n_scores} fold scores missing"
+    method_names = np.array(methods, dtype=object)
     table = pd.DataFrame({
-        "dataset": [r[0] for r in rows],
-        "method_a": [r[1] for r in rows],
-        "method_b": [r[2] for r in rows],
-        "n_seeds": np.array([r[3] for r in rows], dtype=np.int64),
-        "mean_diff": np.array([r[4] for r in rows], dtype=np.float64),
-        "scale": np.array([r[5] for r in rows], dtype=np.float64),
-        "df": np.array([r[6] for r in rows], dtype=np.float64),
-        **_region_columns(prob, threshold, nan_rows),
-        "reason": np.array([r[8] for r in rows], dtype=object),
+        "dataset": np.repeat(np.array(datasets, dtype=object), n_pairs),
+        "method_a": np.tile(method_names[ii], len(datasets)),
+        "method_b": np.tile(method_names[jj], len(datasets)),
+        "n_seeds": np.full(len(z), n_scores, dtype=np.int64),
+        "mean_diff": -sign * mean,
+        "scale": np.sqrt(var),
+        "df": np.where(ok, float(n_scores - 1), np.nan),
+        **_region_columns(prob, threshold, ~ok),
+        "reason": reasons,
     })
     return CorrelatedTResult(methods=methods, datasets=datasets, table=table, rope=rope, runs=runs,
                              n_folds=n_folds, threshold=threshold, direction=str(cube.attrs["direction"]))
 
 
-def _student_regions(mean: float, var: float, df: int, rope: float):
-    """(P(a better), P(equivalent), P(b better)) for μ ~ t_df(mean, var) of b − a, as baycomp computes them."""
+def _student_regions(mean: np.ndarray, var: np.ndarray, df: int, rope: float) -> np.ndarray:
+    """(P(a better), P(equivalent), P(b better)) per row for μ ~ t_df(mean, var) of b − a, as baycomp computes them.
+
+    A row with variance 0 is a point mass at its mean (with rope = 0 a zero mean gives ½ each).
+    """
+    mean, var = np.asarray(mean, dtype=np.float64), np.asarray(var, dtype=np.float64)
+    point = var == 0
+    scale = np.sqrt(np.where(point, 1.0, var))
     if rope == 0:
-        if var == 0:
-            right = float(mean > 0) + 0.5 * float(mean == 0)
-        else:
-            right = 1.0 - stats.t.cdf(0.0, df, mean, math.sqrt(var))
-        return (1.0 - right, 0.0, right)
-    if var == 0:
-        left = float(mean < -rope)
-        right = float(mean > rope)
-    else:
-        left = stats.t.cdf(-rope, df, mean, math.sqrt(var))
-        right = 1.0 - stats.t.cdf(rope, df, mean, math.sqrt(var))
-    return (float(left), float(1.0 - left - right), float(right))
+        right = np.where(point, (mean > 0) + 0.5 * (mean == 0), 1.0 - stats.t.cdf(0.0, df, mean, scale))
+        return np.stack([1.0 - right, np.zeros_like(right), right], axis=1)
+    left = np.where(point, (mean < -rope).astype(np.float64), stats.t.cdf(-rope, df, mean, scale))
+    right = np.where(point, (mean > rope).astype(np.float64), 1.0 - stats.t.cdf(rope, df, mean, scale))
+    return np.stack([left, 1.0 - left - right, right], axis=1)
