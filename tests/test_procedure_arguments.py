@@ -215,6 +215,19 @@ def test_report_settings_refuse_a_misspelling(setting):
     assert error.allowed is None or all(a in str(error) for a in error.allowed if isinstance(a, str))
 
 
+@pytest.mark.parametrize("setting, value", [("ci_method", "bootstrap"), ("pairwise_method", "wilcoxon"),
+                                            ("paired", False), ("seed_reduction", "median")])
+def test_report_refuses_seed_settings_on_scores_without_seeds(setting, value):
+    with pytest.raises(mcda.McdaArgumentError) as caught:
+        mcda.Report(S, direction=H, rope=0.0, rng=0, **{setting: value})
+    assert caught.value.argument == setting
+    report = mcda.Report(S, direction=H, rope=0.0, rng=0)
+    with pytest.raises(mcda.McdaArgumentError):
+        setattr(report, setting, value)
+    assert getattr(report, setting) != value  # the refused value is not kept
+    assert getattr(mcda.Report(SEEDS, rng=0, **{setting: value}), setting) == value  # with seeds it is used
+
+
 def _choice_options() -> list:
     compare = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices["compare"]
     return [(a.option_strings[-1], tuple(a.choices)) for a in compare._actions if a.choices and a.option_strings]

@@ -86,6 +86,8 @@ _DEFAULTS = {
     "rng": None,  # None: an integer is drawn once and stored
 }
 SETTINGS = tuple(_DEFAULTS)
+# settings only the within-dataset views (over seeds) read: refused away from their defaults without seeds
+_SEED_SETTINGS = ("ci_method", "pairwise_method", "paired", "seed_reduction")
 # settings that change the cube every view starts from
 _CUBE_SETTINGS = ("epoch_selection", "split", "validation", "strict")
 
@@ -480,6 +482,7 @@ class Report:
         object.__setattr__(self, "_settings", {})
         for name, default in _DEFAULTS.items():
             self._settings[name] = _check_setting(name, settings.get(name, default), raw)
+            self._check_seed_setting(name)
         self._check_epoch_settings()
 
     # ------------------------------------------------------------------ settings
@@ -494,6 +497,11 @@ class Report:
         if name in _DEFAULTS:
             previous = self._settings[name]
             self._settings[name] = _check_setting(name, value, self._raw)
+            try:
+                self._check_seed_setting(name)
+            except McdaArgumentError:
+                self._settings[name] = previous
+                raise
             if name in _CUBE_SETTINGS:
                 try:
                     self._check_epoch_settings()
@@ -502,6 +510,17 @@ class Report:
                     raise
             return
         raise AttributeError(f"cannot set {name!r} on a Report; the settings are {list(SETTINGS)}")
+
+    def _check_seed_setting(self, name):
+        """A setting only the views over seeds read, away from its default on scores without seeds, is refused
+        (it would be silently unused)."""
+        if name not in _SEED_SETTINGS or "seed" in self._raw.dims:
+            return
+        value = self._settings[name]
+        if value != _check_setting(name, _DEFAULTS[name], self._raw):
+            raise McdaArgumentError(f"`{name}={value!r}` applies to the seeds within a dataset, and these scores have no "
+                                    f"`seed` dim (one score per dataset and method); leave `{name}` at its default",
+                                    argument=name, value=value)
 
     def _check_epoch_settings(self):
         """Apply the epoch choice now, so an impossible one fails where it is made (not in a later view)."""
