@@ -245,3 +245,22 @@ def test_the_write_up_cites_the_registered_test_over_seeds_it_ran(method, paired
         assert f"with {entry.words} [" in body, name
         for key in entry.references:
             assert f"@{key}" in body and f"{{{key}," in bib, (name, key)
+
+
+@pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
+@pytest.mark.parametrize("method,paired,shown", [("t", True, "paired t"), ("wilcoxon", True, "Wilcoxon"),
+                                                 ("t", False, "Welch t"), ("wilcoxon", False, "Mann–Whitney U")])
+def test_the_pairwise_figure_names_the_registered_test_that_ran(method, paired, shown):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    rng = np.random.default_rng(4)
+    frame = pd.DataFrame([{"dataset": "d", "method": m, "seed": s, "score": rng.normal(i * 0.3, 1.0)}
+                          for i, m in enumerate(["a", "b", "c"]) for s in range(8)])
+    result = mcda.paired_tests(frame, "higher_is_better", method=method, paired=paired)
+    fig, ax = mcda.plots.plot_pairwise(result, layout="list")
+    label = " ".join(np.ravel(ax)[0].get_xlabel().split())
+    assert label.endswith(f"; {shown} test") and PROCEDURES[method if paired else PROCEDURES[method].unpaired].display == shown
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)

@@ -12,6 +12,7 @@ from mcda.present.plots import _common
 from mcda.present.plots import _layout
 from mcda.present.plots import _style
 from mcda.present.plots._layout import check_page
+from mcda.stats.procedures import PROCEDURES, display_name
 
 __all__ = ["pair_matrix", "pair_gaps", "list_rows", "list_pages", "plot_pairwise"]
 
@@ -438,8 +439,8 @@ def _draw_list(result, table, datasets, chunks, *, width, ax, numbered, key):
     ax.set_ylim(n - 0.5, -0.5)
     ax.tick_params(axis="y", length=0, labelsize=label_font)
     ax.spines["left"].set_visible(False)
-    test = "paired t" if result.method == "t" else "Wilcoxon"
-    ax.set_xlabel(f"mean difference a − b ({1 - result.alpha:.0%} t interval); {test} test")
+    ran = result.method if getattr(result, "paired", True) else PROCEDURES[result.method].unpaired
+    ax.set_xlabel(f"mean difference a − b ({1 - result.alpha:.0%} t interval); {display_name(ran)} test")
     shown = np.concatenate([ordered[c].to_numpy(dtype=float) for c in ("ci_low", "ci_high", "mean_diff")])
     if not np.isfinite(shown).any():     # a page of comparisons without results: the scale of the others
         every = np.concatenate([table[c].to_numpy(dtype=float) for c in ("ci_low", "ci_high", "mean_diff")])
