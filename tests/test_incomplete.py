@@ -337,6 +337,30 @@ def test_normal_pvalues_agree_with_the_conditional_permutation_test():
     assert np.all(np.abs(normal - oracle) <= 4 * mc + 0.02)
 
 
+def test_permutation_pvalues_depend_on_neither_the_order_nor_the_names():
+    # The same rng draws the same permutations whatever the order of the methods and datasets and
+    # whatever the methods are called: reorder both and rename the methods so that their names sort
+    # the other way, with ties within datasets (rounded scores), and every pair keeps its p-value.
+    frame = _unbalanced(seed=3, n=16, k=5, keep=0.8, shift=0.3).round(1)
+    assert any(pd.Series(row).dropna().duplicated().any() for row in frame.to_numpy())  # ties exist
+    shuffled = frame.iloc[np.random.default_rng(1).permutation(len(frame)),
+                          np.random.default_rng(2).permutation(frame.shape[1])]
+    names = {m: f"x{9 - int(m[1:])}" for m in frame.columns}  # m0 -> x9, ..., m4 -> x5
+    renamed = shuffled.rename(columns=names)
+
+    def pvalues(table, back=None):
+        res = mcda.skillings_mack_posthoc(table, "higher_is_better", adjust=None, n_resamples=499, rng=7)
+        out = res.to_frame()
+        back = back or {}
+        pairs = [tuple(sorted((back.get(x, x), back.get(y, y)))) for x, y in zip(out["method_a"], out["method_b"])]
+        return pd.Series(out["p_raw"].to_numpy(), index=pd.MultiIndex.from_tuples(pairs)).sort_index()
+
+    original = pvalues(frame)
+    assert original.min() < 0.05 < original.max()  # small and large p, not all at the floor
+    pd.testing.assert_series_equal(pvalues(shuffled), original)
+    pd.testing.assert_series_equal(pvalues(renamed, {v: k for k, v in names.items()}), original)
+
+
 @pytest.mark.parametrize("adjust", ["holm", "hochberg", "hommel", "bonferroni", "sidak", "holm-sidak", "fdr-bh",
                                     "fdr-by"])
 def test_every_statsmodels_adjustment_is_applied_to_the_raw_pvalues(adjust):

@@ -65,6 +65,13 @@ CASES = [
     Case(name="skillings_mack_posthoc[control]", call=_skillings_mack_posthoc_control(adjust="hochberg"),
          fields=POSTHOC_FIELDS + ("adjust",), missing=0.1, n_methods=5, **_pairs("z"),
          bad_inputs=[({"adjust": "shaffer"}, ValueError, "`adjust` 'shaffer'")]),
+    # the permutation p-values: the same rng must give the same draws whatever the order of methods and datasets
+    Case(name="skillings_mack_posthoc[permutation]", call=_skillings_mack_posthoc(n_resamples=199, rng=0),
+         fields=POSTHOC_FIELDS, missing=0.1, n_methods=5, **_pairs("z"),
+         bad_inputs=[({"n_resamples": 1.5}, TypeError, "`n_resamples`")]),
+    Case(name="skillings_mack_posthoc[permutation, control]",
+         call=_skillings_mack_posthoc_control(n_resamples=199, rng=0), fields=POSTHOC_FIELDS + ("adjust",),
+         missing=0.1, n_methods=5, **_pairs("z")),
     Case(name="durbin_test", call=_durbin, fields=DURBIN_FIELDS, pvalue_columns=("pvalue",),
          prepare=_balanced_incomplete,
          bad_inputs=[({"adjust": "bogus"}, ValueError, "`adjust` must be None or one of"),

@@ -305,16 +305,32 @@ def _contrast_parts(values: np.ndarray, present: np.ndarray):
     return scores, laplacian_plus, effects, covariance, component
 
 
-def _permutation_pvalues(scores, present, laplacian_plus, observed, pairs, n_resamples, rng) -> np.ndarray:
-    """Two-sided p of each pair's contrast under within-dataset permutation of the present cells' scores."""
+def _permutation_pvalues(scores, present, laplacian_plus, observed, pairs, n_resamples, rng, methods,
+                         datasets) -> np.ndarray:
+    """Two-sided p of each pair's contrast under within-dataset permutation of the present cells' scores.
+
+    The draws do not depend on the order of the methods or the datasets, nor on the methods' names:
+    the datasets are visited in label order, and the methods in an order fixed by their data (their
+    columns of centred scores, compared dataset by dataset), so reordering or renaming changes only
+    the labels. Only methods whose columns are equal everywhere are put in label order.
+    """
     n, k = present.shape
     a, b = pairs
-    # the present cells' scores packed to the left of each row: a permutation of a row is then a
-    # permutation of its first k_i slots
-    packed = np.zeros((n, k))
-    size = present.sum(axis=1)
-    for i in range(n):
-        packed[i, :size[i]] = scores[i, present[i]]
+    by_dataset = np.argsort(np.array(datasets, dtype=object), kind="stable")
+    scores, present = scores[by_dataset], present[by_dataset]
+    by_label = np.argsort(np.array(methods, dtype=object), kind="stable")
+    # lexsort: the last key first (the first dataset's column), label order last of all
+    canon = by_label[np.lexsort(np.vstack([scores[:, by_label], present[:, by_label]])[::-1])]
+    # on each dataset the present methods in that order, then the absent ones: order[i, p] is the method
+    # in place p, position[i, j] the place of method j
+    order = np.tile(canon, (n, 1))
+    order = np.take_along_axis(order, np.argsort(~np.take_along_axis(present, order, axis=1), axis=1,
+                                                 kind="stable"), axis=1)
+    position = np.argsort(order, axis=1)
+    # the present cells' scores packed to the left of each row in that order: a permutation of a row is
+    # then a permutation of its first k_i slots
+    packed = np.where(np.take_along_axis(present, order, axis=1), np.take_along_axis(scores, order, axis=1), 0.0)
+    slots_present = np.take_along_axis(present, order, axis=1)
     threshold = np.abs(observed) * (1.0 - 1e-10)  # equal statistics count as "at least as extreme"
     exceed = np.zeros(observed.shape, dtype=np.int64)
     done = 0
@@ -322,9 +338,10 @@ def _permutation_pvalues(scores, present, laplacian_plus, observed, pairs, n_res
     while done < n_resamples:
         m = min(chunk, n_resamples - done)
         keys = rng.random((m, n, k))
-        keys[:, ~present] = np.inf  # the absent cells sort last: the present ones get a random order of slots
-        slot = np.argsort(np.argsort(keys, axis=2), axis=2)
-        drawn = np.where(present, np.take_along_axis(np.broadcast_to(packed, (m, n, k)), slot, axis=2), 0.0)
+        keys[:, ~slots_present] = np.inf  # the absent slots sort last: the present ones get a random order
+        slot = np.argsort(np.argsort(keys, axis=2), axis=2)  # the slot of the score each place draws
+        placed = np.take_along_axis(np.broadcast_to(packed, (m, n, k)), slot, axis=2)
+        drawn = np.where(present, np.take_along_axis(placed, np.broadcast_to(position, (m, n, k)), axis=2), 0.0)
         effects = drawn.sum(axis=1) @ laplacian_plus
         exceed += (np.abs(effects[:, a] - effects[:, b]) >= threshold).sum(axis=0)
         done += m
@@ -354,7 +371,8 @@ def skillings_mack_posthoc(scores, direction=None, *, control: str | None = None
         None (default): normal p-values. An int: conditional permutation p-values from that many
         within-dataset permutations of the present methods' ranks, (1 + #{|D*| ≥ |D|}) / (1 + B).
     rng : numpy.random.Generator or seed, optional
-        The draws of the permutations (used only with ``n_resamples``).
+        The draws of the permutations (used only with ``n_resamples``). A given seed gives the same
+        p-values whatever the order of the methods and datasets and whatever the methods are called.
     method_names : sequence of str, optional
         As in :func:`mcda.data.cube.as_cube`.
 
@@ -460,7 +478,8 @@ def skillings_mack_posthoc(scores, direction=None, *, control: str | None = None
         raw = np.full(z.shape, np.nan)
         tested = np.isfinite(z)
         raw[tested] = _permutation_pvalues(scores_, present, laplacian_plus, contrast[tested],
-                                           (first[tested], second[tested]), n_resamples, as_rng(rng))
+                                           (first[tested], second[tested]), n_resamples, as_rng(rng), methods,
+                                           datasets)
     if adjust_name is None:
         adjusted = raw.copy()
     else:
