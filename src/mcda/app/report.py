@@ -293,16 +293,18 @@ def _one_metric(scores, metric, direction, method_names) -> xr.DataArray:
 
 
 def _bayes_lines(result, max_pairs: int) -> list[str]:
-    from mcda.present.writeup import bayes_claims
+    """The decided pairs and their count, from the one definition of "decided" the write-up uses too."""
+    from mcda.present.writeup import BayesDecisions
 
-    claims = bayes_claims(result)
+    decisions = BayesDecisions(result)
+    claims = decisions.claims
     lines = [f"{a} better than {b} (P = {p:.3f})" if kind == "better" else
              f"{a} and {b} practically equivalent (P = {p:.3f})" for a, b, p, kind in claims[:max_pairs]]
     if len(claims) > max_pairs:
         lines.append(f"… and {len(claims) - max_pairs} more decided pairs")
-    table = result.to_frame()
-    n_open = int((table["label"].astype(str) == "inconclusive").sum())
-    lines.append(f"{len(claims)} of {len(table)} pairs decided; {n_open} inconclusive")
+    n_na = decisions.n_not_applicable
+    lines.append(f"decided {decisions.counts()}; {decisions.n_inconclusive} inconclusive"
+                 + (f"; {n_na} not applicable (no shared dataset)" if n_na else ""))
     return lines
 
 
@@ -1321,22 +1323,8 @@ class Report:
         lines += ["  " + line for line in self.transitivity().summary().split("\n")]
 
         bayes = self.bayesian()
-        table = bayes.to_frame()
         lines += ["", f"== Bayesian sign test (rope {bayes.rope:g}, decision at P >= {bayes.threshold:g})"]
-        decided = table[table["label"].isin(["a_better", "b_better", "equivalent"])]
-        for r in decided.head(max_pairs).itertuples(index=False):
-            if r.label == "a_better":
-                lines.append(f"  {r.method_a} better than {r.method_b} (P = {r.prob_a_better:.3f})")
-            elif r.label == "b_better":
-                lines.append(f"  {r.method_b} better than {r.method_a} (P = {r.prob_b_better:.3f})")
-            else:
-                lines.append(f"  {r.method_a} and {r.method_b} practically equivalent (P = {r.prob_equivalent:.3f})")
-        if len(decided) > max_pairs:
-            lines.append(f"  … and {len(decided) - max_pairs} more decided pairs")
-        n_open = int((table["label"] == "inconclusive").sum())
-        n_na = int((table["label"] == "not_applicable").sum())
-        lines.append(f"  {len(decided)} of {len(table)} pairs decided; {n_open} inconclusive"
-                     + (f"; {n_na} not applicable (no shared dataset)" if n_na else ""))
+        lines += ["  " + line for line in _bayes_lines(bayes, max_pairs)]
         lines.append("  standing (mean P(at least as good)): "
                      + ", ".join(f"{m} {bayes.standing[m]:.2f}" for m in bayes.order))
         lines += ["", f"== Bayesian signed-rank test (rope {bayes.rope:g}, decision at P >= {bayes.threshold:g}; "
@@ -1353,10 +1341,10 @@ class Report:
             lines += ["", "== Hierarchical model on the cross-validation folds (Corani et al. 2017)"]
             lines += ["  " + line for line in self._hierarchical_text(max_pairs).split("\n")]
 
-        from mcda.present.writeup import bayes_claims, reading_paragraph
+        from mcda.present.writeup import BayesDecisions, reading_paragraph
 
         lines += ["", "== Reading the procedures together"]
-        lines += ["  " + reading_paragraph(self, comparison, bayes_claims(bayes), self.alpha)]
+        lines += ["  " + reading_paragraph(self, comparison, BayesDecisions(bayes), self.alpha)]
 
         lines += ["", "== Within datasets (over seeds)"]
         lines += ["  " + line for line in self._within_text(max_pairs).split("\n")]

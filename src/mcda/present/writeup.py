@@ -439,7 +439,12 @@ def _p_eq(value: float) -> str:
 
 
 def bayes_claims(result) -> list[tuple[str, str, float, str]]:
-    """(better, worse, P, label) for every decided pair (label 'better' or 'equivalent')."""
+    """(better, worse, P, label) for every decided pair (label 'better' or 'equivalent').
+
+    A pair is decided when the result labelled it: the posterior probability of one region (one
+    method better, practically equivalent, the other better) reaches the result's threshold. This
+    is the one meaning of "decided" every sentence uses (:class:`BayesDecisions`).
+    """
     out = []
     for r in result.to_frame().itertuples(index=False):
         label = str(r.label)
@@ -450,6 +455,38 @@ def bayes_claims(result) -> list[tuple[str, str, float, str]]:
         elif label == "equivalent":
             out.append((r.method_a, r.method_b, _prob(r, "equivalent"), "equivalent"))
     return out
+
+
+class BayesDecisions:
+    """What a Bayesian pairwise result decided, computed once from its labels, for every sentence that counts it.
+
+    ``claims`` are :func:`bayes_claims`; ``total`` the result's pairs; ``n_inconclusive`` and
+    ``n_not_applicable`` the others; ``threshold`` the probability a region must reach.
+    """
+
+    def __init__(self, result):
+        self.claims = bayes_claims(result)
+        labels = result.to_frame()["label"].astype(str)
+        self.total = int(len(labels))
+        self.n_inconclusive = int((labels == "inconclusive").sum())
+        self.n_not_applicable = int((labels == "not_applicable").sum())
+        self.threshold = float(result.threshold)
+        self.better = [(a, b, p) for a, b, p, kind in self.claims if kind == "better"]
+        self.equivalent = [(a, b, p) for a, b, p, kind in self.claims if kind == "equivalent"]
+
+    def counts(self) -> str:
+        """``"3 of 10 pairs (2 with one method better, 1 practically equivalent)"``."""
+        return (f"{len(self.claims)} of {self.total} pairs ({len(self.better)} with one method better, "
+                f"{len(self.equivalent)} practically equivalent)")
+
+
+def _family(comparison):
+    """(tested pairs as frozensets, separated (better, worse) pairs, control) of the post-hoc, from its pair decisions."""
+    if comparison is None or comparison.posthoc is None:
+        return frozenset(), [], None
+    frame = comparison.pair_decisions()
+    tested = frozenset(frozenset((str(r.method_a), str(r.method_b))) for r in frame.itertuples(index=False))
+    return tested, _separated_pairs(comparison), frame.attrs.get("control")
 
 
 def _listing(items, limit: int) -> str:
@@ -578,7 +615,8 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
                    f"{'gives' if len(bayesian) == 1 else 'give'}, for every "
                    "pair, the posterior probabilities that one method is practically better, that the two are "
                    f"practically equivalent, or that the other is better, with a region of practical equivalence "
-                   f"(rope) of {rope_words}; a pair is decided when one probability reaches 0.95.")
+                   f"(rope) of {rope_words}; a pair is decided when one probability reaches "
+                   f"{report.bayesian().threshold:g}.")
     if "seed" in cube.dims:
         over_seeds = report.pairwise_method if report.paired else PROCEDURES[report.pairwise_method].unpaired
         methods.append(f"Within each dataset, every pair was compared over seeds with {phrase(over_seeds)} "
@@ -617,10 +655,10 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
                            f"{_p_eq(f.pvalue)}).")
         order = comparison.mean_ranks.sort_values(kind="stable")
         results.append("Mean ranks (1 = best): " + ", ".join(f"{m} {r:.2f}" for m, r in order.items()) + ".")
-        separated = _separated_pairs(comparison)
+        tested, separated, control = _family(comparison)
         if comparison.posthoc is not None:
-            n_pairs = len(comparison.posthoc.to_frame())
-            results.append(f"The post-hoc test separated {len(separated)} of {n_pairs} comparisons"
+            results.append(f"The post-hoc test separated {len(separated)} of {len(tested)} comparisons"
+                           + (f" against {control}" if control is not None else "")
                            + (": " + _listing([f"{a} ranks better than {b}" for a, b in separated], max_pairs)
                               if separated else "") + ".")
         elif f.rejected:
@@ -634,16 +672,14 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
                                                    f"{r.method_b if r.superior == r.method_a else r.method_a}"
                                                    for r in sig.itertuples(index=False)], max_pairs) if len(sig)
                                    else "") + ".")
-    sign = report.bayesian()
-    sign_claims = bayes_claims(sign)
-    bayesian_results = [("sign", sign_claims, len(sign.to_frame()))]
+    sign = BayesDecisions(report.bayesian())
+    bayesian_results = [("sign", sign)]
     if not skipped:
-        signed = report.bayesian_signed_rank()
-        bayesian_results.append(("signed-rank", bayes_claims(signed), len(signed.to_frame())))
-    for label, claims, total in bayesian_results:
+        bayesian_results.append(("signed-rank", BayesDecisions(report.bayesian_signed_rank())))
+    for label, decisions in bayesian_results:
         text = [f"{a} better than {b} (P = {p:.3f})" if kind == "better" else
-                f"{a} and {b} practically equivalent (P = {p:.3f})" for a, b, p, kind in claims]
-        results.append(f"The Bayesian {label} test decided {len(claims)} of {total} pairs"
+                f"{a} and {b} practically equivalent (P = {p:.3f})" for a, b, p, kind in decisions.claims]
+        results.append(f"The Bayesian {label} test decided {decisions.counts()}"
                        + (": " + _listing(text, max_pairs) if text else "") + ".")
     if "seed" in cube.dims:
         tests = report.pairwise().to_frame()
@@ -651,7 +687,7 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
         results.append(f"Within datasets, {n_sig} of {len(tests)} (dataset, pair) differences were significant over "
                        f"seeds at α = {alpha:g}.")
 
-    reading = reading_paragraph(report, comparison, sign_claims, alpha)
+    reading = reading_paragraph(report, comparison, sign, alpha)
     return " ".join(methods), " ".join(results), reading, cites
 
 
@@ -667,64 +703,116 @@ def _sign_significant(report) -> dict:
     return out
 
 
-def reading_paragraph(report, comparison, sign_claims, alpha: float) -> str:
-    """One or two sentences on what each procedure supports when they disagree (or that they agree)."""
-    separated = set(_separated_pairs(comparison))
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def reading_paragraph(report, comparison, decisions, alpha: float) -> str:
+    """One or two sentences on what each procedure supports when they disagree (or that they agree).
+
+    ``decisions`` is the :class:`BayesDecisions` of the report's Bayesian sign test (the one the
+    Results paragraph counts); the post-hoc's family (all pairs, or only the pairs with the
+    control) is read from its pair decisions, never assumed.
+    """
+    if not isinstance(decisions, BayesDecisions):  # a result
+        decisions = BayesDecisions(decisions)
+    tested, separated_list, control = _family(comparison)
+    separated = set(separated_list)
     sign = _sign_significant(report)
-    better = [(a, b, p) for a, b, p, kind in sign_claims if kind == "better"]
+    better = decisions.better
     rope = report.rope_value()
+    adjusted = f"{_display(report.adjust)}-adjusted" if report.adjust else "unadjusted"
+    over_pairs = f"{_display(report.adjust)} over the pairs" if report.adjust else "unadjusted"
+    bayes_counts = f"the Bayesian sign test decides {decisions.counts()}"
     if comparison is None:
         return ("Only the pairwise views apply here; each claims something about one pair on the datasets it shares, "
                 "not about all methods at once.")
     entry = PROCEDURES.get(comparison.posthoc_test or comparison.test)
     test = entry.subject if entry is not None else comparison.test
-    n_pairs = comparison.n_methods * (comparison.n_methods - 1) // 2
+    Test = test[0].upper() + test[1:]
 
     def pair_words(a, b, p):
         words = f"the Bayesian sign test's P = {p:.3f} that {a} is better than {b} by more than the rope (±{rope:g})"
         if (a, b) in sign:
-            words += f", and the pairwise sign test (Holm-adjusted {_p_eq(sign[(a, b)])})"
+            words += f", and the pairwise sign test ({adjusted} {_p_eq(sign[(a, b)])})"
         return words
+
+    def sign_words() -> str:
+        n_sign = len(sign)
+        total = len(report.superiority().to_frame())
+        return f"the pairwise sign tests separate {n_sign} of {total} pairs ({adjusted})"
 
     if comparison.posthoc is None and not comparison.friedman.rejected:
         if not better:
-            return ("The omnibus test does not reject and no pair is decided by the Bayesian sign test: the data "
-                    "license no claim that one method is better than another.")
+            text = (f"The omnibus test does not reject, and {bayes_counts}, none as one method better: the data "
+                    "license no claim from either that one method is better than another")
+            if decisions.equivalent:
+                text += (f"; for the {_plural(len(decisions.equivalent), 'pair', 'pairs')} decided practically "
+                         f"equivalent they support that the difference is within the rope (±{rope:g})")
+            if sign:
+                text += (f". Only {sign_words()}, each a claim about its pair alone on the datasets it shares, not "
+                         "about the methods as a whole")
+            return text + "."
         a, b, p = better[0]
         return (f"The omnibus test does not reject at α = {alpha:g}, so no difference in mean rank may be claimed; "
-                f"{pair_words(a, b, p)} {'support' if (a, b) in sign else 'supports'} a claim about that pair only. "
-                f"Write it as such (e.g. \"{a} is probably better than {b}, P = {p:.3f}\"), not as a significant "
-                "difference between the methods.")
+                f"{bayes_counts}, and {pair_words(a, b, p)} {'support' if (a, b) in sign else 'supports'} a claim "
+                f"about that pair only. Write it as such (e.g. \"{a} is probably better than {b}, P = {p:.3f}\"), "
+                "not as a significant difference between the methods.")
     if comparison.posthoc is None:  # the omnibus rejects but no post-hoc applies (unbalanced incomplete design)
-        n_sign = len(sign)
         example = next(((a, b, p) for a, b, p in better if (a, b) in sign), better[0] if better else None)
         text = (f"The {comparison.friedman.test.replace('-', '–').title()} test says the methods differ overall but "
-                "names no pair; claims about pairs rest on the pairwise views, each on the datasets the pair shares: "
-                f"the sign tests separate {n_sign} of {n_pairs} pairs (Holm-adjusted) and the Bayesian sign test "
-                f"decides {len(better)} as one method better.")
+                f"names no pair; claims about pairs rest on the pairwise views, each on the datasets the pair shares: "
+                f"{sign_words()} and {bayes_counts}.")
         if example is not None:
             a, b, p = example
             text += f" For example, write \"{a} is better than {b}\" citing {pair_words(a, b, p)}."
         return text
-    ranked = set(map(str, comparison.mean_ranks.index))  # excluded methods are not in the post-hoc at all
-    bayes_only = [(a, b, p) for a, b, p in better if (a, b) not in separated and a in ranked and b in ranked]
-    freq_only = [(a, b) for a, b in separated if not any((a, b) == (x, y) for x, y, _ in better)]
+
+    n_tested = len(tested)
+    if control is not None:
+        family = (f"{len(separated)} of the {n_tested} pairs with {control}, the only pairs it tests, while "
+                  f"controlling the chance of any false claim among those {n_tested} comparisons at once")
+        family_short = f"the {n_tested} pairs with {control}"
+        comparison_words = "in the comparisons against the control"
+    else:
+        family = (f"{len(separated)} of {n_tested} pairs while controlling the chance of any false claim among all "
+                  "pairs of mean ranks at once")
+        family_short = f"the {n_tested} pairs it tests"
+        comparison_words = "in the comparison of all methods"
+    inside = [(a, b, p) for a, b, p in better if frozenset((a, b)) in tested]
+    outside = [(a, b, p) for a, b, p in better if frozenset((a, b)) not in tested]
+    bayes_only = [(a, b, p) for a, b, p in inside if (a, b) not in separated]
+    freq_only = [(a, b) for a, b in separated_list if not any((a, b) == (x, y) for x, y, _ in inside)]
+    beyond = ""
+    if outside:
+        a, b, p = outside[0]
+        beyond = (f" {_plural(len(outside), 'pair', 'pairs')} the Bayesian sign test decides with one method "
+                  f"better {'is' if len(outside) == 1 else 'are'} not among {family_short} (e.g. {a} better than "
+                  f"{b}, P = {p:.3f}): {test} neither supports nor contradicts "
+                  f"{'it' if len(outside) == 1 else 'them'}.")
     if bayes_only:
         a, b, p = bayes_only[0]
-        return (f"The procedures answer different questions: {test} separates {len(separated)} of {n_pairs} pairs "
-                "while controlling the chance of any false claim among all pairs of mean ranks at once, and it does "
+        return (f"The procedures answer different questions: {test} separates {family}, and it does "
                 f"not separate {a} from {b}; {pair_words(a, b, p)} {'speak' if (a, b) in sign else 'speaks'} about "
                 f"that pair alone. The data license writing that {a} is probably better than {b} (P = {p:.3f})"
-                + (f" and that it wins significantly more datasets (sign test, Holm over the pairs)" if (a, b) in sign
+                + (f" and that it wins significantly more datasets (sign test, {over_pairs})" if (a, b) in sign
                    else "")
-                + f", not that {a} ranks significantly better than {b} in the comparison of all methods.")
+                + f", not that {a} ranks significantly better than {b} {comparison_words}." + beyond)
     if freq_only:
         a, b = freq_only[0]
-        return (f"{test[0].upper() + test[1:]} separates {a} from {b} by mean rank, but the Bayesian sign test does "
-                f"not find {a} better by more than the rope (±{rope:g}) with P ≥ 0.95: write that {a} ranks "
-                f"significantly better than {b}, without claiming a practically relevant difference.")
-    if separated or better:
-        return (f"{test[0].upper() + test[1:]} and the Bayesian sign test agree on every pair either decides; the "
-                "other pairs remain undecided by both.")
+        return (f"{Test} separates {a} from {b} by mean rank, but the Bayesian sign test does "
+                f"not find {a} better by more than the rope (±{rope:g}) with P ≥ {decisions.threshold:g}: write that "
+                f"{a} ranks significantly better than {b}, without claiming a practically relevant difference."
+                + beyond)
+    if separated:
+        return (f"{Test} and the Bayesian sign test agree on {family_short}: both find one method better on the same "
+                f"{_plural(len(separated), 'pair', 'pairs')}, and neither on the other {n_tested - len(separated)}."
+                + beyond)
+    if outside or sign:
+        return (f"{Test} separates none of {family_short}, and the Bayesian sign test decides none of them with one "
+                "method better." + beyond
+                + (f" Of the pairwise views, {sign_words()}, each a claim about its pair alone." if sign else ""))
     return ("No procedure separates any pair: the data license no claim that one method is better than another; "
-            "at most that the differences are smaller than these datasets can resolve.")
+            "at most that the differences are smaller than these datasets can resolve"
+            + (f" (the Bayesian sign test decides {_plural(len(decisions.equivalent), 'pair', 'pairs')} practically "
+               f"equivalent, within ±{rope:g})" if decisions.equivalent else "") + ".")
