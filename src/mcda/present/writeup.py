@@ -801,7 +801,10 @@ def reading_paragraph(report, comparison, decisions, alpha: float) -> str:
     if freq_only:
         a, b = freq_only[0]
         return (f"{Test} separates {a} from {b} by mean rank, but the Bayesian sign test does "
-                f"not find {a} better by more than the rope (±{rope:g}) with P ≥ {decisions.threshold:g}: write that "
+                f"not find {a} better by more than the rope (±{rope:g}) with P ≥ {decisions.threshold:g}"
+                + next((f" (it decides the two practically equivalent, P = {p:.3f})" for x, y, p in decisions.equivalent
+                        if {x, y} == {a, b}), "")
+                + f": write that "
                 f"{a} ranks significantly better than {b}, without claiming a practically relevant difference."
                 + beyond)
     if separated:
