@@ -32,7 +32,7 @@ from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda._core.validation import check_choice, shown
 from mcda.present.plots import _common, _layout
 from mcda.present.plots import _style
-from mcda.stats.procedures import display_name
+from mcda.stats.procedures import PROCEDURES, display_name
 
 __all__ = ["CDBar", "CDLabel", "CDLayout", "clique_bars", "label_rows", "cd_layout", "cd_pages", "wrapped_label_text",
            "hue_colors", "plot_critical_difference"]
@@ -315,8 +315,9 @@ def _display_name(test: str) -> str:
     base, _, exact = test.partition("+")
     if not exact:
         return display_name(base)
-    if base in ("nemenyi", "bonferroni-dunn"):
-        return "exact " + ("Bonferroni" if base == "nemenyi" else "Bonferroni–Dunn")
+    entry = PROCEDURES.get(base)
+    if entry is not None and entry.single_step:  # Nemenyi over all pairs becomes Bonferroni; Bonferroni–Dunn stays
+        return "exact " + display_name("bonferroni" if "all-pairs" in entry.comparisons else base)
     return f"{display_name(base)}, exact p"
 _LABEL_OFFSET_PT = 2.0         # from a label line's end to its text
 _LABEL_LINESPACING = 1.2       # matplotlib's line spacing of a multi-line label, in font sizes
