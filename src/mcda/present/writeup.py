@@ -310,6 +310,13 @@ BIBTEX = {
   year    = {2001},
   doi     = {10.1214/aos/1013699998}
 }""",
+    "hochberg1987": """@book{hochberg1987,
+  author    = {Hochberg, Yosef and Tamhane, Ajit C.},
+  title     = {Multiple Comparison Procedures},
+  publisher = {Wiley},
+  address   = {New York},
+  year      = {1987}
+}""",
     "hodges1962": """@article{hodges1962,
   author  = {Hodges, J. L. and Lehmann, E. L.},
   title   = {Rank Methods for Combination of Independent Experiments in Analysis of Variance},

@@ -180,6 +180,8 @@ _ENTRIES = (
     Procedure("fdr-by", "adjustment", "Benjamini–Yekutieli", "the Benjamini–Yekutieli false discovery rate",
               ("benjamini2001",), "fdr-by", _BOTH, _MULTITEST,
               aliases=("by", "benjamini-yekutieli", "fdr-n", "fdr-c", "fdrn", "fdrcorr"), abbreviation="BY"),
+    Procedure("single-step", "adjustment", "single-step", "the single-step studentized-range adjustment",
+              ("hochberg1987",), None, ("all-pairs",), f"{_RANK_TESTS}:conover_posthoc"),
     Procedure("t", "seeds", "paired t", "paired t tests", ("student1908",), None, _BOTH, f"{_SEEDS}:paired_tests",
               aliases=("paired-t", "t-test"), unpaired="welch"),
     Procedure("wilcoxon", "pool-independent", "Wilcoxon", "Wilcoxon signed-rank tests", ("wilcoxon1945", "demsar2006"),
