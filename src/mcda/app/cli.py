@@ -205,9 +205,13 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--figures", type=_figure_choice, default=("auto",), metavar="NAMES",
                          help="which figures to write (PNG and PDF): auto, all, none, or a comma-separated list of "
                               f"{', '.join(FIGURES)}. {FIGURES_RULE[0].upper() + FIGURES_RULE[1:]}; all writes every "
-                              "figure that applies to the data (default: auto). A figure taller than a page is "
+                              "figure that applies to the data (default: auto). " + ORDER_RULE[0].upper() + ORDER_RULE[1:] + ". A figure taller than a page is "
                               "written one file per page (forest.png, forest_page2.png, ...): critical_difference, "
                               "forest, pairwise, learning_curves and shrinkage_top_pair")
+    compare.add_argument("--cd-width", choices=("auto", "column", "page"), default="auto",
+                         help="width of the critical-difference diagram: a column (3.35 in) or a page (7 in); "
+                              "auto takes the column when the whole diagram fits one page there with every "
+                              "method's label on one line, else the page (default: auto)")
     compare.add_argument("--no-figures", action="store_true", help="the same as --figures none")
     compare.add_argument("--jobs", type=_jobs, default=None, metavar="N",
                          help="processes drawing the figures' pages: a positive integer, or auto (the usable "
@@ -317,6 +321,24 @@ FIGURES_RULE = (f"by default (auto) every figure that applies, except the per-da
                 f"{POSTERIOR_BARS_MAX} methods (a grid past a page; the superiority matrix shows the pairs)")
 
 
+ORDER_RULE = ("every figure sorts and numbers the methods in one order, the across-dataset ranking (mean rank, "
+              "best first, ties in the file's order), then the methods that ranking excluded (in the file's order); "
+              "without an across-dataset ranking, the file's order")
+
+
+def run_order(report) -> list:
+    """The one order of the methods in every figure of a run (:data:`ORDER_RULE`)."""
+    methods = [str(m) for m in report.methods]
+    try:
+        if report.compare_not_applicable():
+            return methods
+        ranks = report.compare().mean_ranks
+    except Exception:  # the critical-difference figure names the error; the others keep the file's order
+        return methods
+    ranked = [str(m) for m in ranks.iloc[np.lexsort((np.arange(len(ranks)), ranks.to_numpy(dtype=float)))].index]
+    return ranked + [m for m in methods if m not in set(ranked)]
+
+
 def _figure_choice(text: str) -> tuple[str, ...]:
     """``--figures``: auto, all, none, or a comma-separated list of figure names (in FIGURES' order)."""
     words = [w.strip() for w in str(text).split(",") if w.strip()]
@@ -365,7 +387,7 @@ def _figure_plan(report) -> dict:
     return plan
 
 
-def _figures(report, out_dir: Path, stdout, chosen=("auto",), jobs=1) -> list[str]:
+def _figures(report, out_dir: Path, stdout, chosen=("auto",), jobs=1, cd_width="auto") -> list[str]:
     """Draw the chosen figures (``--figures``); a figure that fails is named, and the rest still drawn.
 
     ``jobs``: 1 draws here, one page after another; more (or ``"auto"``, the usable cores) draws
@@ -388,13 +410,16 @@ def _figures(report, out_dir: Path, stdout, chosen=("auto",), jobs=1) -> list[st
 
         return plot_posterior(report.hierarchical(), top_pair())
 
-    draws = {"critical_difference": lambda: report.plot_critical_difference(),
-             "superiority": lambda: report.plot_superiority(),
-             "relation": lambda: report.plot_relation(),
-             "posterior_bars": lambda: report.plot_posterior_bars(),
-             "signed_rank_bars": lambda: report.plot_signed_rank_bars(),
+    order = run_order(report)  # one order and one key for every figure of the run (ORDER_RULE)
+    cd_width = cd_width_for(report, cd_width) if "critical_difference" in chosen or chosen in (("auto",), ("all",)) \
+        else cd_width
+    draws = {"critical_difference": lambda: report.plot_critical_difference(width=cd_width),
+             "superiority": lambda: report.plot_superiority(order=order),
+             "relation": lambda: report.plot_relation(order=order),
+             "posterior_bars": lambda: report.plot_posterior_bars(order=order),
+             "signed_rank_bars": lambda: report.plot_signed_rank_bars(order=order),
              "posterior_top_pair": lambda: report.plot_posterior(tuple(report.bayesian().order[:2])),
-             "rank_stability": lambda: report.plot_rank_stability(),
+             "rank_stability": lambda: report.plot_rank_stability(order=order),
              "forest": lambda: report.plot_forest(),
              "pairwise": lambda: report.plot_pairwise(),
              "learning_curves": lambda: report.plot_learning_curves(),
@@ -415,7 +440,7 @@ def _figures(report, out_dir: Path, stdout, chosen=("auto",), jobs=1) -> list[st
             if plan[n] is not None and plan[n].startswith("needs"):
                 stdout.write(f"  figure {n}: not drawn ({plan[n]})\n")
         wanted = [n for n in wanted if plan[n] is None or not plan[n].startswith("needs")]
-    paged = {"critical_difference": lambda page: report.plot_critical_difference(page=page),  # methods
+    paged = {"critical_difference": lambda page: report.plot_critical_difference(page=page, width=cd_width),
              "forest": lambda page: report.plot_forest(page=page),  # datasets beyond a page: further files
              "pairwise": lambda page: report.plot_pairwise(page=page),
              "learning_curves": lambda page: report.plot_learning_curves(page=page),
@@ -439,12 +464,38 @@ def _figures(report, out_dir: Path, stdout, chosen=("auto",), jobs=1) -> list[st
 _DRAWING_GC_THRESHOLD = 20_000  # the collector's first threshold while figures are drawn (see _figures)
 
 
+def cd_width_for(report, asked: str = "auto") -> str:
+    """``--cd-width``: the asked width, or for auto the column when the whole diagram fits one page there
+    with every method's label on one line, else the page (50 long names took two pages of three-line labels
+    in a column, and one page of one-line labels across the page)."""
+    if asked != "auto":
+        return asked
+    import matplotlib.pyplot as plt
+
+    from mcda.present.plots._layout import PageOutOfRange
+
+    try:
+        fig, ax = report.plot_critical_difference(width="column")
+    except Exception:  # the figure's own draw names the error
+        return "column"
+    try:
+        lines = max((t.get_text().count("\n") + 1 for t in ax.texts if t.get_gid() == "method_label"), default=1)
+    finally:
+        plt.close(fig)
+    try:  # a page far past the end: the diagram's check says how many pages it has, drawing nothing
+        plt.close(report.plot_critical_difference(width="column", page=10**9)[0])
+        one_page = True  # pragma: no cover - a diagram that does not check its page
+    except PageOutOfRange as exc:
+        one_page = exc.n_pages == 1
+    return "column" if one_page and lines == 1 else "page"
+
+
 def _rank_distribution(report):
     """The Plackett-Luce figure, or the reason it has nothing to draw in the command line's words."""
     result = report.plackett_luce()
     if result.reason:  # no rank probabilities (chains not converged): the figure would be empty
         raise CliError(f"{result.reason}; give a larger --plackett-luce-samples (now {result.n_samples})")
-    return report.plot_rank_distribution()
+    return report.plot_rank_distribution(order=run_order(report))
 
 
 def _draw_page(draws, paged, name: str, page: int, out_dir: Path):
@@ -835,7 +886,8 @@ def _compare(args, stdout) -> int:
             written.append(str(stage / "report.md"))
             stdout.write(f"\n== Files written to {out_dir}/\n")
             jobs = args.jobs if args.jobs is not None else (None if args.from_python else "auto")
-            written += _figures(report, stage, stdout, ("none",) if args.no_figures else args.figures, jobs=jobs)
+            written += _figures(report, stage, stdout, ("none",) if args.no_figures else args.figures, jobs=jobs,
+                                cd_width=args.cd_width)
     except BaseException:
         staged.discard()
         raise

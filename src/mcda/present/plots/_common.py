@@ -190,3 +190,32 @@ def key_legend(fig, labels, key: dict, *, title: str = "methods"):
     return fig.legend([Line2D([], [], linestyle="none") for _ in labels], list(labels), loc="outside lower center",
                       ncols=key["cols"], fontsize=key["font"], handlelength=0, handletextpad=0, columnspacing=1.2,
                       labelspacing=0.15, borderaxespad=0.2, title=title, title_fontsize=key["font"])
+
+
+def method_order(own, order=None) -> list:
+    """The figure's methods ``own`` (in the figure's own order) in ``order`` instead, when given.
+
+    ``order`` is the one order of a run (``mcda compare`` passes the across-dataset ranking to
+    every figure, so that each numbers and sorts the methods alike): methods of ``order`` the
+    figure does not show are skipped; a method the figure shows and ``order`` lacks is refused
+    (it would have no place in the common key).
+
+    Examples
+    --------
+    >>> method_order(["b", "a", "c"]), method_order(["b", "a", "c"], ["a", "x", "c", "b"])
+    (['b', 'a', 'c'], ['a', 'c', 'b'])
+    """
+    if order is None:
+        return list(own)
+    if isinstance(order, (str, bytes)):
+        raise McdaArgumentError(f"`order` must be a sequence of method names; got {order!r}", argument="order",
+                                value=order)
+    by_name = {str(m): m for m in own}
+    wanted = list(dict.fromkeys(str(m) for m in order))
+    lacking = [m for m in by_name if m not in set(wanted)]
+    if lacking:
+        from mcda._core.validation import shown
+
+        raise McdaArgumentError(f"`order` must name every method the figure shows; it lacks {shown(lacking)}",
+                                argument="order", value=list(order))
+    return [by_name[m] for m in wanted if m in by_name]

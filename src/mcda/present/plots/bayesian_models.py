@@ -205,15 +205,16 @@ def strip_height(n_methods: int) -> float:
     return round(1.0 + per * n_methods, 2)
 
 
-def rank_strip(result):
-    """(order, P(best) in that order, the rank-probability matrix in that order) of a Plackett–Luce result."""
-    order = list(result.order)
+def rank_strip(result, order=None):
+    """(order, P(best) in that order, the rank-probability matrix in that order) of a Plackett–Luce result
+    (its own order, or ``order``: :func:`mcda.present.plots._common.method_order`)."""
+    order = _common.method_order(result.order, order)
     prob_best = result.table.set_index("method").loc[order, "prob_best"].to_numpy(dtype=float)
     matrix = result.rank_probabilities.loc[order].to_numpy(dtype=float)
     return order, prob_best, matrix
 
 
-def plot_rank_distribution(result, *, annotate: bool | None = None, width="column", ax=None):
+def plot_rank_distribution(result, *, annotate: bool | None = None, width="column", ax=None, order=None):
     """P(best) per method beside the heat strip of its rank distribution (Plackett–Luce).
 
     Parameters
@@ -229,6 +230,9 @@ def plot_rank_distribution(result, *, annotate: bool | None = None, width="colum
         under the figure (:func:`mcda.present.plots._layout.numbered_rows`).
     ax : pair of matplotlib Axes, optional
         ``[bars, heat strip]``.
+    order : sequence of str, optional
+        The methods' order (rows and the key's numbers) instead of the posterior mean worth:
+        one order for every figure of a run (``mcda compare`` passes the across-dataset ranking).
 
     Returns
     -------
@@ -263,7 +267,8 @@ def plot_rank_distribution(result, *, annotate: bool | None = None, width="colum
     _common.require(result, _PL_FIELDS, what="PlackettLuceResult", maker="mcda.plackett_luce")
     if getattr(result, "reason", ""):  # the probabilities are NaN: an empty figure would say nothing
         raise McdaArgumentError(f"`result` has no rank probabilities to draw: {result.reason}", argument="result")
-    order, prob_best, matrix = rank_strip(result)
+    given = order is not None
+    order, prob_best, matrix = rank_strip(result, order)
     k = len(order)
     annotate = k <= 10 if annotate is None else bool(annotate)
     label_size = _style.FONT_SIZE - (2 if k > 20 else 1)
@@ -279,7 +284,7 @@ def plot_rank_distribution(result, *, annotate: bool | None = None, width="colum
         fig, (bars, heat) = _common.axes_pair(ax, width, height=min(strip_height(k) + key["height"],
                                                                     _layout.PAGE_HEIGHT), width_ratios=(2, 5))
         if numbered:
-            _common.key_legend(fig, key_labels, key, title="methods, by posterior mean worth")
+            _common.key_legend(fig, key_labels, key, title="methods" if given else "methods, by posterior mean worth")
         y = np.arange(k)
         ok = np.isfinite(prob_best)
         bars.barh(y[ok], prob_best[ok], height=0.7, color=_style.PALETTE[0], gid="prob_best")

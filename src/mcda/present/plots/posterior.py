@@ -293,13 +293,13 @@ def plot_posterior(result, pair, *, gridsize: int = 30, width="column", ax=None,
     return fig, ax
 
 
-def _posterior_matrix(result) -> tuple[list, np.ndarray, np.ndarray]:
+def _posterior_matrix(result, order=None) -> tuple[list, np.ndarray, np.ndarray]:
     """(methods, P(row better than column), decision code) for the grid layout.
 
     The decision code is 1 where the row method is the pair's decision (``a_better`` oriented
     to the row), 0.5 where the pair is decided equivalent, 0 otherwise; NaN on the diagonal.
     """
-    methods = [str(m) for m in result.methods]
+    methods = [str(m) for m in _common.method_order(result.methods, order)]
     pos = {m: i for i, m in enumerate(methods)}
     k = len(methods)
     probs = np.full((k, k), np.nan)
@@ -331,7 +331,8 @@ def posterior_bar_pages(n_bars: int, *, fixed: float = 1.0, max_height: float = 
     return _layout.page_slices(n_bars, _layout.rows_per_page(0.125, fixed=fixed, max_height=max_height))
 
 
-def plot_posterior_bars(result, *, pairs=None, layout: str | None = None, page: int = 1, width="column", ax=None):
+def plot_posterior_bars(result, *, pairs=None, layout: str | None = None, page: int = 1, width="column", ax=None,
+                        order=None):
     """For every pair, a stacked bar of P(a better), P(equivalent), P(b better), with the threshold.
 
     Parameters
@@ -357,6 +358,10 @@ def plot_posterior_bars(result, *, pairs=None, layout: str | None = None, page: 
     width : {"column", "page"} or float
         Figure width; the height grows with the number of pairs. Ignored with ``ax``.
     ax : matplotlib Axes, optional
+    order : sequence of str, optional
+        The methods' order (the grid's rows and columns, and the key's numbers) instead of the
+        result's: one order for every figure of a run (``mcda compare`` passes the across-dataset
+        ranking).
 
     Returns
     -------
@@ -381,6 +386,7 @@ def plot_posterior_bars(result, *, pairs=None, layout: str | None = None, page: 
     (9, 'C4.5')
     """
     _common.require(result, _FIELDS, what="BayesianComparison", maker="mcda.bayesian_sign_comparison")
+    methods = _common.method_order(result.methods, order)  # the key's numbers
     rows = pair_rows(result, pairs)
     n = len(rows)
     chosen = _layout.posterior_layout(len(result.methods), n, all_pairs=pairs is None)
@@ -392,14 +398,14 @@ def plot_posterior_bars(result, *, pairs=None, layout: str | None = None, page: 
         if page != 1:
             raise McdaArgumentError(f"`page` must be 1: the grid of all pairs is one page; got {page!r}",
                                     argument="page", value=page)
-        return _posterior_grid(result, width=width, ax=ax)
+        return _posterior_grid(result, width=width, ax=ax, order=order)
     colours = (_style.PALETTE[0], _style.LIGHT, _style.PALETTE[1])
     one_method = isinstance(pairs, str)
     w_in = _style.figure_size(width)[0]
     numbered = not one_method and _numbered_pairs(rows, w_in)
-    key_cols = max(1, int(w_in * 72.0 // (_layout.label_width([f"{len(result.methods)} {m}" for m in result.methods],
+    key_cols = max(1, int(w_in * 72.0 // (_layout.label_width([f"{len(methods)} {m}" for m in methods],
                                                                 _style.FONT_SIZE - 2) + 14.0)))
-    key_height = (math.ceil(len(result.methods) / key_cols) * 1.25 * (_style.FONT_SIZE - 2) + 20) / 72.0 \
+    key_height = (math.ceil(len(methods) / key_cols) * 1.25 * (_style.FONT_SIZE - 2) + 20) / 72.0 \
         if numbered else 0.0
     pages = posterior_bar_pages(n, fixed=1.0 + key_height + 0.2)   # 0.2 in: the title line saying the page
     if len(pages) == 1:
@@ -461,17 +467,17 @@ def plot_posterior_bars(result, *, pairs=None, layout: str | None = None, page: 
                 ax.set_title(title, fontsize=_style.FONT_SIZE, loc="left", pad=16)
         if numbered:
             # long names: the rows name the methods by number, a key under the figure names them
-            number = {str(m): i + 1 for i, m in enumerate(result.methods)}
+            number = {str(m): i + 1 for i, m in enumerate(methods)}
             labels = [f"{number[str(r.method_a)]} vs {number[str(r.method_b)]}" for r in rows.itertuples(index=False)]
             for t, r in zip([t for t in ax.texts if t.get_gid() == "decision"], rows.itertuples(index=False)):
                 t.set_text({"a_better": f"{number[str(r.method_a)]} better",
                             "b_better": f"{number[str(r.method_b)]} better"}.get(r.label, t.get_text()))
-            key = {"row_labels": [str(i + 1) for i in range(len(result.methods))],
-                   "key_labels": [f"{i + 1} {m}" for i, m in enumerate(result.methods)],
+            key = {"row_labels": [str(i + 1) for i in range(len(methods))],
+                   "key_labels": [f"{i + 1} {m}" for i, m in enumerate(methods)],
                    "key_font": _style.FONT_SIZE - 2, "key_cols": key_cols}
             from matplotlib.lines import Line2D
 
-            fig.legend([Line2D([], [], linestyle="none") for _ in result.methods], key["key_labels"],
+            fig.legend([Line2D([], [], linestyle="none") for _ in methods], key["key_labels"],
                        loc="outside lower center", ncols=key["key_cols"], fontsize=key["key_font"], handlelength=0,
                        handletextpad=0, columnspacing=1.2, labelspacing=0.15, title="methods",
                        title_fontsize=key["key_font"])
@@ -508,12 +514,12 @@ def _numbered_pairs(rows, width_in: float) -> bool:
             > 0.6 * width_in * 72.0)
 
 
-def _posterior_grid(result, *, width, ax):
+def _posterior_grid(result, *, width, ax, order=None):
     import matplotlib
     from matplotlib.colors import Normalize
     from matplotlib.lines import Line2D
 
-    methods, probs, decision = _posterior_matrix(result)
+    methods, probs, decision = _posterior_matrix(result, order)
     k = len(methods)
     w = _style.figure_size(width)[0]
     layout = _layout.matrix_layout(k, methods, width=w, max_height=_layout.PAGE_HEIGHT - 0.25)

@@ -34,7 +34,7 @@ def _position_matrix(position_probabilities: pd.DataFrame, order: list) -> np.nd
     return position_probabilities.loc[order].to_numpy(dtype=float)
 
 
-def plot_rank_stability(result, *, annotate: bool | None = None, width="column", ax=None):
+def plot_rank_stability(result, *, annotate: bool | None = None, width="column", ax=None, order=None):
     """P(position = r) per method as a heat map, beside each method's mean-rank interval.
 
     Parameters
@@ -53,6 +53,9 @@ def plot_rank_stability(result, *, annotate: bool | None = None, width="column",
         and the interval panel keep their 70 % / 30 % shares at every size.
     ax : pair of matplotlib Axes, optional
         The heat-map axes and the interval axes; by default a new figure.
+    order : sequence of str, optional
+        The methods' order (rows and the key's numbers) instead of the observed mean rank: one
+        order for every figure of a run (``mcda compare`` passes the across-dataset ranking).
 
     Returns
     -------
@@ -78,7 +81,8 @@ def plot_rank_stability(result, *, annotate: bool | None = None, width="column",
     ['C4.5+m+cf', 'C4.5+m', 'C4.5+cf', 'C4.5']
     """
     _common.require(result, _FIELDS, what="RankStability", maker="mcda.rank_stability")
-    order = _stability_order(result.mean_ranks)
+    given = order is not None
+    order = _common.method_order(_stability_order(result.mean_ranks), order)
     k = len(order)
     annotate = k <= 10 if annotate is None else bool(annotate)
     probs = _position_matrix(result.position_probabilities, order)
@@ -100,7 +104,7 @@ def plot_rank_stability(result, *, annotate: bool | None = None, width="column",
         _draw_heat(heat, probs, [str(i + 1) for i in range(k)] if numbered else names, annotate=annotate, fig=fig,
                    row_pt=row_pt)
         if numbered:
-            _common.key_legend(fig, key_labels, key, title="methods, by observed mean rank")
+            _common.key_legend(fig, key_labels, key, title="methods" if given else "methods, by observed mean rank")
         _draw_intervals(bars, result, order)
         weighted = "" if result.aggregation == "uniform" else f", {result.aggregation} weights"
         fig.suptitle(f"{result.n_resamples:,} bootstrap resamples of {result.n_datasets} datasets{weighted}",

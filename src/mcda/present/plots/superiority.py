@@ -20,13 +20,14 @@ _RELATION_FIELDS = ("methods", "relation", "tied_pairs", "circular_triads", "n_c
 
 # --------------------------------------------------------------------------- superiority matrix
 
-def superiority_matrix(report) -> tuple[list, np.ndarray, np.ndarray]:
-    """(order, P(row outperforms column), row significantly better than column), in standing order.
+def superiority_matrix(report, order=None) -> tuple[list, np.ndarray, np.ndarray]:
+    """(order, P(row outperforms column), row significantly better than column), in standing order
+    (or in ``order``, see :func:`mcda.present.plots._common.method_order`).
 
     The diagonal is NaN. ``significant[i, j]`` is True when ``(order[i], order[j])`` is one of
     ``report.superior_pairs`` (the sign test, adjusted as the report says).
     """
-    order = list(report.order)
+    order = _common.method_order(report.order, order)
     probs = report.probability_superior.loc[order, order].to_numpy(dtype=float).copy()
     np.fill_diagonal(probs, np.nan)
     position = {m: i for i, m in enumerate(order)}
@@ -36,7 +37,7 @@ def superiority_matrix(report) -> tuple[list, np.ndarray, np.ndarray]:
     return order, probs, significant
 
 
-def plot_superiority(report, *, annotate: bool | None = None, width="column", ax=None):
+def plot_superiority(report, *, annotate: bool | None = None, width="column", ax=None, order=None):
     """The probability-of-superiority matrix, methods in standing order (best first).
 
     Parameters
@@ -52,6 +53,9 @@ def plot_superiority(report, *, annotate: bool | None = None, width="column", ax
     width : {"column", "page"} or float
         Figure width (square-ish matrix). Ignored with ``ax``.
     ax : matplotlib Axes, optional
+    order : sequence of str, optional
+        The methods' order (rows, columns and the key's numbers) instead of the standing order:
+        one order for every figure of a run (``mcda compare`` passes the across-dataset ranking).
 
     Returns
     -------
@@ -74,7 +78,7 @@ def plot_superiority(report, *, annotate: bool | None = None, width="column", ax
     True
     """
     _common.require(report, _REPORT_FIELDS, what="SuperiorityReport", maker="mcda.pairwise_superiority")
-    order, probs, significant = superiority_matrix(report)
+    order, probs, significant = superiority_matrix(report, order)
     k = len(order)
     w = _style.figure_size(width)[0]
     layout = _layout.matrix_layout(k, order, width=w, cell_text="0.00*")
@@ -167,7 +171,7 @@ def relation_edges(result) -> list[tuple[str, str, str]]:
     return edges
 
 
-def plot_relation(result, *, layout: str | None = None, width="column", ax=None):
+def plot_relation(result, *, layout: str | None = None, width="column", ax=None, order=None):
     """The pairwise-majority relation: a graph on a circle, or a relation matrix; circular triads highlighted.
 
     Parameters
@@ -183,6 +187,9 @@ def plot_relation(result, *, layout: str | None = None, width="column", ax=None)
     width : {"column", "page"} or float
         Figure width (the figure is square). Ignored with ``ax``.
     ax : matplotlib Axes, optional
+    order : sequence of str, optional
+        The methods' order (nodes clockwise from the top, or the matrix's rows and columns)
+        instead of the relation's: one order for every figure of a run.
 
     Returns
     -------
@@ -206,7 +213,7 @@ def plot_relation(result, *, layout: str | None = None, width="column", ax=None)
     ['C4.5', 'C4.5+cf', 'C4.5+m', 'C4.5+m+cf']
     """
     _common.require(result, _RELATION_FIELDS, what="TransitivityResult", maker="mcda.pairwise_transitivity")
-    order = relation_order(result)
+    order = _common.method_order(relation_order(result), order)
     layout = _layout.relation_layout(len(order)) if layout is None else check_choice("layout", layout,
                                                                                      ("graph", "matrix"))
     if layout == "matrix":

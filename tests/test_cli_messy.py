@@ -1,0 +1,123 @@
+"""``mcda compare`` on the files users bring at 20-50 methods: one order and one key for every figure
+of a run, the critical-difference diagram's width, and wide tables written the wrong way round."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import rankdata
+
+from mcda.app.cli import main
+
+NAMES = ["GradientBoosting_depth6_lr0.05", "RandomForest_500trees", "LogisticRegression_L2", "SVM_rbf_C10",
+         "KNN_k15_distance", "MLP_2x256_dropout0.2", "XGBoost_depth4_eta0.1", "NaiveBayes_gaussian"]
+
+
+def run(argv):
+    out, err = io.StringIO(), io.StringIO()
+    status = main(argv, stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def wide(k: int, n: int, *, seed: int = 0, missing=(3, 2)) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    names = [NAMES[i % len(NAMES)] + ("" if i < len(NAMES) else f"_v{i // len(NAMES)}") for i in range(k)]
+    skill = rng.normal(0.0, 0.03, k)
+    table = pd.DataFrame({m: np.round(0.75 + skill[j] + rng.normal(0.0, 0.05, n), 4) for j, m in enumerate(names)},
+                         index=pd.Index([f"ds{i}" for i in range(n)], name="dataset"))
+    if missing is not None:
+        table.iloc[missing] = np.nan
+    return table
+
+
+def across_dataset_order(table: pd.DataFrame) -> list:
+    """The across-dataset ranking computed here with scipy: mean rank (1 = best, ties averaged) over the
+    methods with a result on every dataset, best first (ties in the file's order), then the others."""
+    complete = [m for m in table.columns if table[m].notna().all()]
+    ranks = np.vstack([rankdata(-row) for row in table[complete].to_numpy(dtype=float)]).mean(axis=0)
+    ranked = [complete[i] for i in np.lexsort((np.arange(len(complete)), ranks))]
+    return ranked + [m for m in table.columns if m not in complete]
+
+
+def figure_orders(monkeypatch):
+    """Capture, for every figure the command saves, the methods in the order its key (or its rows) lists them."""
+    from mcda.present.plots import _style
+
+    seen = {}
+    real = _style.save_formats
+
+    def capture(fig, paths):
+        name = paths[0].stem
+        keys = [leg for leg in fig.legends if leg.get_title().get_text().startswith("methods")]
+        if keys:
+            seen[name] = [t.get_text().strip().split(" ", 1)[1] for t in keys[0].get_texts()]
+        else:  # names on the rows
+            seen[name] = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+        return real(fig, paths)
+
+    monkeypatch.setattr(_style, "save_formats", capture)
+    return seen
+
+
+def test_every_figure_of_a_run_sorts_and_numbers_the_methods_alike(tmp_path, monkeypatch):
+    table = wide(14, 12)
+    path = tmp_path / "scores.csv"
+    table.to_csv(path)
+    seen = figure_orders(monkeypatch)
+    status, out, err = run(["compare", str(path), "--metric", "accuracy", "--out", str(tmp_path / "out"),
+                            "--rng", "0", "--signed-rank", "never",
+                            "--figures", "superiority,relation,posterior_bars,rank_stability"])
+    assert status == 0, err
+    expected = across_dataset_order(table)
+    assert expected[-1] == table.columns[2]  # the incomplete method comes last
+    assert set(seen) == {"superiority", "relation", "posterior_bars", "rank_stability"}
+    for name, methods in seen.items():
+        # rank_stability ranks the complete methods only: the same numbers, the excluded one absent
+        assert methods == [m for m in expected if m in methods], name
+        assert len(methods) >= len(expected) - 1, name
+
+
+def test_the_rule_is_in_the_help(capsys):
+    assert run(["compare", "--help"])[0] == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "Every figure sorts and numbers the methods in one order, the across-dataset ranking" in text
+    assert "--cd-width {auto,column,page}" in text
+
+
+def test_the_help_lists_every_registered_post_hoc_test(capsys):
+    from mcda.stats.procedures import names
+
+    run(["compare", "--help"])
+    text = "".join(capsys.readouterr().out.split())  # argparse wraps at spaces and hyphens
+    registered = names("posthoc")
+    assert {"finner", "holland", "li", "rom"} <= set(registered)  # the four the help once left out
+    for name in registered:
+        assert f",{name}(" in text or f":{name}(" in text, name
+
+
+def test_the_cd_diagram_of_many_long_names_goes_across_the_page_on_one_page(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import mcda
+    from mcda.app.cli import cd_width_for
+    from mcda.data.readers import read_scores
+
+    path = tmp_path / "scores.csv"
+    wide(50, 30, missing=None).to_csv(path)
+    report = mcda.Report(read_scores(str(path), metric="accuracy"), metric="accuracy")
+    assert cd_width_for(report) == "page"
+    assert cd_width_for(report, "column") == "column"
+    from mcda.present.plots._layout import PageOutOfRange
+
+    with pytest.raises(PageOutOfRange) as caught:
+        report.plot_critical_difference(width="page", page=10**9)
+    assert caught.value.n_pages == 1
+    with pytest.raises(PageOutOfRange) as caught:
+        report.plot_critical_difference(width="column", page=10**9)
+    assert caught.value.n_pages > 1  # what the column width did at 50 methods
+    short = mcda.Report(mcda.datasets.load("demsar2006"))
+    assert cd_width_for(short) == "column"  # four short names: the column fits
