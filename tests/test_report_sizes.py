@@ -142,3 +142,48 @@ def test_every_correlated_t_row_is_baycomp_on_its_own_pair(rope):
         expected = baycomp.CorrelatedTTest.probs(x, y, rope=rope, runs=2)
         np.testing.assert_allclose(got[[0, 2]] if rope == 0 else got, expected, rtol=0, atol=1e-14)
         assert row.mean_diff == pytest.approx(np.mean(x - y), abs=1e-15)
+
+
+# --------------------------------------------------------------------------- samplers refused by their cost
+
+def _folds(n_methods: int):
+    return mcda.datasets.synthetic(n_datasets=6, n_methods=n_methods, n_seeds=5, rng=1)
+
+
+def test_the_samplers_state_their_cost_and_refuse_past_the_compute_limit():
+    from mcda._core.validation import McdaArgumentError
+    from mcda.stats.bayesian import hierarchical, plackett_luce
+
+    cube = _folds(5)
+    with mcda.set_options(compute_limit=1.0):
+        with pytest.raises(McdaArgumentError) as caught:
+            mcda.hierarchical_comparison(cube, rope=0.01, runs=1, rng=0)
+    # 10 pairs × 4 chains × 11,000 draws × 6 datasets × the measured cost of a step
+    seconds = 10 * 4 * 11_000 * 6 * hierarchical.SECONDS_PER_STEP
+    assert caught.value.argument == "n_samples" and caught.value.value == 10_000
+    message = str(caught.value)
+    assert "10 pairs of 5 methods" in message and f"about {seconds:.0f} s of one core" in message
+    assert "compute_limit" in message and "scores.mcda.sel(method=" in message
+
+    flat = mcda.reduce_seeds(cube, how="mean")
+    with mcda.set_options(compute_limit=1e-3):
+        with pytest.raises(McdaArgumentError, match="6 rankings of 5 methods") as caught:
+            mcda.plackett_luce(flat, rng=0, n_samples=1000, n_warmup=100)
+    assert caught.value.argument == "n_samples" and caught.value.value == 1000
+    seconds = 4 * 1100 * 6 * 25 * plackett_luce.SECONDS_PER_STEP
+    assert f"about {seconds:.0f} s of one core" in str(caught.value)
+    with mcda.set_options(compute_limit=None):   # no limit: it runs
+        assert mcda.plackett_luce(flat, rng=0, n_samples=200, n_warmup=100).n_rankings == 6
+    with pytest.raises(ValueError, match="`compute_limit` must be more than 0"):
+        mcda.set_options(compute_limit=0)
+
+
+def test_the_report_says_which_sampler_it_left_out_and_why():
+    report = mcda.Report(_folds(5), rng=0)
+    report.raw.attrs["cv_runs"] = 1
+    with mcda.set_options(compute_limit=1e-3), pytest.warns(mcda.SmallSampleWarning):   # 6 datasets
+        text = report.overview()
+    assert "== Bayesian Plackett-Luce ranking" in text and "== Hierarchical model" in text
+    lines = [line.strip() for line in text.splitlines()]
+    assert any(line.startswith("not computed: the Plackett-Luce sampler runs") for line in lines)
+    assert any(line.startswith("not computed: the hierarchical model runs") for line in lines)

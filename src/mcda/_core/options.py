@@ -6,6 +6,10 @@ intervals). A call that would exceed it is refused *before* allocating, with the
 the way on (fewer resamples, fewer kept draws, or a larger limit), instead of growing until the
 operating system kills the process.
 
+``compute_limit`` bounds, in the same way, the seconds of one core a sampler may be asked for
+(a Markov chain per pair of methods grows with the square of their number): a call whose
+estimate exceeds it is refused before it starts, with the estimate and the way on.
+
 >>> import mcda
 >>> mcda.get_options()["memory_limit"] == 2 * 2**30
 True
@@ -19,7 +23,8 @@ from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 
 import re
 
-__all__ = ["set_options", "get_options", "check_allocation", "check_count_allocation", "format_bytes"]
+__all__ = ["set_options", "get_options", "check_allocation", "check_count_allocation", "check_compute",
+           "format_bytes"]
 
 _UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
           "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
@@ -47,8 +52,20 @@ def _parse_bytes(value) -> int:
     return int(nbytes)
 
 
-_VALIDATORS = {"memory_limit": _parse_bytes}
-_OPTIONS: dict = {"memory_limit": 2 * 2**30}
+def _parse_seconds(value) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise McdaArgumentTypeError(f"`compute_limit` must be a number of seconds or None (no limit); got {value!r}",
+                                    argument="compute_limit", value=value)
+    if not value > 0:
+        raise McdaArgumentError(f"`compute_limit` must be more than 0 seconds (or None: no limit); got {value!r}",
+                                argument="compute_limit", value=value)
+    return float(value)
+
+
+_VALIDATORS = {"memory_limit": _parse_bytes, "compute_limit": _parse_seconds}
+_OPTIONS: dict = {"memory_limit": 2 * 2**30, "compute_limit": 600.0}
 
 
 def get_options() -> dict:
@@ -63,6 +80,8 @@ class set_options:  # noqa: N801 - used as a function and a context manager, as 
     ----------
     memory_limit : int, float or str, default 2 GiB
         The most one call may allocate for what it keeps (bytes, or a size such as ``"8GiB"``).
+    compute_limit : float or None, default 600
+        The most seconds of one core a sampler may be asked for, by its estimate (None: no limit).
 
     Raises
     ------
@@ -128,3 +147,27 @@ def check_count_allocation(name: str, value: int, bytes_each: float, what: str, 
     raise McdaArgumentError(f"`{name}`={value:,} {what}: about {format_bytes(nbytes)}, over the memory limit of "
                             f"{format_bytes(limit)}. {way_on}, or raise the limit with "
                             "mcda.set_options(memory_limit=...).", argument=argument or name, value=value)
+
+
+def format_seconds(seconds: float) -> str:
+    """``90`` → ``'1.5 minutes'``; ``7200`` → ``'2.0 hours'``."""
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.1f} minutes"
+    return f"{seconds / 3600:.1f} hours"
+
+
+def check_compute(seconds: float, what: str, way_on: str, *, argument: str | None = None, value=None) -> None:
+    """Refuse, before starting, work estimated past ``compute_limit`` seconds of one core.
+
+    ``what`` says what the work is and how it was counted (``"4 chains × 11,000 draws × 30
+    datasets for each of 19,900 pairs"``); ``way_on`` how to ask for less (an argument of the
+    call). The estimate is an upper bound measured on one core; the message shows it.
+    """
+    limit = _OPTIONS["compute_limit"]
+    if limit is None or seconds <= limit:
+        return
+    raise McdaArgumentError(f"{what}: about {format_seconds(seconds)} of one core, over the compute limit of "
+                            f"{format_seconds(limit)}. {way_on}, or raise the limit with "
+                            "mcda.set_options(compute_limit=...) (None: no limit).", argument=argument, value=value)

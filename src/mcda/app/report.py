@@ -932,8 +932,8 @@ class Report:
     def _plackett_luce_text(self) -> str:
         try:
             result = self.plackett_luce()
-        except ValueError as exc:
-            return f"not applicable: {exc}"
+        except ValueError as exc:   # n_samples: refused by its cost (mcda.set_options(compute_limit=...))
+            return f"{'not computed' if getattr(exc, 'argument', None) == 'n_samples' else 'not applicable'}: {exc}"
         frame = result.to_frame().set_index("method").loc[result.order]
         lines = [f"{result.n_rankings} rankings ({result.n_tied_rankings} with ties, order inside a tie sampled as "
                  "unknown); worth = P(ranked first on a new dataset)"]
@@ -948,8 +948,8 @@ class Report:
     def _hierarchical_text(self, max_pairs: int) -> str:
         try:
             result = self.hierarchical()
-        except ValueError as exc:
-            return f"not applicable: {exc}"
+        except ValueError as exc:   # n_samples: refused by its cost (mcda.set_options(compute_limit=...))
+            return f"{'not computed' if getattr(exc, 'argument', None) == 'n_samples' else 'not applicable'}: {exc}"
         table = result.to_frame()
         lines = [f"rho {result.rho:g} ({result.runs} run(s) of cross-validation), rope {result.rope:g}, decision "
                  f"for the next dataset at P >= {result.threshold:g}"]
