@@ -8,6 +8,7 @@ a dozen methods, so the test stays fast.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -187,3 +188,40 @@ def test_the_report_says_which_sampler_it_left_out_and_why():
     lines = [line.strip() for line in text.splitlines()]
     assert any(line.startswith("not computed: the Plackett-Luce sampler runs") for line in lines)
     assert any(line.startswith("not computed: the hierarchical model runs") for line in lines)
+
+
+# --------------------------------------------------------------------------- the LaTeX table of paired tests
+
+def test_pairwise_latex_past_its_rows_is_refused_naming_control(monkeypatch, tmp_path):
+    from mcda._core.validation import McdaArgumentError
+    from mcda.present import latex
+
+    monkeypatch.setattr(latex, "PAIRWISE_MAX_ROWS", 30)   # 6 datasets × 10 pairs = 60 rows; 6 × 4 against a control
+    result = mcda.paired_tests(_folds(5))
+    with pytest.raises(McdaArgumentError) as caught:
+        latex.pairwise_to_latex(result, tmp_path / "pairwise.tex")
+    assert caught.value.argument == "result" and not (tmp_path / "pairwise.tex").exists()
+    message = str(caught.value)
+    assert "60 (dataset, pair) comparisons (6 datasets × up to 10 pairs)" in message and "control=" in message
+    text = latex.pairwise_to_latex(result, control="method_0")   # 6 × 4 rows: set
+    assert "% mcda: paired t test, alpha 0.05, control method_0" in text and sum(" & " in line for line in text.splitlines()) == 1 + 6 * 4
+
+
+def test_mcda_compare_says_which_table_it_did_not_write(monkeypatch, tmp_path):
+    import io
+
+    from mcda.app.cli import main
+    from mcda.present import latex
+
+    monkeypatch.setattr(latex, "PAIRWISE_MAX_ROWS", 30)
+    frame = _folds(5).to_dataframe(name="score").reset_index()
+    frame.to_csv(tmp_path / "scores.csv", index=False)
+    out = io.StringIO()
+    with warnings.catch_warnings():   # the command line reports warnings in its text
+        warnings.simplefilter("ignore")
+        status = main(["compare", str(tmp_path / "scores.csv"), "--metric", "accuracy", "--out",
+                       str(tmp_path / "out"), "--no-figures", "--rng", "0"], stdout=out)
+    assert status == 0
+    assert not (tmp_path / "out" / "pairwise.tex").exists() and (tmp_path / "out" / "scores.tex").exists()
+    assert "not written: pairwise.tex (`result` holds 60 (dataset, pair) comparisons" in out.getvalue()
+    assert "--control NAME writes pairwise_control.tex" in out.getvalue()

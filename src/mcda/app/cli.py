@@ -872,12 +872,18 @@ def _compare(args, stdout) -> int:
             if not report.compare_not_applicable():  # else the overview said why
                 comparison_to_latex(report.compare(), stage / "comparison.tex")
                 written.append(str(stage / "comparison.tex"))
+            unwritten = []   # tables too long to read (mcda.export.PAIRWISE_MAX_ROWS): said, not written
             if report.has_seeds:
-                report.pairwise_to_latex(stage / "pairwise.tex")
-                written.append(str(stage / "pairwise.tex"))
-                if args.control is not None:  # "my method vs each baseline": Holm over its k-1 per dataset
-                    report.pairwise_to_latex(stage / "pairwise_control.tex", control=args.control)
-                    written.append(str(stage / "pairwise_control.tex"))
+                tables = [("pairwise.tex", None)] + ([("pairwise_control.tex", args.control)]
+                                                     if args.control is not None else [])
+                for name, control in tables:  # with --control, "my method vs each baseline": Holm over its k-1
+                    try:
+                        report.pairwise_to_latex(stage / name, control=control)
+                        written.append(str(stage / name))
+                    except McdaArgumentError as exc:
+                        if exc.argument != "result":
+                            raise
+                        unwritten.append(f"{name} ({exc})")
             (stage / "report.txt").write_text(f"source: {source}\n{text}\n{notes_text}", encoding="utf-8")
             written.append(str(stage / "report.txt"))
             md_notes = ("\n## Notes\n\n" + "".join(f"- {n}\n" for n in notes)) if notes else ""
@@ -885,6 +891,10 @@ def _compare(args, stdout) -> int:
                                              encoding="utf-8")
             written.append(str(stage / "report.md"))
             stdout.write(f"\n== Files written to {out_dir}/\n")
+            for line in unwritten:
+                stdout.write(f"  not written: {' '.join(line.split())}\n")
+            if unwritten and args.control is None:
+                stdout.write("  (--control NAME writes pairwise_control.tex: that method against each other one)\n")
             jobs = args.jobs if args.jobs is not None else (None if args.from_python else "auto")
             written += _figures(report, stage, stdout, ("none",) if args.no_figures else args.figures, jobs=jobs,
                                 cd_width=args.cd_width)

@@ -474,6 +474,12 @@ def scores_to_latex(source, path=None, *, bold_best: bool = True, digits: int = 
 
 # --------------------------------------------------------------------------- paired tests
 
+#: The most (dataset, pair) rows :func:`pairwise_to_latex` sets: about 200 pages. Beyond it (12
+#: methods on 150 datasets, 200 methods on one) the table is refused, naming ``control=``.
+PAIRWISE_MAX_ROWS = 10_000
+_PAIRWISE_ROW_BYTES = 75   # a row's LaTeX, measured at 200 methods (42 MB for 597,000 rows)
+_ROWS_PER_PAGE = 50
+
 def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None = None,
                       label: str | None = None, control: str | None = None) -> str:
     r"""The paired tests within each dataset: mean difference and interval, raw and Holm-adjusted p, markers.
@@ -499,6 +505,9 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
 
     Notes
     -----
+    At most :data:`PAIRWISE_MAX_ROWS` comparisons are set (about 200 pages); a larger result is
+    refused before anything is written, naming ``control=`` (k − 1 rows per dataset).
+
     Markers follow the Holm-adjusted p-value: ``*`` p ≤ α, ``**`` p ≤ α/5, ``***`` p ≤ α/50
     (0.05, 0.01, 0.001 at α = 0.05). A pair whose test does not apply shows "--" (the caption
     then says what it means) and its reason in a comment line; the mean difference is row minus column in the metric's own
@@ -526,6 +535,15 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
         if own is None:
             frame = result.control_rows(control)
     control = control if control is not None else own
+    if len(frame) > PAIRWISE_MAX_ROWS:
+        per_dataset = frame.groupby("dataset", sort=False).size()
+        raise McdaArgumentError(
+            f"`result` holds {len(frame):,} (dataset, pair) comparisons ({len(per_dataset):,} datasets × up to "
+            f"{int(per_dataset.max()):,} pairs): about {len(frame) * _PAIRWISE_ROW_BYTES / 2**20:,.0f} MiB of LaTeX, "
+            f"{len(frame) // _ROWS_PER_PAGE + 1:,} pages, over the {PAIRWISE_MAX_ROWS:,} rows this table is set for. "
+            + ("Pass control=... (the k - 1 comparisons of one method per dataset), or a result of fewer datasets "
+               "or methods" if control is None else "Pass a result of fewer datasets or methods"),
+            argument="result")
     if control is None:
         names, key, key_table = _method_keys(methods)
     else:   # the control is named in the caption; the keys number the other methods from M1
