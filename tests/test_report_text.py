@@ -1,8 +1,11 @@
 """Report.text(), the reading paragraph, the signed-rank view and figures that quote the text's numbers."""
 
+import io
 import re
 
 import matplotlib
+import numpy as np
+import pandas as pd
 import pytest
 
 import mcda
@@ -67,3 +70,55 @@ def test_each_warning_is_issued_once():
         report.overview()
     messages = [str(w.message) for w in caught]
     assert messages and len(messages) == len(set(messages))
+
+
+# --------------------------------------------------------------------------- labels cannot write Markdown
+
+
+_INJECTED = "a\n# Injected\n[x](javascript:alert(1))"
+
+
+def _commonmark_unescape(text: str) -> str:
+    # CommonMark 0.31, section 2.4: a backslash before any ASCII punctuation character is that character
+    import re
+
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)
+
+
+def test_markdown_escape_is_undone_exactly_by_commonmarks_rule():
+    from hypothesis import given, settings, strategies as st
+
+    from mcda.present.writeup import markdown_escape, text_escape
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.text())
+    def check(label):
+        escaped = markdown_escape(label)
+        assert "\n" not in escaped and "\r" not in escaped
+        assert _commonmark_unescape(escaped) == text_escape(label)  # it renders as the label, on one line
+
+    check()
+    assert markdown_escape(_INJECTED) == r"a\n\# Injected\n\[x\](javascript:alert(1))"
+
+
+@pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
+def test_a_method_named_like_markdown_is_written_as_text(tmp_path):
+    from mcda.app.cli import main
+
+    names = [_INJECTED, "b|c", "<img src=x onerror=alert(1)>"]
+    scores = np.random.default_rng(0).uniform(0.5, 0.9, (8, 3))
+    report = mcda.Report(mcda.score_cube(scores, metric="accuracy", method_names=names), rng=0)
+    text = report.text(references=False)
+    assert not [line for line in text.splitlines() if line.startswith("# ") and line != "# mcda report: accuracy"]
+    unescaped = re.compile(r"(?<!\\)(\[x\]\(|<img|\|)")  # markup not preceded by a backslash
+    assert not unescaped.search(text)
+    assert r"a\n\# Injected\n\[x\](javascript:alert(1))" in text and r"b\|c" in text
+    # the command line's report.md too, and its notes
+    frame = pd.DataFrame({"dataset": np.repeat([f"d{i}" for i in range(8)], 3), "method": names * 8,
+                          "score": scores.ravel()})
+    frame.to_csv(tmp_path / "scores.csv", index=False)
+    status = main(["compare", str(tmp_path / "scores.csv"), "--metric", "accuracy", "--no-figures", "--rng", "0",
+                   "--out", str(tmp_path / "out")], stdout=io.StringIO(), stderr=io.StringIO())
+    assert status == 0
+    md = (tmp_path / "out" / "report.md").read_text()
+    assert "\n# Injected" not in md and not unescaped.search(md)

@@ -1390,10 +1390,10 @@ class Report:
         references : bool
             Append the BibTeX entries of every work cited (``[@key]`` in the text).
         """
-        from mcda.present.writeup import BIBTEX, methods_and_results
+        from mcda.present.writeup import BIBTEX, markdown_escape, methods_and_results
 
         methods, results, reading, cites = self._once(lambda: methods_and_results(self, max_pairs=max_pairs))
-        name = self.metric_name()
+        name = markdown_escape(self.metric_name())
         parts = [f"# mcda report: {name}", "", "## Methods", "", methods, "", "## Results", "", results, "",
                  "## Reading the procedures together", "", reading]
         if references and cites:

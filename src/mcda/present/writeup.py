@@ -16,7 +16,33 @@ from mcda._core.results import p_text
 from mcda.data.cards import better_phrase
 from mcda.stats.procedures import PROCEDURES, display_name
 
-__all__ = ["methods_and_results", "BIBTEX"]
+#: Control characters (a label's newline would start a line of its own: a forged heading or row) shown as escapes.
+_CONTROLS = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7f]} | {0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"}
+#: Markdown's (and pandoc's) punctuation that can start markup in running text, backslash-escaped (CommonMark
+#: lets any ASCII punctuation be escaped so): emphasis, code, links and images, raw HTML and entities, table
+#: cells, headings, strike-through, math and citations.
+_MARKDOWN = {ord(c): "\\" + c for c in "\\`*_[]<>|#~&$@"}
+
+
+def text_escape(label) -> str:
+    """A label as one line of plain text: control characters (newlines, tabs, terminal escapes) shown as
+    their escapes (``"a\\nb"`` → ``a\\nb``), so a label cannot forge a line of its own."""
+    return str(label).translate(_CONTROLS)
+
+
+def comment_escape(text) -> str:
+    """Text inside an HTML comment (report.md's first line): one line (:func:`text_escape`), and no ``>``,
+    so no ``-->`` ends the comment early."""
+    return str(text).translate(_CONTROLS | {ord(">"): "&gt;"})
+
+
+def markdown_escape(label) -> str:
+    """A label in running Markdown text (as :func:`mcda.present.latex.latex_escape` for LaTeX): one line
+    (:func:`text_escape`), Markdown's markup characters backslash-escaped, so it renders as the text it is."""
+    return str(label).translate(_CONTROLS | _MARKDOWN)
+
+
+__all__ = ["methods_and_results", "BIBTEX", "markdown_escape", "text_escape", "comment_escape"]
 
 BIBTEX = {
     "demsar2006": """@article{demsar2006,
@@ -426,7 +452,7 @@ def _incomplete_posthoc(comparison, cite) -> str:
     """The post-hoc of an incomplete design in the methods sentence: its words, its adjustment, its citations."""
     words, keys = _posthoc_words(comparison.posthoc_test)
     adjusted = f", {_display(comparison.adjust)}-adjusted" if comparison.adjust else ""
-    against = f" against {comparison.control}, chosen beforehand," if comparison.control else ""
+    against = f" against {markdown_escape(comparison.control)}, chosen beforehand," if comparison.control else ""
     return f"{words}{against} {cite(*keys)}{adjusted}" if keys else f"{words}{against}{adjusted}"
 
 
@@ -518,6 +544,8 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
     """(methods paragraph, results paragraph, reading paragraph, BibTeX keys used)."""
     from mcda import __version__
 
+    md = markdown_escape  # every label written into the Markdown
+
     cites: list[str] = []
 
     def cite(*keys) -> str:
@@ -541,7 +569,7 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
     rope = report.rope_value()
     alpha = report.alpha
     if report.settings["rope"] is None and card is not None:
-        rope_words = (f"±{rope:g}, the noise floor of the {card.name} metric card"
+        rope_words = (f"±{rope:g}, the noise floor of the {md(card.name)} metric card"
                       + (f" ({card.noise_floor_justification[0].lower()}{card.noise_floor_justification[1:].rstrip('.')})"
                          if card.noise_floor_justification else ""))
     else:
@@ -550,7 +578,7 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
     if factor != 1.0:  # the scores were converted on reading: the rope in the units they were given in too
         rope_words += f" (±{rope * factor:g} in the units of the scores as given)"
 
-    methods = [f"We compared {n_methods} methods on {n_datasets} datasets by {name} ({better})."]
+    methods = [f"We compared {n_methods} methods on {n_datasets} datasets by {md(name)} ({better})."]
     scale = report.raw.attrs.get("scale")
     if scale:
         methods.append(f"Scores were converted on reading ({scale}), so the card's range and noise floor apply.")
@@ -585,7 +613,7 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
             if comparison.excluded:
                 what += (f"; {len(comparison.excluded)} method{'s' if len(comparison.excluded) != 1 else ''} "
                          "lacking results on some datasets "
-                         f"({', '.join(f'{m}: {len(v)} dataset' + ('s' if len(v) != 1 else '') for m, v in comparison.excluded.items())}) "
+                         f"({', '.join(f'{md(m)}: {len(v)} dataset' + ('s' if len(v) != 1 else '') for m, v in comparison.excluded.items())}) "
                          + ("were left out of this test (they appear in the pairwise comparisons on the datasets "
                             "they have)" if len(comparison.excluded) != 1 else "was left out of this test (it appears "
                             "in the pairwise comparisons on the datasets it has)"))
@@ -596,7 +624,7 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
             methods.append(what + ".")
             test = comparison.test
             words, keys = _posthoc_words(test)
-            against = f" against {comparison.control}, chosen beforehand," if comparison.control else ""
+            against = f" against {md(comparison.control)}, chosen beforehand," if comparison.control else ""
             methods.append(f"Only if the omnibus test rejected, pairs were compared with {words}{against} "
                            f"{cite(*keys) if keys else ''} at a family-wise α = {alpha:g}.".replace(" .", "."))
         elif comparison.design == "balanced incomplete":
@@ -608,7 +636,7 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
             methods.append(f"Not every method was run on every dataset; to use every result, methods were ranked "
                            f"within each dataset among those present and compared with {phrase('skillings-mack')} "
                            f"{cited('skillings-mack')} at α = {alpha:g} (datasets per method: "
-                           + ", ".join(f"{m} {int(n)}" for m, n in comparison.datasets_per_method.items())
+                           + ", ".join(f"{md(m)} {int(n)}" for m, n in comparison.datasets_per_method.items())
                            + f"); only if it rejected, pairs were compared with {_incomplete_posthoc(comparison, cite)} "
                            "(each pair net of the competitors its two methods met on their datasets).")
     methods.append(f"For every pair of methods, on the datasets both have, we counted the datasets on which each is "
@@ -661,12 +689,12 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
             results.append(f"The Skillings–Mack test {verb} equal ranks (SM = {f.statistic:.2f}, df = {f.df}, "
                            f"{_p_eq(f.pvalue)}).")
         order = comparison.mean_ranks.sort_values(kind="stable")
-        results.append("Mean ranks (1 = best): " + ", ".join(f"{m} {r:.2f}" for m, r in order.items()) + ".")
+        results.append("Mean ranks (1 = best): " + ", ".join(f"{md(m)} {r:.2f}" for m, r in order.items()) + ".")
         tested, separated, control = _family(comparison)
         if comparison.posthoc is not None:
             results.append(f"The post-hoc test separated {len(separated)} of {len(tested)} comparisons"
-                           + (f" against {control}" if control is not None else "")
-                           + (": " + _listing([f"{a} ranks better than {b}" for a, b in separated], max_pairs)
+                           + (f" against {md(control)}" if control is not None else "")
+                           + (": " + _listing([f"{md(a)} ranks better than {md(b)}" for a, b in separated], max_pairs)
                               if separated else "") + ".")
         elif f.rejected:
             results.append("No post-hoc test applies to this design, so no pair may be claimed different from it.")
@@ -675,8 +703,8 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
     sup = report.superiority().to_frame()
     sig = sup[sup["superior"].notna()] if "superior" in sup.columns else sup.iloc[0:0]
     results.append(f"The pairwise sign tests found {len(sig)} of {len(sup)} pairs significantly different after "
-                   "adjustment" + (": " + _listing([f"{r.superior} better than "
-                                                   f"{r.method_b if r.superior == r.method_a else r.method_a}"
+                   "adjustment" + (": " + _listing([f"{md(r.superior)} better than "
+                                                   f"{md(r.method_b if r.superior == r.method_a else r.method_a)}"
                                                    for r in sig.itertuples(index=False)], max_pairs) if len(sig)
                                    else "") + ".")
     sign = BayesDecisions(report.bayesian())
@@ -684,8 +712,8 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
     if not skipped:
         bayesian_results.append(("signed-rank", BayesDecisions(report.bayesian_signed_rank())))
     for label, decisions in bayesian_results:
-        text = [f"{a} better than {b} (P = {p:.3f})" if kind == "better" else
-                f"{a} and {b} practically equivalent (P = {p:.3f})" for a, b, p, kind in decisions.claims]
+        text = [f"{md(a)} better than {md(b)} (P = {p:.3f})" if kind == "better" else
+                f"{md(a)} and {md(b)} practically equivalent (P = {p:.3f})" for a, b, p, kind in decisions.claims]
         results.append(f"The Bayesian {label} test decided {decisions.counts()}"
                        + (": " + _listing(text, max_pairs) if text else "") + ".")
     if "seed" in cube.dims:
@@ -694,7 +722,7 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
         results.append(f"Within datasets, {n_sig} of {len(tests)} (dataset, pair) differences were significant over "
                        f"seeds at α = {alpha:g}.")
 
-    reading = reading_paragraph(report, comparison, sign, alpha)
+    reading = reading_paragraph(report, comparison, sign, alpha, escape=md)
     return " ".join(methods), " ".join(results), reading, cites
 
 
@@ -714,13 +742,15 @@ def _plural(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def reading_paragraph(report, comparison, decisions, alpha: float) -> str:
-    """One or two sentences on what each procedure supports when they disagree (or that they agree).
+def reading_paragraph(report, comparison, decisions, alpha: float, *, escape=None) -> str:
+    """One or two sentences on what each procedure supports when they disagree (or that they agree);
+    ``escape`` writes a label (default :func:`text_escape`; :func:`markdown_escape` in Markdown).
 
     ``decisions`` is the :class:`BayesDecisions` of the report's Bayesian sign test (the one the
     Results paragraph counts); the post-hoc's family (all pairs, or only the pairs with the
     control) is read from its pair decisions, never assumed.
     """
+    escape = text_escape if escape is None else escape
     if not isinstance(decisions, BayesDecisions):  # a result
         decisions = BayesDecisions(decisions)
     tested, separated_list, control = _family(comparison)
@@ -739,7 +769,7 @@ def reading_paragraph(report, comparison, decisions, alpha: float) -> str:
     Test = test[0].upper() + test[1:]
 
     def pair_words(a, b, p):
-        words = f"the Bayesian sign test's P = {p:.3f} that {a} is better than {b} by more than the rope (±{rope:g})"
+        words = f"the Bayesian sign test's P = {p:.3f} that {escape(a)} is better than {escape(b)} by more than the rope (±{rope:g})"
         if (a, b) in sign:
             words += f", and the pairwise sign test ({adjusted} {_p_eq(sign[(a, b)])})"
         return words
@@ -763,7 +793,7 @@ def reading_paragraph(report, comparison, decisions, alpha: float) -> str:
         a, b, p = better[0]
         return (f"The omnibus test does not reject at α = {alpha:g}, so no difference in mean rank may be claimed; "
                 f"{bayes_counts}, and {pair_words(a, b, p)} {'support' if (a, b) in sign else 'supports'} a claim "
-                f"about that pair only. Write it as such (e.g. \"{a} is probably better than {b}, P = {p:.3f}\"), "
+                f"about that pair only. Write it as such (e.g. \"{escape(a)} is probably better than {escape(b)}, P = {p:.3f}\"), "
                 "not as a significant difference between the methods.")
     if comparison.posthoc is None:  # the omnibus rejects but no post-hoc applies (unbalanced incomplete design)
         example = next(((a, b, p) for a, b, p in better if (a, b) in sign), better[0] if better else None)
@@ -772,14 +802,14 @@ def reading_paragraph(report, comparison, decisions, alpha: float) -> str:
                 f"{sign_words()} and {bayes_counts}.")
         if example is not None:
             a, b, p = example
-            text += f" For example, write \"{a} is better than {b}\" citing {pair_words(a, b, p)}."
+            text += f" For example, write \"{escape(a)} is better than {escape(b)}\" citing {pair_words(a, b, p)}."
         return text
 
     n_tested = len(tested)
     if control is not None:
-        family = (f"{len(separated)} of the {n_tested} pairs with {control}, the only pairs it tests, while "
+        family = (f"{len(separated)} of the {n_tested} pairs with {escape(control)}, the only pairs it tests, while "
                   f"controlling the chance of any false claim among those {n_tested} comparisons at once")
-        family_short = f"the {n_tested} pairs with {control}"
+        family_short = f"the {n_tested} pairs with {escape(control)}"
         comparison_words = "in the comparisons against the control"
     else:
         family = (f"{len(separated)} of {n_tested} pairs while controlling the chance of any false claim among all "
@@ -794,25 +824,25 @@ def reading_paragraph(report, comparison, decisions, alpha: float) -> str:
     if outside:
         a, b, p = outside[0]
         beyond = (f" {_plural(len(outside), 'pair', 'pairs')} the Bayesian sign test decides with one method "
-                  f"better {'is' if len(outside) == 1 else 'are'} not among {family_short} (e.g. {a} better than "
-                  f"{b}, P = {p:.3f}): {test} neither supports nor contradicts "
+                  f"better {'is' if len(outside) == 1 else 'are'} not among {family_short} (e.g. {escape(a)} better than "
+                  f"{escape(b)}, P = {p:.3f}): {test} neither supports nor contradicts "
                   f"{'it' if len(outside) == 1 else 'them'}.")
     if bayes_only:
         a, b, p = bayes_only[0]
         return (f"The procedures answer different questions: {test} separates {family}, and it does "
-                f"not separate {a} from {b}; {pair_words(a, b, p)} {'speak' if (a, b) in sign else 'speaks'} about "
-                f"that pair alone. The data license writing that {a} is probably better than {b} (P = {p:.3f})"
+                f"not separate {escape(a)} from {escape(b)}; {pair_words(a, b, p)} {'speak' if (a, b) in sign else 'speaks'} about "
+                f"that pair alone. The data license writing that {escape(a)} is probably better than {escape(b)} (P = {p:.3f})"
                 + (f" and that it wins significantly more datasets (sign test, {over_pairs})" if (a, b) in sign
                    else "")
-                + f", not that {a} ranks significantly better than {b} {comparison_words}." + beyond)
+                + f", not that {escape(a)} ranks significantly better than {escape(b)} {comparison_words}." + beyond)
     if freq_only:
         a, b = freq_only[0]
-        return (f"{Test} separates {a} from {b} by mean rank, but the Bayesian sign test does "
-                f"not find {a} better by more than the rope (±{rope:g}) with P ≥ {decisions.threshold:g}"
+        return (f"{Test} separates {escape(a)} from {escape(b)} by mean rank, but the Bayesian sign test does "
+                f"not find {escape(a)} better by more than the rope (±{rope:g}) with P ≥ {decisions.threshold:g}"
                 + next((f" (it decides the two practically equivalent, P = {p:.3f})" for x, y, p in decisions.equivalent
                         if {x, y} == {a, b}), "")
                 + f": write that "
-                f"{a} ranks significantly better than {b}, without claiming a practically relevant difference."
+                f"{escape(a)} ranks significantly better than {escape(b)}, without claiming a practically relevant difference."
                 + beyond)
     if separated:
         return (f"{Test} and the Bayesian sign test agree on {family_short}: both find one method better on the same "
