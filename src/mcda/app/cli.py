@@ -775,17 +775,10 @@ class _StagedOutput:
                 shutil.rmtree(old, ignore_errors=True)
 
 
-def _comment_text(text) -> str:
-    """Text inside an HTML comment of report.md: one line, and no ``-->`` to end the comment early."""
-    from mcda.present.writeup import text_escape
-
-    return text_escape(text).replace("-->", "--&gt;")
-
-
 def _compare(args, stdout) -> int:
     from mcda.data.cards import UnknownMetricError
     from mcda.present.latex import comparison_to_latex
-    from mcda.present.writeup import markdown_escape
+    from mcda.present.writeup import comment_escape, markdown_escape
     from mcda.app.report import Report
 
     data, source = _load(args)
@@ -895,7 +888,7 @@ def _compare(args, stdout) -> int:
             (stage / "report.txt").write_text(f"source: {source}\n{text}\n{notes_text}", encoding="utf-8")
             written.append(str(stage / "report.txt"))
             md_notes = ("\n## Notes\n\n" + "".join(f"- {markdown_escape(n)}\n" for n in notes)) if notes else ""
-            (stage / "report.md").write_text(f"<!-- source: {_comment_text(source)}; written by mcda compare -->\n"
+            (stage / "report.md").write_text(f"<!-- source: {comment_escape(source)}; written by mcda compare -->\n"
                                              f"{paper}{md_notes}",
                                              encoding="utf-8")
             written.append(str(stage / "report.md"))
