@@ -1,8 +1,8 @@
 """mcda against scmamp and base R, run live: one Rscript call computes every oracle number.
 
 The oracle is scmamp's own R code (github b0rxa/scmamp, sourced from tests/oracles/scmamp/, see
-its PROVENANCE.md) and R's ``stats`` (``friedman.test``, ``quade.test``, ``p.adjust``), run by
-``tests/oracles/run_scmamp.R`` on fresh designs (k = 3–10, N = 8–60, continuous and tied) and on
+its PROVENANCE.md) and R's ``stats`` (``friedman.test``, ``quade.test``, ``p.adjust``, ``wilcox.test``), run by
+``tests/oracles/run_scmamp.R`` on eleven fresh designs (k = 3–10, N = 8–60, continuous and tied) and on
 three published data sets (Demšar 2006 table 6, García & Herrera 2008 table 2 = scmamp's
 ``data.gh.2008``, García et al. 2010). Equal to 1e-12: Friedman, Iman–Davenport, the pairwise
 z, Holm, Hochberg, Hommel, Bonferroni, BH, BY, Holland, Finner, Li, Shaffer, Quade (R). The
@@ -33,7 +33,7 @@ SCRIPT = HERE / "oracles" / "run_scmamp.R"
 H = "higher_is_better"
 # (k, N, tied): tied designs are small integers (ties within a dataset and among the ranges, all exact in binary)
 FRESH = [(3, 8, False), (4, 15, True), (5, 24, False), (6, 30, True), (7, 15, False), (7, 15, True),
-         (8, 40, True), (9, 60, False), (10, 20, True), (4, 12, False)]
+         (8, 40, True), (9, 60, False), (10, 20, True), (4, 12, False), (3, 56, True)]
 PUBLISHED = ("demsar2006", "garcia_herrera2008", "garcia2010")
 
 
@@ -253,3 +253,12 @@ def test_aligned_ranks_equal_scmamp_without_ties(oracle, design):
     res = mcda.friedman_aligned_ranks_test(DESIGNS[design], H)
     np.testing.assert_allclose(res.statistic, _scalar(oracle, design, "scmamp_aligned_T"), rtol=1e-12)
     np.testing.assert_allclose(res.pvalue, _scalar(oracle, design, "scmamp_aligned_p"), rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("design", [name for name in NAMES if DESIGNS[name].shape[0] > 50])
+def test_wilcoxon_over_datasets_equals_r_wilcox_test_in_its_normal_range(oracle, design):
+    # above 50 datasets scipy's (and mcda's) "auto" is the normal approximation with the tie correction, zeros
+    # dropped, as R's wilcox.test(exact = FALSE, correct = FALSE); below it mcda is exact, as scipy
+    frame = DESIGNS[design]
+    res = mcda.pairwise_over_datasets(frame[["m0", "m1"]], H, test="wilcoxon", adjust="holm").to_frame()
+    np.testing.assert_allclose(res["p_raw"].iloc[0], oracle[design, "r_wilcox_p"][1, 2], rtol=1e-9, atol=1e-12)

@@ -86,6 +86,10 @@ for (path in sort(Sys.glob(file.path(folder, "design_*.csv")))) {
     controlled(design, paste0("scmamp_control_", fun), c(NA, suppressWarnings(get(fun)(pc))))
   }
   controlled(design, "scmamp_control_adjustRom", c(NA, adjustRom(pc, alpha = 0.05)))
+  # base R's Wilcoxon signed-rank test of columns 1 and 2 over the datasets: the normal approximation with
+  # the tie correction, zeros dropped, no continuity correction
+  w <- suppressWarnings(stats::wilcox.test(x[, 1], x[, 2], paired = TRUE, exact = FALSE, correct = FALSE))
+  emit(design, "r_wilcox_p", w$p.value, 1, 2)
 }
 out <- do.call(rbind, rows)
 write.csv(out, file.path(folder, "oracle.csv"), row.names = FALSE, quote = FALSE)
