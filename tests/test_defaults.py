@@ -362,3 +362,19 @@ def test_the_latex_caption_says_when_the_bootstrap_is_too_narrow():
     boot = mcda.export.scores_to_latex(mcda.summary(cube, ci_method="bootstrap", n_resamples=999, rng=0))
     assert "With 5 seeds the percentile bootstrap is too narrow" in boot
     assert "too narrow" not in mcda.export.scores_to_latex(mcda.summary(cube))
+
+
+def test_the_forest_plot_says_when_the_bootstrap_is_too_narrow():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    cube = mcda.datasets.synthetic(n_datasets=2, n_methods=2, n_seeds=5, rng=0)
+    fig, _ = mcda.plots.plot_forest(mcda.summary(cube, ci_method="bootstrap", n_resamples=999, rng=0))
+    labels = " ".join(ax.get_xlabel() for ax in fig.axes).replace("\n", " ")
+    assert "percentile bootstrap (too narrow at 5 seeds) interval" in labels
+    plt.close(fig)
+    fig, _ = mcda.plots.plot_forest(mcda.summary(cube))
+    assert "too narrow" not in " ".join(ax.get_xlabel() for ax in fig.axes)
+    plt.close(fig)

@@ -285,6 +285,11 @@ def plot_forest(summary, *, metric=None, datasets=None, methods=None, sort: bool
         ax.tick_params(axis="y", length=0)
         ax.spines["left"].set_visible(False)
         how = "t" if summary.ci_method == "t" else "percentile bootstrap"
+        narrow = getattr(summary, "too_narrow", None)
+        if narrow is not None and len(narrow):  # said where the interval is drawn, as in the report's notes
+            n = narrow["n_seeds"]
+            how += (f" (too narrow at {int(n.min())}" + ("" if n.min() == n.max() else f"-{int(n.max())}")
+                    + " seeds)")
         name = metric or getattr(summary, "metric", None) or "score"
         where = ""
         if n_pages > 1:
@@ -386,6 +391,11 @@ def _plot_panels(summary, table, metric, datasets, methods, *, sort, band, page,
             panel.set_axisbelow(True)
             panel.set_title(_shorten(str(dataset), grid), fontsize=_style.FONT_SIZE - 1, pad=2)
         how = "t" if summary.ci_method == "t" else "percentile bootstrap"
+        narrow = getattr(summary, "too_narrow", None)
+        if narrow is not None and len(narrow):  # said where the interval is drawn, as in the report's notes
+            n = narrow["n_seeds"]
+            how += (f" (too narrow at {int(n.min())}" + ("" if n.min() == n.max() else f"-{int(n.max())}")
+                    + " seeds)")
         name = metric or getattr(summary, "metric", None) or "score"
         caption = (f"{name}: mean over seeds (dot) and {summary.confidence_level:.0%} {how} interval (line) per "
                    f"method; × no result; each panel its own scale")
