@@ -13,10 +13,12 @@ p-values at α.
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
 import pytest
+import xarray as xr
 from scipy import stats
 
 import mcda
@@ -27,10 +29,13 @@ PAIR = r"(method_\d+)"
 NUM = r"([0-9.]+(?:e[-+]?\d+)?)"
 
 
-def _scores(k, n, effect, seed, *, missing_cells=0, bibd=False):
-    """An (n, k) score matrix in (0, 1): a dataset level, a method effect, noise; NaN where a cell is missing."""
+def _scores(k, n, effect, seed, *, missing_cells=0, bibd=False, seeds=0):
+    """An (n, k) score matrix in (0, 1): a dataset level, a method effect, noise; NaN where a cell is missing.
+
+    With ``seeds``, an (n, k, seeds) array: each run the cell's score plus its own noise.
+    """
     gen = np.random.default_rng(seed)
-    level = gen.uniform(0.6, 0.8, size=(n, 1))
+    level = gen.uniform(0.55, 0.75, size=(n, 1))
     if effect == "null":  # differences far inside the accuracy card's rope (0.01): practically equivalent
         shift, sd = np.zeros(k), 0.001
     elif effect == "noisy":  # no real difference, noise larger than the rope: mostly inconclusive
@@ -46,6 +51,8 @@ def _scores(k, n, effect, seed, *, missing_cells=0, bibd=False):
         scores[np.arange(n), np.arange(n) % k] = np.nan
     if missing_cells:  # one method lacks the first few datasets: unbalanced
         scores[:missing_cells, 1] = np.nan
+    if seeds:
+        scores = scores[:, :, None] + gen.normal(0.0, 0.01, size=(n, k, seeds))
     return scores
 
 
@@ -72,6 +79,10 @@ DESIGNS = [
      {"missing": "available", "control": "method_0", "test": "holm"}, 3, False),
     ("k3-N20-null-missing-available", 3, 20, "null", {"missing": "available"}, 4, False),
     ("k5-N20-strong-balanced-incomplete", 5, 20, "strong", {"missing": "available"}, 0, True),
+    ("k5-N20-mixed-holm-all-pairs", 5, 20, "mixed", {"test": "holm"}, 0, False),
+    ("k5-N8-strong-control-hommel", 5, 8, "strong", {"control": "method_0", "test": "hommel"}, 0, False),
+    ("k8-N20-strong-control-rom", 8, 20, "strong", {"control": "method_7", "test": "rom"}, 0, False),
+    ("k3-N8-strong-seeds-bonferroni", 3, 8, "strong", {"_seeds": 3, "adjust": "bonferroni"}, 0, False),
     ("k8-N20-noisy-missing-methods-control", 8, 20, "noisy",
      {"missing": "methods", "control": "method_0", "test": "hochberg"}, 2, False),
 ]
@@ -107,20 +118,45 @@ def _p_matches(printed: str, value: float) -> bool:
     return _close(printed, value, 3)
 
 
-@pytest.fixture(scope="module", params=DESIGNS, ids=[d[0] for d in DESIGNS])
-def design(request):
-    name, k, n, effect, settings, missing_cells, bibd = request.param
-    scores = _scores(k, n, effect, seed=len(name), missing_cells=missing_cells, bibd=bibd)
+@functools.lru_cache(maxsize=None)
+def _build(index: int):
+    name, k, n, effect, settings, missing_cells, bibd = DESIGNS[index]
+    settings = dict(settings)
+    seeds = settings.pop("_seeds", 0)
+    scores = _scores(k, n, effect, seed=len(name), missing_cells=missing_cells, bibd=bibd, seeds=seeds)
+    if seeds:
+        scores = xr.DataArray(scores, dims=("dataset", "method", "seed"))
     cube = mcda.score_cube(scores, metric="accuracy")
     report = mcda.Report(cube, rng=0, signed_rank="never", **settings)
     text = report.text(max_pairs=100, references=False)
-    return name, scores, report, text
+    return name, np.asarray(scores), report, text
+
+
+@pytest.fixture(scope="module", params=range(len(DESIGNS)), ids=[d[0] for d in DESIGNS])
+def design(request):
+    return _build(request.param)
+
+
+def test_the_grid_reaches_every_kind_of_sentence():
+    """Each reading of the procedures (and each checked phrase) occurs in some design, so the checks run."""
+    texts = [_build(i)[3] for i in range(len(DESIGNS))]
+    readings = [_sections(t)[2] for t in texts]
+    for phrase in ("does not separate", "by mean rank, but the Bayesian sign test", "it decides the two practically "
+                   "equivalent", "agree on the", "the only pairs it tests", "not among the", "none as one method "
+                   "better", "the omnibus test does not reject at", "and the pairwise sign test (Holm-adjusted p",
+                   "and the pairwise sign test (Bonferroni-adjusted p", "in the comparisons against the control"):
+        assert any(phrase.lower() in r.lower() for r in readings), phrase
+    assert any("Within datasets" in t for t in texts)
+    assert {_build(i)[2].compare().design for i in range(len(DESIGNS))} == {"complete", "balanced incomplete",
+                                                                           "unbalanced incomplete"}
 
 
 def test_methods_counts(design):
     _, scores, report, text = design
     methods, _, _ = _sections(text)
     k, n = scores.shape[1], scores.shape[0]
+    if scores.ndim == 3:
+        scores = scores.mean(axis=2)
     assert methods.startswith(f"We compared {k} methods on {n} datasets")
     n_missing = int(np.isnan(scores).sum())
     match = re.search(r"(\d+) \(dataset, method\) cells? (?:have|has) no result", methods)
@@ -131,11 +167,19 @@ def test_methods_counts(design):
 
 def test_omnibus_and_mean_ranks(design):
     _, scores, report, text = design
+    if scores.ndim == 3:  # the report reduces the seeds by their mean
+        scores = scores.mean(axis=2)
     _, results, _ = _sections(text)
     comparison = report.compare()
     f = comparison.friedman
     verb = re.search(r"(rejected|did not reject) equal (?:mean )?ranks", results).group(1)
     assert (verb == "rejected") == bool(f.rejected)
+    p_values = re.findall(r"p = " + NUM, results.split("Mean ranks")[0])
+    assert len(p_values) == (1 if comparison.design == "unbalanced incomplete" else 2)
+    assert _p_matches(p_values[0], f.pvalue)
+    if len(p_values) == 2:
+        assert _p_matches(p_values[1], f.f_pvalue)
+        assert (f.f_pvalue <= comparison.alpha) == bool(f.rejected)  # the F form decides
     printed = dict(re.findall(PAIR + r" (\d+\.\d\d)", results.split("Mean ranks (1 = best): ")[1].split(". ")[0]))
     assert set(printed) == set(map(str, comparison.mean_ranks.index))
     for m, r in printed.items():
@@ -151,6 +195,7 @@ def test_omnibus_and_mean_ranks(design):
         chi2 = re.search(r"χ²_F\((\d+)\) = ([0-9.]+)", results)
         reference = stats.friedmanchisquare(*block.T)  # no ties in continuous scores: no correction to differ
         assert int(chi2.group(1)) == len(methods) - 1 and _close(chi2.group(2), reference.statistic, 2)
+        assert _p_matches(p_values[0], reference.pvalue)
 
 
 def test_posthoc_counts_and_pairs(design):
@@ -192,14 +237,16 @@ def test_sign_tests(design):
     raw = np.array([stats.binomtest(int(r.wins_a), int(r.wins_a + r.wins_b)).pvalue if r.wins_a + r.wins_b else np.nan
                     for r in table.itertuples(index=False)])
     adjusted = np.full(raw.size, np.nan)
-    adjusted[~np.isnan(raw)] = _holm(raw[~np.isnan(raw)])
+    tested = raw[~np.isnan(raw)]
+    adjusted[~np.isnan(raw)] = (_holm(tested) if report.adjust == "holm" else
+                                np.minimum(tested * tested.size, 1.0))  # Bonferroni
     np.testing.assert_allclose(table["p_adjusted"].to_numpy(dtype=float), adjusted, rtol=1e-9)
     assert int(match.group(1)) == int((np.nan_to_num(adjusted, nan=1.0) <= report.alpha).sum())
     lookup = {}
     for r, p in zip(table.itertuples(index=False), adjusted):
         lookup[(r.method_a, r.method_b)] = lookup[(r.method_b, r.method_a)] = p
     for a, b, p in re.findall(r"that " + PAIR + r" is better than " + PAIR + r" by more than the rope \(±[0-9.]+\), "
-                              r"and the pairwise sign test \(Holm-adjusted p = " + NUM + r"\)", reading):
+                              r"and the pairwise sign test \((?:Holm|Bonferroni)-adjusted p = " + NUM + r"\)", reading):
         assert _p_matches(p, lookup[(a, b)]) and lookup[(a, b)] <= report.alpha
 
 
@@ -291,7 +338,8 @@ def test_every_count_in_the_text_is_one_the_checks_read(design):
     _, _, _, text = design
     _, results, reading = _sections(text)
     known = [r"separated \d+ of \d+ comparisons", r"sign tests found \d+ of \d+ pairs", r"decided \d+ of \d+ pairs",
-             r"decides \d+ of \d+ pairs", r"separates \d+ of (?:the )?\d+ pairs", r"sign tests separate \d+ of \d+"]
+             r"decides \d+ of \d+ pairs", r"separates \d+ of (?:the )?\d+ pairs", r"sign tests separate \d+ of \d+",
+             r"Within datasets, \d+ of \d+ \(dataset, pair\)"]
     for paragraph in (results, reading):
         for hit in re.finditer(r"\d+ of (?:the )?\d+", paragraph):
             window = paragraph[max(0, hit.start() - 40):hit.end() + 20]
@@ -309,3 +357,21 @@ def test_the_overview_counts_the_same_decisions(design):
     assert (f"decided {len(better) + len(equivalent)} of {len(frame)} pairs ({len(better)} with one method better, "
             f"{len(equivalent)} practically equivalent); {n_open} inconclusive") in overview
     assert "  " + reading in overview
+
+
+def test_within_datasets_count(design):
+    """With seeds: the count of significant (dataset, pair) differences, against scipy's paired t and Holm."""
+    _, scores, report, text = design
+    _, results, _ = _sections(text)
+    match = re.search(r"Within datasets, (\d+) of (\d+) \(dataset, pair\) differences were significant", results)
+    if scores.ndim == 2:
+        assert match is None
+        return
+    table = report.pairwise().to_frame()
+    assert int(match.group(1)) == int(table["significant"].astype(bool).sum()) and int(match.group(2)) == len(table)
+    expected = 0
+    k = scores.shape[1]
+    for d in range(scores.shape[0]):
+        raw = [stats.ttest_rel(scores[d, i], scores[d, j]).pvalue for i in range(k) for j in range(i + 1, k)]
+        expected += int((_holm(raw) <= report.alpha).sum())
+    assert int(match.group(1)) == expected
