@@ -358,6 +358,40 @@ def test_a_report_shared_by_threads_keeps_each_views_own_warnings():
     assert any("SAFE" in str(w.message) for w in first + again)
 
 
+@pytest.mark.filterwarnings("ignore:noise from another thread")
+@pytest.mark.parametrize("view", ["overview", "text"])
+def test_the_texts_of_a_report_shared_by_threads_reissue_only_their_own_warnings(view):
+    import threading
+    import warnings
+
+    report = mcda.Report(mcda.datasets.load("duo2018"), rng=0)
+    started, stop = threading.Event(), threading.Event()
+
+    def noise():
+        while not stop.is_set():
+            warnings.warn("noise from another thread", UserWarning)
+            started.set()
+
+    other = threading.Thread(target=noise)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        other.start()
+        started.wait(60)
+        try:
+            getattr(report, view)()  # (the texts' warning capture recorded every thread's warnings)
+        finally:
+            stop.set()
+            other.join()
+    reissued = [w for w in caught if w.filename == __file__ and "noise from another thread" in str(w.message)
+                and w.lineno != noise.__code__.co_firstlineno + 2]
+    assert not reissued, [(w.filename, w.lineno) for w in reissued]
+    with warnings.catch_warnings(record=True) as again:
+        warnings.simplefilter("always")
+        getattr(report, view)()
+    assert not any("noise from another thread" in str(w.message) for w in again)
+    assert any("SAFE" in str(w.message) for w in caught + again)
+
+
 # --------------------------------------------------------------------------- memory: keep only what is asked for
 
 

@@ -1237,16 +1237,16 @@ class Report:
     # ------------------------------------------------------------------ for people
 
     def _once(self, compute):
-        """``compute()`` with each warning it raises re-issued once (views share results, and so warnings)."""
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+        """``compute()`` with each warning it raises re-issued once (views share results, and so warnings);
+        only this thread's warnings (another thread's are shown as they come, never re-issued here)."""
+        with _VIEW_LOCK, _this_threads_warnings() as caught:
             out = compute()
         seen = set()
-        for w in caught:
-            key = (str(w.message), w.category)
+        for message, category in caught:
+            key = (str(message), category)
             if key not in seen:
                 seen.add(key)
-                warnings.warn(w.message, w.category, stacklevel=user_stacklevel())
+                warnings.warn(message, category, stacklevel=user_stacklevel())
         return out
 
     def overview(self, *, max_pairs: int = 12) -> str:
