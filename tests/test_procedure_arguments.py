@@ -169,6 +169,10 @@ UNUSED = {
     "the exact posterior draws nothing to reproduce":
         (lambda: mcda.bayesian_sign_comparison(PAIR, H, rope=0.01, method="exact", reproduce="baycomp", rng=1),
          "reproduce"),
+    "the exact posterior takes no sample size":
+        (lambda: mcda.bayesian_sign_comparison(PAIR, H, rope=0.01, method="exact", n_samples=2000), "n_samples"),
+    "the exact posterior takes no seed":
+        (lambda: mcda.bayesian_sign_comparison(PAIR, H, rope=0.01, rng=0), "rng"),
     "a criterion needs a metric dim": (lambda: mcda.select_epoch(EPOCHS, criterion="accuracy"), "criterion"),
 }
 

@@ -19,7 +19,7 @@ import pandas as pd
 from scipy import special
 
 from mcda._core.results import Result, states_scale
-from mcda._core.validation import check_choice
+from mcda._core.validation import McdaArgumentError, check_choice
 from mcda.data.checks import resolve_rope
 from mcda.data.cube import single_score_cube
 from mcda.data.design import without_empty_datasets
@@ -297,7 +297,8 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
         ``"sampling"`` draws ``n_samples`` posterior samples per pair (and keeps them in
         ``draws`` for plotting).
     n_samples : int
-        Posterior draws per pair for ``method="sampling"`` (>= 1).
+        Posterior draws per pair for ``method="sampling"`` (>= 1); with ``method="exact"`` any
+        other value than the default raises (it would not be used), and so does an ``rng``.
     rng : numpy.random.Generator or seed, optional
         Source of the draws. With ``reproduce="baycomp"`` an int seed: every pair draws from
         a fresh ``numpy.random.RandomState(rng)``, exactly as baycomp's ``random_state``.
@@ -398,6 +399,12 @@ def bayesian_sign_comparison(scores, direction=None, *, rope=None, prior: str = 
     n_samples, reproduce, source, progress, keep_draws = _check_sampling(n_samples, reproduce, rng, progress,
                                                                          keep_draws,
                                                              method)
+    if method == "exact":  # the exact posterior draws nothing: a sample size or a seed would be silently unused
+        for name, given, default in (("n_samples", n_samples, 50_000), ("rng", rng, None)):
+            if given is not default and given != default:
+                raise McdaArgumentError(f"`{name}` is used only with method='sampling'; method='exact' integrates the "
+                                        f"posterior and draws nothing. Leave `{name}` out, or pass method='sampling'.",
+                                        argument=name, value=given)
     cube = single_score_cube(scores, direction, method_names=method_names, what="a comparison over datasets")
     rope = resolve_rope(cube, rope)
     counts = counts_from_cube(without_empty_datasets(cube), rope)
