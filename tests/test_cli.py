@@ -331,13 +331,13 @@ def test_extra_columns_are_ignored_with_a_note_and_control_means_holm(tmp_path):
     assert "holm against a" in out.lower()
 
 
-def test_a_wide_file_that_looks_transposed_gets_a_hint(tmp_path):
+def test_a_wide_file_that_looks_transposed_is_refused_and_offered_the_flags(tmp_path):
     path = tmp_path / "wide.csv"
     header = "name," + ",".join(f"d{i}" for i in range(6))  # rows are methods, columns datasets
     rows = [header] + [f"{m}," + ",".join(f"{0.6 + 0.01 * (i + j)}" for i in range(6)) for j, m in enumerate("abc")]
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     status, out, err = run(["compare", str(path), "--metric", "accuracy", "--no-figures", "--out",
                             str(tmp_path / "o")])
-    assert status == 0, err
-    assert "this wide file has 3 rows (read as datasets: 'a', 'b', 'c') and 6 columns" in out
-    assert "transposed" in out
+    assert status == 1
+    assert "this wide file has 3 rows (datasets, as written: 'a', 'b', 'c') and 6 method columns" in err
+    assert "give --transpose" in err and "give --no-transpose" in err

@@ -121,3 +121,98 @@ def test_the_cd_diagram_of_many_long_names_goes_across_the_page_on_one_page(tmp_
     assert caught.value.n_pages > 1  # what the column width did at 50 methods
     short = mcda.Report(mcda.datasets.load("demsar2006"))
     assert cd_width_for(short) == "column"  # four short names: the column fits
+
+
+# --------------------------------------------------------------------------- wide tables the wrong way round
+
+def test_a_table_with_a_row_per_method_is_refused_and_read_with_transpose(tmp_path):
+    table = wide(4, 9, missing=None)
+    path = tmp_path / "by_method.csv"
+    table.T.to_csv(path, index_label="name")  # 4 rows (methods) x 9 columns (datasets)
+    status, _, err = run(["compare", str(path), "--metric", "accuracy", "--no-figures", "--out", str(tmp_path / "a")])
+    assert status == 1
+    assert "4 rows (datasets, as written: 'GradientBoosting_depth6_lr0.05'" in err
+    assert "and 9 method columns ('ds0'" in err
+    assert "more method columns than dataset rows" in err  # the rule, stated
+    assert "give --transpose" in err and "give --no-transpose" in err
+    status, out, err = run(["compare", str(path), "--metric", "accuracy", "--no-figures", "--transpose",
+                            "--out", str(tmp_path / "b")])
+    assert status == 0, err
+    assert "9 datasets x 4 methods" in out
+    assert "read with --transpose: 4 rows as methods" in out
+    # read as written when the user says so: the nine dataset names are then methods
+    status, out, err = run(["compare", str(path), "--metric", "accuracy", "--no-figures", "--no-transpose",
+                            "--out", str(tmp_path / "c")])
+    assert status == 0, err
+    assert "4 datasets x 9 methods" in out
+
+
+def test_transpose_reads_the_same_scores_as_the_table_written_the_right_way(tmp_path):
+    from mcda.data.readers import read_scores
+
+    table = wide(5, 8)
+    right, wrong = tmp_path / "right.csv", tmp_path / "wrong.csv"
+    table.to_csv(right)
+    table.T.to_csv(wrong, index_label="method")
+    a = read_scores(str(right))
+    b = read_scores(str(wrong), transpose=True)
+    pd.testing.assert_frame_equal(a, b, check_names=False)
+    assert list(b.index) == list(table.index) and list(b.columns) == list(table.columns)
+
+
+def test_a_method_column_with_numeric_dataset_columns_asks_for_transpose(tmp_path):
+    path = tmp_path / "by_method.csv"
+    wide(4, 6, missing=None).T.to_csv(path, index_label="method")
+    status, _, err = run(["compare", str(path), "--metric", "accuracy", "--no-figures", "--out", str(tmp_path / "a")])
+    assert status == 1
+    assert "a 'method' column and 6 numeric columns ('ds0', 'ds1', 'ds2', 'ds3', … (2 more))" in err
+    assert "Give --transpose" in err
+
+
+@pytest.mark.parametrize("label", ["Average", "MEAN", "avg", "Total", "Rank", "Mean rank", "avg. rank"])
+def test_a_summary_row_is_refused_by_name_and_line(tmp_path, label):
+    table = wide(3, 6, missing=None)
+    table.loc[label] = table.mean()
+    path = tmp_path / "scores.csv"
+    table.to_csv(path)
+    status, _, err = run(["compare", str(path), "--metric", "accuracy", "--no-figures", "--out", str(tmp_path / "o")])
+    assert status == 1
+    assert f"the row {label!r} (line 8) is a summary of the other rows, not a dataset; delete it" in err
+
+
+def test_a_summary_column_is_refused_and_a_name_with_the_word_is_not(tmp_path):
+    table = wide(3, 6, missing=None)
+    table["Mean"] = table.mean(axis=1)
+    path = tmp_path / "scores.csv"
+    table.to_csv(path)
+    status, _, err = run(["compare", str(path), "--metric", "accuracy", "--no-figures", "--out", str(tmp_path / "o")])
+    assert status == 1
+    assert "the column 'Mean' is a summary of the other columns, not a method" in err
+    table = table.rename(columns={"Mean": "mean_teacher"}, index={"ds5": "average_precision_set"})
+    table.to_csv(path)
+    status, out, err = run(["compare", str(path), "--metric", "accuracy", "--no-figures", "--out",
+                            str(tmp_path / "o")])
+    assert status == 0, err
+    assert "6 datasets x 4 methods" in out
+
+
+def test_a_summary_row_of_a_transposed_table_is_not_a_method(tmp_path):
+    table = wide(3, 6, missing=None).T
+    table.loc["Average"] = table.mean()
+    path = tmp_path / "by_method.csv"
+    table.to_csv(path, index_label="name")
+    status, _, err = run(["compare", str(path), "--metric", "accuracy", "--no-figures", "--transpose",
+                          "--out", str(tmp_path / "o")])
+    assert status == 1
+    assert "the row 'Average' (line 5) is a summary of the other rows, not a method" in err
+
+
+def test_transpose_is_for_wide_files_only(tmp_path):
+    path = tmp_path / "tidy.csv"
+    path.write_text("dataset,method,score\nd1,a,0.5\nd1,b,0.6\nd2,a,0.4\nd2,b,0.7\n", encoding="utf-8")
+    status, _, err = run(["compare", str(path), "--metric", "accuracy", "--no-figures", "--no-transpose",
+                          "--out", str(tmp_path / "o")])
+    assert status == 1 and "--no-transpose applies to a wide file; this one is tidy" in err
+    status, _, err = run(["compare", "--example", "demsar2006", "--transpose", "--no-figures",
+                          "--out", str(tmp_path / "o")])
+    assert status == 1 and "--transpose reads a wide CSV file; --example data is not one" in err

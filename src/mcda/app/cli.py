@@ -199,6 +199,10 @@ def build_parser() -> argparse.ArgumentParser:
                               "more than about a minute and a half (pairs x draws x datasets; the report says so), "
                               "always, or never")
     compare.add_argument("--rng", type=int, help="seed of the random views (default: drawn and stored in the bundle)")
+    compare.add_argument("--transpose", action=argparse.BooleanOptionalAction, default=None,
+                         help="a wide file whose rows are methods and columns datasets: --transpose reads it so; "
+                              "--no-transpose reads the rows as datasets, as written. Without either, a wide file "
+                              "with more method columns than dataset rows is refused as possibly transposed")
     for role in ("dataset", "method", "score", "seed"):
         compare.add_argument(f"--{role}-column", metavar="NAME", help=f"the {role} column of a tidy file "
                                                                       f"(default: {role})")
@@ -295,6 +299,8 @@ def _load(args):
 
     if args.example and args.scores:
         raise CliError("give SCORES.csv or --example, not both")
+    if args.example and args.transpose is not None:
+        raise CliError(f"--{'' if args.transpose else 'no-'}transpose reads a wide CSV file; --example data is not one")
     if args.example:
         cube = mcda.datasets.load(args.example)
         if args.metric is not None or args.direction is not None:
@@ -304,7 +310,8 @@ def _load(args):
         raise CliError("give a CSV of scores (mcda compare SCORES.csv) or --example demsar2006|duo2018")
     columns = {role: getattr(args, f"{role}_column") for role in ("dataset", "method", "score", "seed")
                if getattr(args, f"{role}_column")}
-    return read_scores(args.scores, columns=columns, metric=args.metric), Path(args.scores).name
+    return read_scores(args.scores, columns=columns, metric=args.metric, transpose=args.transpose), \
+        Path(args.scores).name
 
 
 #: Every figure ``mcda compare`` can write, in the order it writes them (``--figures`` names).

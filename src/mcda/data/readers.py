@@ -803,7 +803,8 @@ def _numeric_column(frame: pd.DataFrame, column: str, source: str) -> pd.Series:
     return values
 
 
-def read_scores(path, *, columns: dict | None = None, metric: str | None = None) -> pd.DataFrame:
+def read_scores(path, *, columns: dict | None = None, metric: str | None = None,
+                transpose: bool | None = None) -> pd.DataFrame:
     """Read a tidy or wide CSV of scores, checking what a user can get wrong, with line numbers.
 
     Parameters
@@ -816,6 +817,12 @@ def read_scores(path, *, columns: dict | None = None, metric: str | None = None)
         Role -> column name for a tidy file, e.g. ``{"score": "ari", "dataset": "data"}``.
     metric : str, optional
         The metric: a tidy file without a ``score`` column may name its score column after it.
+    transpose : bool, optional
+        For a wide file: True reads its rows as methods and its columns as datasets, False as
+        written (rows are datasets). None (default) reads it as written unless it has more method
+        columns than dataset rows, which is refused (:data:`TRANSPOSED_RULE`) asking for one or the
+        other. Rows or columns labelled as summaries (Average, Mean, Total, Rank, ...:
+        :data:`SUMMARY_LABELS`) are refused in either reading, naming them.
 
     Returns
     -------
@@ -857,6 +864,11 @@ def read_scores(path, *, columns: dict | None = None, metric: str | None = None)
     if frame.empty:
         raise CliError(f"{source}: no data rows under the header")
     columns = dict(columns or {})
+    if transpose:  # rows are methods: the file is wide by the user's word, its first column the methods
+        if columns:
+            raise CliError(f"{source}: --transpose reads a wide file (rows are methods, columns datasets); the "
+                           f"--...-column options name the columns of a tidy file ({shown(sorted(columns))} given)")
+        return _read_wide(frame, frame.columns[0], source, transpose=True)
     for role, name in columns.items():
         if name not in frame.columns:
             raise CliError(f"{source}: no column {name!r} (given for the {role}); the columns are "
@@ -874,14 +886,25 @@ def read_scores(path, *, columns: dict | None = None, metric: str | None = None)
         elif len(named) > 1:
             raise CliError(f"{source}: columns {shown(named)} could each be the method column; name it with "
                            "--method-column")
+    if (roles["method"] in frame.columns and not columns and transpose is None and roles["dataset"] not in frame.columns
+            and roles["score"] not in frame.columns and len(frame.columns) > 2
+            and all(pd.to_numeric(frame[c], errors="coerce").notna().sum() == frame[c].notna().sum()
+                    for c in frame.columns if c != roles["method"])):
+        raise CliError(f"{source}: a {roles['method']!r} column and {len(frame.columns) - 1} numeric columns "
+                       f"({shown([c for c in frame.columns if c != roles['method']], 4)}) and no dataset or score "
+                       "column: a wide table with one row per method. Give --transpose to read its rows as methods "
+                       "and its columns as datasets")
     if roles["method"] in frame.columns:
+        if transpose is False:
+            raise CliError(f"{source}: --no-transpose applies to a wide file; this one is tidy (its method column "
+                           f"is {roles['method']!r})")
         out = _read_tidy(frame, roles, source, explicit_score="score" in columns, metric=metric)
         out.attrs["notes"] = notes + out.attrs.get("notes", [])
         return out
     if any(role in columns for role in ("method", "score", "seed", "epoch", "split", "metric")):
         raise CliError(f"{source}: no method column {roles['method']!r}; a tidy file needs one (name it with "
                        "--method-column), a wide file has one column per method")
-    return _read_wide(frame, roles["dataset"], source)
+    return _read_wide(frame, roles["dataset"], source, transpose=transpose)
 
 
 def _read_tidy(frame: pd.DataFrame, roles: dict, source: str, explicit_score: bool,
@@ -956,12 +979,53 @@ def _is_card(name: str) -> bool:
     return True
 
 
-def _read_wide(frame: pd.DataFrame, dataset_column: str, source: str) -> pd.DataFrame:
-    if dataset_column in frame.columns:
+#: Labels of rows or columns that summarise the others (normalised: lower case, words only); a wide
+#: table with one has it refused, naming it, since it is neither a dataset nor a method.
+SUMMARY_LABELS = frozenset({"average", "avg", "mean", "median", "total", "sum", "overall", "rank", "ranks",
+                            "mean rank", "average rank", "avg rank", "rank sum", "wins", "std", "sd", "stdev"})
+#: When an unmarked wide file is refused as possibly transposed (``mcda compare`` then asks for
+#: ``--transpose`` or ``--no-transpose``).
+TRANSPOSED_RULE = ("more method columns than dataset rows: benchmark tables are usually taller than wide, and a "
+                   "table written with one row per method is wider than tall")
+
+
+def _summary_label(label) -> bool:
+    """Whether ``label`` names a summary row or column (:data:`SUMMARY_LABELS`).
+
+    >>> _summary_label(" Average "), _summary_label("Avg. rank"), _summary_label("avg_lr0.05"), _summary_label("ds1")
+    (True, True, False, False)
+    """
+    import re
+
+    return " ".join(re.sub(r"[^a-z]+", " ", str(label).lower()).split()) in SUMMARY_LABELS \
+        and not re.search(r"\d", str(label))
+
+
+def _refuse_summaries(labels, columns, source: str, *, transpose: bool, rows_at) -> None:
+    """Refuse a summary row or column of a wide table, naming it (nothing is dropped silently)."""
+    row_kind, column_kind = ("method", "dataset") if transpose else ("dataset", "method")
+    for position, label in enumerate(labels):
+        if _summary_label(label):
+            raise CliError(f"{source}: the row {str(label).strip()!r} (line {rows_at[position]}) is a summary of the "
+                           f"other rows, not a {row_kind}; delete it from the file (mcda computes its own summaries; "
+                           f"a {row_kind} really named so needs another name)")
+    for label in columns:
+        if _summary_label(label):
+            raise CliError(f"{source}: the column {str(label).strip()!r} is a summary of the other columns, not a "
+                           f"{column_kind}; delete it from the file (mcda computes its own summaries; a {column_kind} "
+                           "really named so needs another name)")
+
+
+def _read_wide(frame: pd.DataFrame, dataset_column: str, source: str, *, transpose: bool | None = None) -> pd.DataFrame:
+    row_kind, column_kind = ("method", "dataset") if transpose else ("dataset", "method")
+    if dataset_column in frame.columns and not transpose:
         labels_column = dataset_column
     else:
         labels_column = frame.columns[0]
         numeric = pd.to_numeric(frame[labels_column], errors="coerce")
+        if numeric.notna().all() and transpose:
+            raise CliError(f"{source}: with --transpose the first column holds the method labels; the first column "
+                           f"{labels_column!r} holds numbers")
         if numeric.notna().all():
             raise CliError(f"{source}: a wide file needs dataset labels in its first column (or a 'dataset' column); "
                            f"the first column {labels_column!r} holds numbers. A tidy file needs a 'method' column")
@@ -975,23 +1039,38 @@ def _read_wide(frame: pd.DataFrame, dataset_column: str, source: str) -> pd.Data
     labels = frame[labels_column].astype(str).str.strip()
     empty = frame[labels_column].isna() | (labels == "")
     if empty.any():
-        raise CliError(f"{source}: empty dataset label at line {_line(frame.index[empty][0])}")
+        raise CliError(f"{source}: empty {row_kind} label at line {_line(frame.index[empty][0])}")
     repeated = labels.duplicated(keep=False)
     if repeated.any():
         label = labels[repeated].iloc[0]
         lines = [str(_line(i)) for i in labels.index[labels == label]]
-        raise CliError(f"{source}: dataset {label!r} appears on lines {' and '.join(lines)}; each dataset may appear "
-                       "once in a wide file (use a tidy file with a seed column for several runs)")
-    methods = [c for c in frame.columns if c != labels_column]
+        raise CliError(f"{source}: {row_kind} {label!r} appears on lines {' and '.join(lines)}; each {row_kind} may "
+                       "appear once in a wide file (use a tidy file with a seed column for several runs)")
+    others = [c for c in frame.columns if c != labels_column]
+    _refuse_summaries(labels.tolist(), others, source, transpose=bool(transpose),
+                      rows_at=[_line(i) for i in labels.index])
+    if transpose:
+        if len(labels) < 2:
+            raise CliError(f"{source}: with --transpose the rows are methods, and there is {len(labels)}; a comparison "
+                           "needs at least 2")
+        out = pd.DataFrame({d: _numeric_column(frame, d, source) for d in others})
+        out.index = pd.Index(labels.tolist(), name="method")
+        out = out.T
+        out.index.name = "dataset"
+        out.columns.name = None
+        out.attrs["notes"] = [f"read with --transpose: {len(labels)} rows as methods ({shown(labels.tolist(), 4)}), "
+                              f"{len(others)} columns as datasets ({shown(others, 4)})"]
+        return out
+    methods = others
     if len(methods) < 2:
         raise CliError(f"{source}: a wide file needs at least 2 method columns besides {labels_column!r}; it has "
                        f"{shown(methods, _SHOWN)}")
+    if transpose is None and len(methods) > len(labels):
+        raise CliError(
+            f"{source}: this wide file has {len(labels)} rows (datasets, as written: {shown(labels.tolist(), 4)}) and "
+            f"{len(methods)} method columns ({shown(methods, 4)}): {TRANSPOSED_RULE}. If its rows are methods, give "
+            "--transpose (rows read as methods, columns as datasets); if they are datasets, give --no-transpose")
     out = pd.DataFrame({m: _numeric_column(frame, m, source) for m in methods})
     out.index = pd.Index(labels.tolist(), name="dataset")
     out.attrs["notes"] = []
-    if len(methods) > len(labels):
-        out.attrs["notes"].append(
-            f"this wide file has {len(labels)} rows (read as datasets: {shown(labels.tolist(), 4)}) and {len(methods)} "
-            f"columns (read as methods: {shown(methods, 4)}); more methods than datasets often means the table is "
-            "transposed. If its rows are methods, transpose it (one row per dataset, one column per method)")
     return out
