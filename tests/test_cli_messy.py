@@ -133,7 +133,7 @@ def test_a_table_with_a_row_per_method_is_refused_and_read_with_transpose(tmp_pa
     assert status == 1
     assert "4 rows (datasets, as written: 'GradientBoosting_depth6_lr0.05'" in err
     assert "and 9 method columns ('ds0'" in err
-    assert "more method columns than dataset rows" in err  # the rule, stated
+    assert "more method columns than dataset rows, and no 'dataset' header" in err  # the rule, stated
     assert "give --transpose" in err and "give --no-transpose" in err
     status, out, err = run(["compare", str(path), "--metric", "accuracy", "--no-figures", "--transpose",
                             "--out", str(tmp_path / "b")])
@@ -205,6 +205,14 @@ def test_a_summary_row_of_a_transposed_table_is_not_a_method(tmp_path):
                           "--out", str(tmp_path / "o")])
     assert status == 1
     assert "the row 'Average' (line 5) is a summary of the other rows, not a method" in err
+
+
+def test_a_dataset_header_says_the_rows_are_datasets(tmp_path):
+    path = tmp_path / "scores.csv"
+    wide(9, 6, missing=None).to_csv(path)  # 6 datasets x 9 methods, the row labels headed 'dataset'
+    status, out, err = run(["compare", str(path), "--metric", "accuracy", "--no-figures", "--out", str(tmp_path / "o")])
+    assert status == 0, err
+    assert "6 datasets x 9 methods" in out
 
 
 def test_transpose_is_for_wide_files_only(tmp_path):

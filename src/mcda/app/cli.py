@@ -202,7 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--transpose", action=argparse.BooleanOptionalAction, default=None,
                          help="a wide file whose rows are methods and columns datasets: --transpose reads it so; "
                               "--no-transpose reads the rows as datasets, as written. Without either, a wide file "
-                              "with more method columns than dataset rows is refused as possibly transposed")
+                              "with more method columns than dataset rows is refused as possibly transposed, "
+                              "unless its first column is headed dataset")
     for role in ("dataset", "method", "score", "seed"):
         compare.add_argument(f"--{role}-column", metavar="NAME", help=f"the {role} column of a tidy file "
                                                                       f"(default: {role})")

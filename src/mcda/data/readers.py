@@ -820,8 +820,8 @@ def read_scores(path, *, columns: dict | None = None, metric: str | None = None,
     transpose : bool, optional
         For a wide file: True reads its rows as methods and its columns as datasets, False as
         written (rows are datasets). None (default) reads it as written unless it has more method
-        columns than dataset rows, which is refused (:data:`TRANSPOSED_RULE`) asking for one or the
-        other. Rows or columns labelled as summaries (Average, Mean, Total, Rank, ...:
+        columns than dataset rows and its row labels are not headed ``dataset``, which is refused
+        (:data:`TRANSPOSED_RULE`) asking for one or the other. Rows or columns labelled as summaries (Average, Mean, Total, Rank, ...:
         :data:`SUMMARY_LABELS`) are refused in either reading, naming them.
 
     Returns
@@ -985,8 +985,9 @@ SUMMARY_LABELS = frozenset({"average", "avg", "mean", "median", "total", "sum", 
                             "mean rank", "average rank", "avg rank", "rank sum", "wins", "std", "sd", "stdev"})
 #: When an unmarked wide file is refused as possibly transposed (``mcda compare`` then asks for
 #: ``--transpose`` or ``--no-transpose``).
-TRANSPOSED_RULE = ("more method columns than dataset rows: benchmark tables are usually taller than wide, and a "
-                   "table written with one row per method is wider than tall")
+TRANSPOSED_RULE = ("more method columns than dataset rows, and no 'dataset' header over the row labels to say the rows "
+                   "are datasets: benchmark tables are usually taller than wide, and a table written with one row per "
+                   "method is wider than tall")
 
 
 def _summary_label(label) -> bool:
@@ -1065,7 +1066,7 @@ def _read_wide(frame: pd.DataFrame, dataset_column: str, source: str, *, transpo
     if len(methods) < 2:
         raise CliError(f"{source}: a wide file needs at least 2 method columns besides {labels_column!r}; it has "
                        f"{shown(methods, _SHOWN)}")
-    if transpose is None and len(methods) > len(labels):
+    if transpose is None and len(methods) > len(labels) and labels_column != dataset_column:
         raise CliError(
             f"{source}: this wide file has {len(labels)} rows (datasets, as written: {shown(labels.tolist(), 4)}) and "
             f"{len(methods)} method columns ({shown(methods, 4)}): {TRANSPOSED_RULE}. If its rows are methods, give "
