@@ -115,13 +115,14 @@ def rank(values, *, descending: bool = False, scale=None, tolerance=None, exact:
     if x.ndim not in (1, 2):
         raise ValueError(f"`values` must be 1-D or 2-D; got {x.ndim} dimensions")
     rows = x.reshape(1, -1) if x.ndim == 1 else x
-    keys = -rows if descending else rows
     if scale is None and tolerance is None and not exact and rows.size >= RANK_KERNEL_MIN_CELLS:
         from mcda._core._kernels.rank_positions import rank_rows_average
 
         out = np.empty(rows.shape)
-        rank_rows_average(np.ascontiguousarray(-keys), out, float(SCORE_ULPS * EPS))
+        # the kernel ranks 1 = highest: the rows as they are (no copy when contiguous) for descending
+        rank_rows_average(np.ascontiguousarray(rows) if descending else -rows, out, float(SCORE_ULPS * EPS))
         return out.reshape(x.shape)
+    keys = -rows if descending else rows
     n_rows, k = rows.shape
     if k == 0:
         return np.empty(x.shape)

@@ -162,12 +162,14 @@ def rank_rows_average(values, out, relative):
             start = 0
             while start < m:
                 stop = start + 1
+                before = keys[order[start]]
                 while stop < m:
                     here = keys[order[stop]]
-                    before = keys[order[stop - 1]]
-                    if here != before and not (here - before <= relative * max(abs(here), abs(before))
-                                               and abs(here) < np.inf and abs(before) < np.inf):
+                    # sorted ascending, so here - before >= 0; inf - finite is inf (never within)
+                    if here != before and (here - before > relative * max(abs(here), abs(before))
+                                           or here - before == np.inf):
                         break
+                    before = here
                     stop += 1
                 rank = 0.5 * (start + stop + 1)  # mean of start+1 … stop
                 for a in range(start, stop):
