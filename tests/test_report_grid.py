@@ -59,7 +59,7 @@ def _scores(k, n, effect, seed, *, missing_cells=0, bibd=False, seeds=0):
 # (id, k, N, effect, settings, missing cells, balanced incomplete)
 DESIGNS = [
     ("k3-N8-null", 3, 8, "null", {}, 0, False),
-    ("k3-N8-strong", 3, 8, "strong", {}, 0, False),
+    ("k3-N8-strong", 3, 8, "strong", {"signed_rank": "always"}, 0, False),
     ("k3-N20-noisy-shaffer", 3, 20, "noisy", {"test": "shaffer"}, 0, False),
     ("k5-N20-strong-control-holm", 5, 20, "strong", {"control": "method_0", "test": "holm"}, 0, False),
     ("k5-N20-null-control-holm", 5, 20, "null", {"control": "method_0", "test": "holm"}, 0, False),
@@ -127,7 +127,7 @@ def _build(index: int):
     if seeds:
         scores = xr.DataArray(scores, dims=("dataset", "method", "seed"))
     cube = mcda.score_cube(scores, metric="accuracy")
-    report = mcda.Report(cube, rng=0, signed_rank="never", **settings)
+    report = mcda.Report(cube, **{"rng": 0, "signed_rank": "never", **settings})
     text = report.text(max_pairs=100, references=False)
     # the Markdown escapes its labels (method\_0); CommonMark's backslash escapes undone to read the names
     return name, np.asarray(scores), report, re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)
@@ -147,7 +147,7 @@ def test_the_grid_reaches_every_kind_of_sentence():
                    "better", "the omnibus test does not reject at", "and the pairwise sign test (Holm-adjusted p",
                    "and the pairwise sign test (Bonferroni-adjusted p", "in the comparisons against the control"):
         assert any(phrase.lower() in r.lower() for r in readings), phrase
-    assert any("Within datasets" in t for t in texts)
+    assert any("Within datasets" in t for t in texts) and any("signed-rank test decided" in t for t in texts)
     assert {_build(i)[2].compare().design for i in range(len(DESIGNS))} == {"complete", "balanced incomplete",
                                                                            "unbalanced incomplete"}
 
@@ -277,18 +277,28 @@ def test_bayesian_decisions_one_meaning(design):
     assert int((labels == "equivalent").sum()) == len(equivalent)
     counts = r"(\d+) of (\d+) pairs \((\d+) with one method better, (\d+) practically equivalent\)"
     expected = (len(better) + len(equivalent), len(frame), len(better), len(equivalent))
-    said = re.findall(r"decided " + counts, results)
+    said = re.findall(r"The Bayesian sign test decided " + counts, results)
     assert [tuple(map(int, s)) for s in said] == [expected]
+    signed = re.findall(r"The Bayesian signed-rank test decided " + counts, results)
+    if report.signed_rank_skipped():
+        assert not signed
+    else:  # the same meaning of "decided", read from the signed-rank result's probabilities
+        other = report.bayesian_signed_rank()
+        probs = other.to_frame()[["prob_a_better", "prob_equivalent", "prob_b_better"]].to_numpy(dtype=float)
+        reached = np.nan_to_num(probs, nan=0.0) >= other.threshold
+        n_better, n_equivalent = int((reached[:, 0] | reached[:, 2]).sum()), int(reached[:, 1].sum())
+        assert [tuple(map(int, s)) for s in signed] == [(n_better + n_equivalent, len(probs), n_better, n_equivalent)]
     for s in re.findall(r"decides " + counts, reading):  # the reading paragraph counts the same decisions
         assert tuple(map(int, s)) == expected
     assert ("no pair is decided" not in reading) or not expected[0]
+    assert {float(r) for r in re.findall(r"±([0-9.]+)", reading)} <= {report.bayesian().rope}
     if "none as one method better" in reading:
         assert not better
-    bayes_listed = re.findall(PAIR + r" better than " + PAIR + r" \(P = ([0-9.]+)\)",
-                              results.split("The Bayesian sign test decided")[1])
+    sign_part = results.split("The Bayesian sign test decided")[1].split("The Bayesian signed-rank test")[0]
+    bayes_listed = re.findall(PAIR + r" better than " + PAIR + r" \(P = ([0-9.]+)\)", sign_part)
     assert {(a, b) for a, b, _ in bayes_listed} == set(better)
     assert all(_close(p, better[(a, b)], 3) for a, b, p in bayes_listed)
-    eq_listed = re.findall(PAIR + r" and " + PAIR + r" practically equivalent \(P = ([0-9.]+)\)", results)
+    eq_listed = re.findall(PAIR + r" and " + PAIR + r" practically equivalent \(P = ([0-9.]+)\)", sign_part)
     assert {frozenset((a, b)) for a, b, _ in eq_listed} == set(equivalent)
     for p, a, b in re.findall(r"the Bayesian sign test's P = ([0-9.]+) that " + PAIR + r" is better than " + PAIR,
                               reading):

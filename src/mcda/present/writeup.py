@@ -494,7 +494,8 @@ class BayesDecisions:
     """What a Bayesian pairwise result decided, computed once from its labels, for every sentence that counts it.
 
     ``claims`` are :func:`bayes_claims`; ``total`` the result's pairs; ``n_inconclusive`` and
-    ``n_not_applicable`` the others; ``threshold`` the probability a region must reach.
+    ``n_not_applicable`` the others; ``threshold`` the probability a region must reach; ``rope`` the
+    result's region of practical equivalence.
     """
 
     def __init__(self, result):
@@ -504,6 +505,7 @@ class BayesDecisions:
         self.n_inconclusive = int((labels == "inconclusive").sum())
         self.n_not_applicable = int((labels == "not_applicable").sum())
         self.threshold = float(result.threshold)
+        self.rope = float(result.rope)
         self.better = [(a, b, p) for a, b, p, kind in self.claims if kind == "better"]
         self.equivalent = [(a, b, p) for a, b, p, kind in self.claims if kind == "equivalent"]
 
@@ -757,7 +759,7 @@ def reading_paragraph(report, comparison, decisions, alpha: float, *, escape=Non
     separated = set(separated_list)
     sign = _sign_significant(report)
     better = decisions.better
-    rope = report.rope_value()
+    rope = decisions.rope  # the rope the decisions were made with
     adjusted = f"{_display(report.adjust)}-adjusted" if report.adjust else "unadjusted"
     over_pairs = f"{_display(report.adjust)} over the pairs" if report.adjust else "unadjusted"
     bayes_counts = f"the Bayesian sign test decides {decisions.counts()}"
