@@ -687,3 +687,22 @@ def test_tradeoffs_and_weight_stability_are_legible_at_every_size(k, width):
     plt.close("all")
     fig, ax = plot_weight_stability(stability, width=width)
     assert_legible(fig, width=width)
+
+
+# --------------------------------------------------------------------------- 200 methods: the key under the matrix
+
+@pytest.mark.parametrize("plot", ["superiority", "relation"])
+def test_a_key_of_200_long_names_stays_under_the_matrix(plot):
+    # at 200 names the key cannot share a page with the matrix: the figure grows, the key never covers it
+    k = 200
+    scores = np.random.default_rng(0).normal(size=(8, k)) * 0.02 + np.linspace(0.6, 0.9, k)
+    report = _quiet(mcda.pairwise_superiority, mcda.score_cube(scores, metric="accuracy", method_names=long_names(k)),
+                    rope=0.01)
+    fig, ax = (plot_superiority(report) if plot == "superiority"
+               else plot_relation(_quiet(mcda.pairwise_transitivity, report)))
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    key = fig.legends[-1].get_window_extent(renderer)
+    matrix = ax.get_window_extent(renderer)
+    assert len(fig.legends[-1].get_texts()) == k
+    assert key.y1 <= matrix.y0 and min(matrix.width, matrix.height) > 0.5 * fig.bbox.width   # not squashed

@@ -166,7 +166,8 @@ def matrix_layout(k: int, labels, *, width: float, cell_text: str = "0.00*", max
     methods and no name is longer than :data:`LONG_NAME` characters; else columns by number
     and rows ``"name i"``; and when even those row labels would take more than 40 % of the
     width, rows by number too, with a key (number → name) under the matrix. The cells share
-    what is left, at most a page's height; tick labels shrink to the row spacing (not below
+    what is left, at most a page's height (a key too long to share a page with 40 % of it, at
+    its smallest font, makes the figure taller instead); tick labels shrink to the row spacing (not below
     :data:`MIN_FONT`; below that only every ``tick_step``-th row is labelled); a cell value is
     written when ``cell_text`` fits its cell at ``MIN_FONT + 0.5`` pt or more.
 
@@ -218,15 +219,23 @@ def matrix_layout(k: int, labels, *, width: float, cell_text: str = "0.00*", max
     key_font = ROW_FONT - 1.0
     key_cols = max(1, int(full // (label_width(key_labels, key_font) + 14.0))) if key else 0
     key_height = (math.ceil(k / key_cols) * _LINE_EM * key_font + 8.0) if key else 0.0
+    while key and key_height > 0.5 * max_height * 72.0 and key_font > MIN_FONT:   # a key of 200 names
+        key_font = max(key_font - 0.5, MIN_FONT)
+        key_cols = max(1, int(full // (label_width(key_labels, key_font) + 14.0)))
+        key_height = math.ceil(k / key_cols) * _LINE_EM * key_font + 8.0
     tick_font = ROW_FONT
     for _ in range(5):                     # the tick font follows the row spacing: a fixed point
         room = full - label_width(row_labels, tick_font) - extra_width * 72.0
         top_room = (_LINE_EM * tick_font if numbered else label_width(col_labels, tick_font)) + 22.0
-        cell = max(min(room / k, (max_height * 72.0 - top_room - key_height - 16.0) / k), 0.5)
+        # the matrix keeps at least 40 % of a page: a key too long to share the page with it makes
+        # the figure taller than a page, never lies over the matrix
+        cell = max(min(room / k, max((max_height * 72.0 - top_room - key_height - 16.0) / k,
+                                     0.4 * max_height * 72.0 / k)), 0.5)
         tick_font = max(min(ROW_FONT, cell / _LINE_EM), MIN_FONT)
     cell_font = min(ROW_FONT - 1.0, 0.85 * cell / max(len(cell_text) * _CHAR_EM, 1e-9), 0.8 * cell / _LINE_EM)
     annotate = cell_font >= MIN_FONT + 0.5
-    height = min((k * cell + top_room + key_height + 16.0) / 72.0, max_height)
+    height = (k * cell + top_room + key_height + 16.0) / 72.0
+    height = height if height > max_height and key_height > 0.5 * max_height * 72.0 else min(height, max_height)
     return {"numbered": numbered, "key": key, "row_labels": row_labels, "col_labels": col_labels,
             "key_labels": key_labels, "key_cols": key_cols, "key_font": key_font, "tick_font": tick_font,
             "tick_step": max(1, math.ceil(max(_LINE_EM * tick_font, (digits * _CHAR_EM * tick_font + 2.0) if numbered
