@@ -122,3 +122,37 @@ def test_a_method_named_like_markdown_is_written_as_text(tmp_path):
     assert status == 0
     md = (tmp_path / "out" / "report.md").read_text()
     assert "\n# Injected" not in md and not unescaped.search(md)
+
+
+# --------------------------------------------------------------------------- all-tied data: every sentence true
+
+
+@pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
+def test_all_tied_data_is_described_as_untestable_not_as_untied_or_not_rejected():
+    cube = mcda.score_cube(np.full((8, 3), 0.7), metric="accuracy")
+    friedman = mcda.friedman_test(cube)
+    assert np.isnan(friedman.pvalue) and friedman.tie_correction == 0  # every dataset is one tie
+    summary = friedman.summary()
+    assert "no ties" not in summary and "every dataset ties all methods" in summary
+    assert "does not reject" not in summary and "cannot be tested" in summary
+    text = mcda.Report(cube, rng=0).text(references=False)
+    assert "did not reject" not in text and "does not reject" not in text
+    assert "could not test equal mean ranks" in text and "Its p-values are undefined: every dataset ties" in text
+    advice = mcda.recommend_procedure(cube)
+    lines = advice.summary()
+    assert "rejected" not in lines.replace("not rejected", ""), lines
+    assert "not testable for method\\_0" not in lines and "not testable for method_0" in lines
+    assert np.isnan(advice.anova.statistic) and np.isnan(advice.anova.pvalue)  # was F = inf, p = 0
+
+
+@pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
+def test_conover_on_all_tied_data_gives_nan_with_its_reason():
+    from mcda._core.validation import Reason
+    from mcda.stats.across.rank_tests import conover_posthoc
+
+    tied = conover_posthoc(mcda.score_cube(np.full((8, 3), 0.7), metric="accuracy"))
+    assert tied.to_frame()["p_raw"].isna().all()
+    assert tied.reason_code is Reason.ALL_TIED and "every dataset ties all methods" in tied.reason
+    assert "note: every dataset ties all methods" in tied.summary()
+    varied = conover_posthoc(mcda.score_cube(np.random.default_rng(0).uniform(0.5, 0.9, (8, 3)), metric="accuracy"))
+    assert varied.reason == "" and varied.reason_code is Reason.NONE

@@ -173,6 +173,7 @@ class Reason(enum.Enum):
     IDENTICAL = "identical"              # every paired difference is exactly 0
     CONSTANT_DIFFERENCE = "constant"     # every paired difference equals one nonzero value
     TOO_FEW = "too_few"                  # fewer observations than the procedure needs
+    ALL_TIED = "all_tied"                # every dataset ties every method: the ranks carry no information
 
 
 class McdaWarning(Marked, UserWarning):

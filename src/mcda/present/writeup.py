@@ -679,7 +679,9 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
     results = []
     if comparison is not None:
         f = comparison.friedman
-        verb = "rejected" if f.rejected else "did not reject"
+        deciding = f.f_pvalue if comparison.design in ("complete", "balanced incomplete") else f.pvalue
+        untestable = not f.rejected and not np.isfinite(deciding)  # NaN, with the result's reason
+        verb = "rejected" if f.rejected else ("could not test" if untestable else "did not reject")
         if comparison.design == "complete":
             results.append(f"The Friedman test {verb} equal mean ranks (χ²_F({f.df}) = {f.statistic:.2f}, "
                            f"{_p_eq(f.pvalue)}; Iman–Davenport F({f.f_df[0]}, {f.f_df[1]}) = {f.f_statistic:.2f}, "
@@ -690,6 +692,8 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
         else:
             results.append(f"The Skillings–Mack test {verb} equal ranks (SM = {f.statistic:.2f}, df = {f.df}, "
                            f"{_p_eq(f.pvalue)}).")
+        if untestable and getattr(f, "reason", ""):
+            results.append(f"Its p-values are undefined: {md(f.reason)}.")
         order = comparison.mean_ranks.sort_values(kind="stable")
         results.append("Mean ranks (1 = best): " + ", ".join(f"{md(m)} {r:.2f}" for m, r in order.items()) + ".")
         tested, separated, control = _family(comparison)
@@ -766,6 +770,9 @@ def reading_paragraph(report, comparison, decisions, alpha: float, *, escape=Non
     if comparison is None:
         return ("Only the pairwise views apply here; each claims something about one pair on the datasets it shares, "
                 "not about all methods at once.")
+    omnibus = comparison.friedman
+    deciding = omnibus.f_pvalue if comparison.design in ("complete", "balanced incomplete") else omnibus.pvalue
+    omnibus_verdict = "does not reject" if np.isfinite(deciding) else "does not apply (its p-values are undefined)"
     entry = PROCEDURES.get(comparison.posthoc_test or comparison.test)
     test = entry.subject if entry is not None else comparison.test
     Test = test[0].upper() + test[1:]
@@ -783,7 +790,7 @@ def reading_paragraph(report, comparison, decisions, alpha: float, *, escape=Non
 
     if comparison.posthoc is None and not comparison.friedman.rejected:
         if not better:
-            text = (f"The omnibus test does not reject, and {bayes_counts}, none as one method better: the data "
+            text = (f"The omnibus test {omnibus_verdict}, and {bayes_counts}, none as one method better: the data "
                     "license no claim from either that one method is better than another")
             if decisions.equivalent:
                 text += (f"; for the {_plural(len(decisions.equivalent), 'pair', 'pairs')} decided practically "
@@ -793,7 +800,7 @@ def reading_paragraph(report, comparison, decisions, alpha: float, *, escape=Non
                          "about the methods as a whole")
             return text + "."
         a, b, p = better[0]
-        return (f"The omnibus test does not reject at α = {alpha:g}, so no difference in mean rank may be claimed; "
+        return (f"The omnibus test {omnibus_verdict} at α = {alpha:g}, so no difference in mean rank may be claimed; "
                 f"{bayes_counts}, and {pair_words(a, b, p)} {'support' if (a, b) in sign else 'supports'} a claim "
                 f"about that pair only. Write it as such (e.g. \"{escape(a)} is probably better than {escape(b)}, P = {p:.3f}\"), "
                 "not as a significant difference between the methods.")

@@ -75,8 +75,11 @@ def _anova(values: np.ndarray) -> RepeatedMeasuresAnova:
     ss_methods = n * float(((values.mean(axis=0) - grand) ** 2).sum())
     ss_datasets = k * float(((values.mean(axis=1) - grand) ** 2).sum())
     ss_error = float(((values - grand) ** 2).sum()) - ss_methods - ss_datasets
+    # sums of squares at the rounding of the scores themselves are 0 (constant scores gave F = inf, p = 0)
+    rounding = 1e-24 * float((values ** 2).sum())
+    ss_methods = 0.0 if ss_methods <= rounding else ss_methods
     df1, df2 = k - 1, (k - 1) * (n - 1)
-    if ss_error <= 0:
+    if ss_error <= rounding:
         statistic, pvalue = (math.inf, 0.0) if ss_methods > 0 else (math.nan, math.nan)
     else:
         statistic = (ss_methods / df1) / (ss_error / df2)
@@ -204,14 +207,22 @@ class ProcedureRecommendation(Result):
 
     def summary(self) -> str:
         """What was checked, what was found, and the recommendation."""
-        failing = self.normality.loc[~self.normality["normal"], "method"].tolist()
+        tested = self.normality["p_raw"].notna()
+        failing = self.normality.loc[~self.normality["normal"] & tested, "method"].tolist()
+        constant = self.normality.loc[~tested, "method"].tolist()  # p NaN: constant over the datasets
+        normality = ("all normal" if self.all_normal else "; ".join(
+            ([f"rejected for {shown(failing, fmt=str)}"] if failing else [])
+            + ([f"not testable for {shown(constant, fmt=str)} (constant over the datasets)"] if constant else [])))
+        residuals = (f"p = {self.residuals_pvalue:.3g} ({'normal' if self.residuals_normal else 'not normal'} at "
+                     f"alpha = {self.alpha:g})" if np.isfinite(self.residuals_pvalue)
+                     else "not testable (the residuals are constant)")
+        variances = (f"p = {self.homoscedasticity_pvalue:.3g} -> "
+                     + ("not rejected" if self.equal_variances else "rejected")
+                     if np.isfinite(self.homoscedasticity_pvalue) else "p = nan -> not testable (no variance)")
         lines = [f"{self.n_methods} methods over {self.n_datasets} datasets (opt-in check; nothing was switched)",
-                 f"  normality (Shapiro-Wilk per method at alpha/k = {self.alpha_normality:.3g}): "
-                 + ("all normal" if self.all_normal else f"rejected for {shown(failing, fmt=str)}"),
-                 f"  residuals of the additive model: p = {self.residuals_pvalue:.3g} "
-                 f"({'normal' if self.residuals_normal else 'not normal'} at alpha = {self.alpha:g})",
-                 f"  equal variances ({self.homoscedasticity_test}): p = {self.homoscedasticity_pvalue:.3g} -> "
-                 + ("not rejected" if self.equal_variances else "rejected"),
+                 f"  normality (Shapiro-Wilk per method at alpha/k = {self.alpha_normality:.3g}): {normality}",
+                 f"  residuals of the additive model: {residuals}",
+                 f"  equal variances ({self.homoscedasticity_test}): {variances}",
                  f"  repeated-measures ANOVA: F{self.anova.df} = {self.anova.statistic:.3f}, p = "
                  f"{self.anova.pvalue:.3g}; Greenhouse-Geisser epsilon = {self.anova.epsilon:.3f} "
                  f"(corrected p = {self.anova.pvalue_corrected:.3g})",
@@ -320,10 +331,13 @@ def recommend_procedure(scores, direction=None, *, alpha: float = 0.05, method_n
     residuals_pvalue = float(stats.shapiro(residuals.ravel()).pvalue) if np.ptp(residuals) > 0 else math.nan
     residuals_normal = bool(residuals_pvalue >= alpha)
     columns = [values[:, j] for j in range(k)]
-    if all_normal:
-        homoscedasticity_test, homoscedasticity_pvalue = "bartlett", float(stats.bartlett(*columns).pvalue)
+    homoscedasticity_test = "bartlett" if all_normal else "levene"
+    if all(np.ptp(column) == 0 for column in columns):  # no variance to compare: NaN (scipy: 0/0)
+        homoscedasticity_pvalue = math.nan
+    elif all_normal:
+        homoscedasticity_pvalue = float(stats.bartlett(*columns).pvalue)
     else:
-        homoscedasticity_test, homoscedasticity_pvalue = "levene", float(stats.levene(*columns).pvalue)
+        homoscedasticity_pvalue = float(stats.levene(*columns).pvalue)
     equal_variances = bool(homoscedasticity_pvalue >= alpha)
     anova = _anova(values)
     notes: list[str] = []

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from mcda._core.results import Result, pair_decisions_table
+from mcda._core.validation import Reason
 
 __all__ = ["PosthocResult", "pair_matrix"]
 
@@ -82,6 +83,10 @@ class PosthocResult(Result):
     exact : bool
         Whether ``pvalues`` are the exact p-values of the rank-sum differences (Eisinga et al.
         2017) rather than the normal approximation 2Φ(−|z|); see :func:`mcda.nemenyi`.
+    reason : str
+        Why the p-values are NaN ("" when they are not), e.g. every dataset ties all methods.
+    reason_code : Reason
+        The same as a code (``Reason.ALL_TIED``; ``Reason.NONE`` when there is none).
     """
 
     test: str
@@ -100,6 +105,8 @@ class PosthocResult(Result):
     df: float | None = None
     adjust: str | None = None
     exact: bool = False
+    reason: str = ""
+    reason_code: Reason = Reason.NONE
 
     def _pairs(self) -> tuple[list, list]:
         methods = list(self.mean_ranks.index)
@@ -183,4 +190,6 @@ class PosthocResult(Result):
             lines.append(f"  {better} ranks better than {worse} (mean rank {self.mean_ranks[better]:.3f} vs "
                          f"{self.mean_ranks[worse]:.3f}, difference {abs(row.rank_diff):.3f}), "
                          f"unadjusted p = {row.p_raw:.3g}, {self.test} p = {row.p_adjusted:.3g}")
+        if self.reason:
+            lines.append(f"note: {self.reason}")
         return "\n".join(lines)

@@ -205,7 +205,8 @@ class FriedmanResult(OmnibusResult):
 
     def summary(self) -> str:
         """The verdict, then Friedman χ² and Iman–Davenport F with their p-values."""
-        verdict = "rejects" if self.rejected else "does not reject"
+        verdict = ("rejects" if self.rejected else "does not reject" if np.isfinite(self.f_pvalue)
+                   else "cannot be tested (see the note)")
         return (f"{self.n_methods} methods over {self.n_datasets} datasets; omnibus {verdict} at alpha = "
                 f"{self.alpha:g}\n" + self._statistics_text())
 
@@ -214,6 +215,8 @@ class FriedmanResult(OmnibusResult):
             ties = (f" (untied, as Demsar 2006 defines it and the post-hoc standard error assumes; with the ties here "
                     f"the tie-corrected chi2 of scipy/R is {self.statistic_tied:.3f}, p = "
                     f"{_chi2_sf(self.statistic_tied, self.df):.3g})")
+        elif self.tie_correction < 1:  # C = 0: every dataset one tie of all methods
+            ties = " (every dataset ties all methods: the tie-corrected chi2 is 0/0)"
         else:
             ties = " (no ties: the untied and tie-corrected chi2 agree)"
         lines = [f"Friedman chi2({self.df}) = {self.statistic:.3f}, {p_text(self.pvalue)}{ties}",

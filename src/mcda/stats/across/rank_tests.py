@@ -35,7 +35,7 @@ from scipy import special, stats
 
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda._core.results import OmnibusResult, states_scale
-from mcda._core.validation import check_alpha, check_choice, check_control, shown
+from mcda._core.validation import Reason, check_alpha, check_choice, check_control, shown
 from mcda._core.numeric import rank
 from mcda.stats._shared.posthoc import PosthocResult, pair_matrix
 from mcda.stats._shared.multitest import PAIR_STRUCTURED, adjust_pvalues, canonical_adjustment
@@ -126,7 +126,8 @@ def _two_sided(statistic: np.ndarray, distribution: str, df: float | None) -> np
 
 def _build_posthoc(*, test: str, methods: list, mean_ranks: np.ndarray, scale: np.ndarray, standard_error: float,
                    control, adjust: str, alpha: float, n_datasets: int, distribution: str = "normal",
-                   df: float | None = None, simultaneous=None) -> PosthocResult:
+                   df: float | None = None, simultaneous=None, reason: str = "",
+                   reason_code: Reason = Reason.NONE) -> PosthocResult:
     """A PosthocResult from per-method locations ``scale`` (statistic = (scale_a − scale_b) / SE).
 
     ``simultaneous(statistic) -> adjusted p`` replaces the adjustment (Miller, single-step).
@@ -146,7 +147,8 @@ def _build_posthoc(*, test: str, methods: list, mean_ranks: np.ndarray, scale: n
                              pvalues_adjusted=series(adjusted, "p_adjusted"),
                              significant=series(adjusted <= alpha, "significant"), critical_difference=None,
                              n_datasets=n_datasets, n_methods=k, standard_error=standard_error,
-                             distribution=distribution, df=df, adjust=_shown_adjust(adjust))
+                             distribution=distribution, df=df, adjust=_shown_adjust(adjust), reason=reason,
+                             reason_code=reason_code)
     a, b = np.triu_indices(k, 1)
     statistic = (scale[a] - scale[b]) / standard_error
     raw = _two_sided(statistic, distribution, df)
@@ -162,7 +164,7 @@ def _build_posthoc(*, test: str, methods: list, mean_ranks: np.ndarray, scale: n
                          significant=pair_matrix(adjusted <= alpha, methods, False),
                          critical_difference=None, n_datasets=n_datasets, n_methods=k,
                          standard_error=standard_error, distribution=distribution, df=df,
-                         adjust=_shown_adjust(adjust))
+                         adjust=_shown_adjust(adjust), reason=reason, reason_code=reason_code)
 
 
 @dataclass(frozen=True, repr=False)
@@ -514,8 +516,11 @@ def conover_posthoc(scores, direction=None, *, adjust: str = "holm", control: st
     adjust_name = _adjustment(adjust, control=control, allow_single_step=True)
     s2 = (a1 - k * n * (k + 1) ** 2 / 4.0) / (k - 1)
     df = float((n - 1) * (k - 1))
+    reason, code = "", Reason.NONE
     if s2 <= 0:
         se = math.nan  # every dataset ties every method
+        reason, code = ("every dataset ties all methods: the ranks carry no information, so the rank variance "
+                        "S² is 0 and every p-value is NaN"), Reason.ALL_TIED
     else:
         t2 = float(((sums - n * (k + 1) / 2.0) ** 2).sum()) / s2
         a = s2 * 2.0 * n * (k - 1) / df
@@ -526,7 +531,7 @@ def conover_posthoc(scores, direction=None, *, adjust: str = "holm", control: st
         simultaneous = lambda t: stats.studentized_range.sf(math.sqrt(2.0) * np.abs(t), k, np.inf)  # noqa: E731
     return _build_posthoc(test="conover", methods=design.methods, mean_ranks=sums / n, scale=sums,
                           standard_error=se, control=control, adjust=adjust_name, alpha=alpha, n_datasets=n,
-                          distribution="t", df=df, simultaneous=simultaneous)
+                          distribution="t", df=df, simultaneous=simultaneous, reason=reason, reason_code=code)
 
 
 def siegel_posthoc(scores, direction=None, *, adjust: str = "holm", control: str | None = None,
