@@ -224,3 +224,30 @@ def test_transpose_is_for_wide_files_only(tmp_path):
     status, _, err = run(["compare", "--example", "demsar2006", "--transpose", "--no-figures",
                           "--out", str(tmp_path / "o")])
     assert status == 1 and "--transpose reads a wide CSV file; --example data is not one" in err
+
+
+# --------------------------------------------------------------------------- incomplete methods: the way out
+
+def test_an_excluded_method_is_offered_missing_datasets_and_available(tmp_path):
+    table = wide(4, 8)  # one missing cell: method 2 on ds3
+    path = tmp_path / "scores.csv"
+    table.to_csv(path)
+    status, out, err = run(["compare", str(path), "--metric", "accuracy", "--no-figures", "--out", str(tmp_path / "o")])
+    assert status == 0, err
+    assert ("to rank the 1 excluded method(s) too, give --missing datasets (drops the 1 dataset(s) they lack: ds3) "
+            "or --missing available") in out
+    status, out, err = run(["compare", str(path), "--metric", "accuracy", "--no-figures", "--missing", "datasets",
+                            "--out", str(tmp_path / "o")])
+    assert status == 0, err
+    assert "to rank the" not in out
+
+
+def test_too_few_complete_methods_names_the_flag(tmp_path):
+    path = tmp_path / "scores.csv"
+    path.write_text("dataset,A,B,C\nd1,0.5,0.6,0.7\nd2,,0.5,0.6\nd3,0.4,,0.5\nd4,0.3,0.4,0.6\nd5,0.3,0.4,0.6\n",
+                    encoding="utf-8")
+    status, out, err = run(["compare", str(path), "--metric", "accuracy", "--no-figures", "--out", str(tmp_path / "o")])
+    assert status == 0, err
+    text = " ".join(out.split())
+    assert "only 1 (C) of 3 have one" in text
+    assert "on the command line --missing datasets" in text and "--missing available" in text

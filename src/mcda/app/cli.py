@@ -850,6 +850,7 @@ def _compare(args, stdout) -> int:
             report.raw.attrs["cv_runs"] = int(args.cv_runs)  # the design, read by the hierarchical view
         text = report.overview()
         paper = report.text()
+        ways = _missing_ways(report, args.missing)  # its warnings are the overview's, recorded once
     # The report and its cached results stay alive to the end, and so do the modules the analysis
     # imported (numba's and scipy's: a few hundred thousand objects): frozen, they are no longer
     # walked by every full collection while the figures are drawn (matplotlib makes many cycles).
@@ -862,6 +863,8 @@ def _compare(args, stdout) -> int:
         message = " ".join(_in_flags(w.message).split())
         if message not in notes:  # each warning once
             notes.append(message)
+    if ways:
+        notes.append(ways)
     if args.example == "demsar2006":
         notes.append(_DEMSAR_NOTE)
     notes_text = ("\n== Notes\n" + "".join(f"  - {n}\n" for n in notes)) if notes else ""
@@ -916,6 +919,22 @@ def _compare(args, stdout) -> int:
     stdout.write("  " + ", ".join(names) + "\n")
     stdout.write(f"  re-analyse later: mcda.Report.from_json({str(out_dir / bundle.name)!r})\n")
     return 0
+
+
+def _missing_ways(report, missing: str) -> str:
+    """With --missing methods, the flags that would keep the methods the across-dataset ranking left out."""
+    if missing != "methods":
+        return ""
+    try:
+        excluded = {} if report.compare_not_applicable() else report.compare().excluded
+    except Exception:  # the overview said why the comparison failed
+        return ""
+    if not excluded:
+        return ""
+    datasets = list(dict.fromkeys(str(d) for lacks in excluded.values() for d in lacks))
+    return (f"to rank the {len(excluded)} excluded method(s) too, give --missing datasets (drops the "
+            f"{len(datasets)} dataset(s) they lack: {shown(datasets, fmt=str)}) or --missing available (tests the "
+            "incomplete design as it is)")
 
 
 #: The kernel modules ``mcda compare`` uses, in the order it first needs them (the figures' analyses last).

@@ -848,9 +848,9 @@ class Report:
             n_full = int(present[present.any(axis=1)].all(axis=1).sum())
             if n_full >= 1:
                 return ""
-            return ("it ranks the datasets on which every method has a result (--missing datasets), and there are "
-                    "none; try missing='methods' or 'available'. The pairwise views below use the datasets each "
-                    "pair shares.")
+            return ("it ranks the datasets on which every method has a result (missing='datasets'; on the command "
+                    "line --missing datasets), and there are none; try missing='methods' or 'available' (--missing "
+                    "methods or available). The pairwise views below use the datasets each pair shares.")
         complete = [str(m) for m, ok in zip(cube.coords["method"].values,
                                             (~cube.isnull().any("dataset")).values) if ok]
         if len(complete) >= 2:
@@ -858,9 +858,9 @@ class Report:
         incomplete = [m for m in self.methods if m not in complete]
         return (f"it ranks the methods with a result on every dataset, and only {len(complete)} "
                 f"({', '.join(complete) or 'none'}) of {len(self.methods)} have one; the others lack results "
-                f"({', '.join(incomplete)}). Drop the incomplete datasets instead (missing='datasets') or test the "
-                "incomplete design as it is (missing='available'). The pairwise views below use the datasets each "
-                "pair shares.")
+                f"({', '.join(incomplete)}). Drop the incomplete datasets instead (missing='datasets'; on the command "
+                "line --missing datasets) or test the incomplete design as it is (missing='available'; --missing "
+                "available). The pairwise views below use the datasets each pair shares.")
 
     def superiority(self, **overrides):
         """Probability of superiority with an exact sign test per pair (:func:`mcda.pairwise_superiority`)."""
