@@ -250,7 +250,9 @@ def hierarchical_comparison(scores, direction=None, *, rope=None, runs=None, rho
     ValueError
         Scores without a ``seed`` dim, no design (``runs`` / ``rho`` / ``attrs["cv_runs"]``),
         ``runs`` not dividing the fold count, both ``runs`` and ``rho``, ``rho`` outside
-        (0, 1), a negative rope, ``threshold`` outside (0.5, 1), non-positive sizes.
+        (0, 1), a negative rope, ``threshold`` outside (0.5, 1), non-positive sizes; before
+        sampling, an estimate (pairs × chains × draws × datasets × :data:`SECONDS_PER_STEP`)
+        over ``mcda.get_options()["compute_limit"]`` (argument ``n_samples``).
 
     Notes
     -----

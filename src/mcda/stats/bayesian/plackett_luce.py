@@ -199,7 +199,9 @@ def plackett_luce(scores, direction=None, *, prior_strength: float = 1.0, ties: 
     ------
     ValueError
         Scores with a seed dim, fewer than two rankings, ties with ``ties="refuse"``, an
-        unknown ``ties``, non-positive sizes or prior strength.
+        unknown ``ties``, non-positive sizes or prior strength; before sampling, an estimate
+        (chains × draws × rankings × methods² × :data:`SECONDS_PER_STEP`) over
+        ``mcda.get_options()["compute_limit"]`` (argument ``n_samples``).
 
     Notes
     -----
