@@ -706,3 +706,27 @@ def test_a_key_of_200_long_names_stays_under_the_matrix(plot):
     matrix = ax.get_window_extent(renderer)
     assert len(fig.legends[-1].get_texts()) == k
     assert key.y1 <= matrix.y0 and min(matrix.width, matrix.height) > 0.5 * fig.bbox.width   # not squashed
+
+
+def test_the_rank_strip_of_200_methods_keeps_its_key_below_and_its_labels_apart():
+    # a stand-in result with the fields the figure reads (a real model at 200 methods takes minutes)
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    k = 200
+    names = long_names(k)
+    distance = np.abs(np.subtract.outer(np.arange(k), np.arange(k)))
+    probs = np.exp(-distance / 3.0)
+    probs /= probs.sum(axis=1, keepdims=True)
+    result = SimpleNamespace(order=names, methods=names, n_rankings=30, reason="",
+                             table=pd.DataFrame({"method": names, "prob_best": probs[:, 0]}),
+                             rank_probabilities=pd.DataFrame(probs, index=names))
+    fig, (bars, heat) = plot_rank_distribution(result)
+    texts, renderer = _texts(fig)
+    key = fig.legends[0].get_window_extent(renderer)
+    assert key.y1 <= heat.get_window_extent(renderer).y0 and len(fig.legends[0].get_texts()) == k
+    for axis in (bars.yaxis, heat.xaxis):     # the drawn tick labels of the strip do not touch
+        boxes = sorted((b for t, b in texts if t in axis.get_ticklabels()), key=lambda b: (b.y0, b.x0))
+        assert len(boxes) >= 8
+        assert all(not a.overlaps(b) for a, b in zip(boxes, boxes[1:]))

@@ -9,6 +9,8 @@ simplex of a hierarchical pair is :func:`mcda.plots.plot_posterior`.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -277,12 +279,17 @@ def plot_rank_distribution(result, *, annotate: bool | None = None, width="colum
     names = [str(m) for m in order]
     numbered = _layout.numbered_rows(names, width=fig_w, font=label_size)
     key_labels = [f"{i + 1} {m}" for i, m in enumerate(names)]
-    key = _layout.name_key(key_labels, width=fig_w, max_height=_layout.PAGE_HEIGHT - 1.0 - 0.1 * k) \
+    key = _layout.name_key(key_labels, width=fig_w, max_height=max(_layout.PAGE_HEIGHT - 1.0 - 0.1 * k,
+                                                                   _layout.PAGE_HEIGHT - 4.0)) \
         if numbered else {"height": 0.0}
+    # the strip and its key on a page; a key that would leave the strip less than 4 inches (70 long
+    # names and more) goes under a strip of its own height, the figure taller than a page, never over it
+    height = min(strip_height(k) + key["height"], _layout.PAGE_HEIGHT)
+    if key["height"] > _layout.PAGE_HEIGHT - 4.0:
+        height = min(strip_height(k), _layout.PAGE_HEIGHT) + key["height"]
     shown = [str(i + 1) for i in range(k)] if numbered else order
     with _style.style():
-        fig, (bars, heat) = _common.axes_pair(ax, width, height=min(strip_height(k) + key["height"],
-                                                                    _layout.PAGE_HEIGHT), width_ratios=(2, 5))
+        fig, (bars, heat) = _common.axes_pair(ax, width, height=height, width_ratios=(2, 5))
         if numbered:
             _common.key_legend(fig, key_labels, key, title="methods" if given else "methods, by posterior mean worth")
         y = np.arange(k)
@@ -290,7 +297,12 @@ def plot_rank_distribution(result, *, annotate: bool | None = None, width="colum
         bars.barh(y[ok], prob_best[ok], height=0.7, color=_style.PALETTE[0], gid="prob_best")
         bars.set_xlim(0.0, 1.0)
         bars.set_ylim(k - 0.5, -0.5)
-        bars.set_yticks(y, shown, fontsize=label_size)
+        # rows denser than their labels (from ~60 methods): every step-th row is labelled
+        pitch = max(fig.get_figheight() - key["height"] - 1.0, 0.5) * 72.0 / k
+        step = max(1, math.ceil(1.3 * label_size / pitch))
+        rows = y[::step]
+        shown = [shown[i] for i in rows]
+        bars.set_yticks(rows, shown, fontsize=label_size)
         bars.set_xlabel("P(best)")
         bars.grid(axis="x", lw=0.4)
         bars.set_axisbelow(True)
@@ -303,9 +315,10 @@ def plot_rank_distribution(result, *, annotate: bool | None = None, width="colum
         image = heat.imshow(np.ma.masked_less(matrix, 0.0005), cmap=cmap, norm=norm, aspect="auto",
                             interpolation="nearest")
         image.set_gid("rank_heatmap")
-        heat.set_yticks(y, shown, fontsize=label_size)
+        heat.set_yticks(rows, shown, fontsize=label_size)
         heat.tick_params(axis="y", length=0, labelleft=False)
-        ticks = [r for r in range(1, k + 1) if k <= 12 or r == 1 or r % (5 if k > 25 else 2) == 0]
+        every = 2 if k <= 25 else next(n for n in (5, 10, 20, 25, 50, 100, 200, 500, 10**9) if k / n <= 9)
+        ticks = [r for r in range(1, k + 1) if k <= 12 or r == 1 or r % every == 0]
         heat.set_xticks([r - 1 for r in ticks], [str(r) for r in ticks])
         heat.set_xlabel("rank of the worth (1 = best)")
         _common.matrix_frame(heat)
