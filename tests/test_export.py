@@ -86,8 +86,8 @@ def test_bold_follows_the_direction_and_the_displayed_value():
 
 def test_interval_forms_follow_the_summary():
     cube = mcda.datasets.synthetic(n_datasets=3, n_methods=3, n_seeds=6, rng=4)
-    for ci_method in ("t", "bootstrap"):
-        summary = mcda.summary(cube, ci_method=ci_method, rng=1)
+    for ci_method, draws in (("t", {}), ("bootstrap", {"rng": 1})):
+        summary = mcda.summary(cube, ci_method=ci_method, **draws)
         text = scores_to_latex(summary)
         _check_structure(text, 4)
         table = summary.to_frame().set_index(["dataset", "method"])

@@ -30,6 +30,7 @@ from mcda.stats._shared.multitest import rom_critical_values
 HERE = Path(__file__).parent
 DATA = HERE / "data"
 SCRIPT = HERE / "oracles" / "run_scmamp.R"
+SCMAMP = HERE / "oracles" / "scmamp"  # GPL-2, in the repository only: the sdist leaves it out (see its PROVENANCE.md)
 H = "higher_is_better"
 # (k, N, tied): tied designs are small integers (ties within a dataset and among the ranges, all exact in binary)
 FRESH = [(3, 8, False), (4, 15, True), (5, 24, False), (6, 30, True), (7, 15, False), (7, 15, True),
@@ -78,6 +79,12 @@ def need_rscript() -> str:
 def oracle(tmp_path_factory) -> dict:
     """(design, quantity) -> {(i, j): value} from one Rscript run over every design."""
     rscript = need_rscript()
+    if not (SCMAMP / "tests.R").is_file():
+        message = (f"scmamp's R code is not in {SCMAMP} (it is GPL-2 and left out of the sdist): run these tests from "
+                   "a checkout of the repository")
+        if os.environ.get("CI"):  # CI runs from the checkout: a missing oracle there is a failure
+            pytest.fail(message)
+        pytest.skip(message)
     folder = tmp_path_factory.mktemp("scmamp")
     for name, frame in DESIGNS.items():
         values = frame.to_numpy()

@@ -174,6 +174,14 @@ UNUSED = {
     "the exact posterior takes no seed":
         (lambda: mcda.bayesian_sign_comparison(PAIR, H, rope=0.01, rng=0), "rng"),
     "a criterion needs a metric dim": (lambda: mcda.select_epoch(EPOCHS, criterion="accuracy"), "criterion"),
+    "the t interval takes no resample count": (lambda: mcda.summary(SEEDS, ci_method="t", n_resamples=999), "n_resamples"),
+    "the t interval takes no seed": (lambda: mcda.summary(SEEDS, ci_method="t", rng=0), "rng"),
+    "the default t interval takes no seed": (lambda: mcda.summary(SEEDS, rng=np.random.default_rng(0)), "rng"),
+    "the final epoch reads no validation series":
+        (lambda: mcda.select_epoch(EPOCHS, selection="final", validation="val"), "validation"),
+    "the final epochs read no validation series":
+        (lambda: mcda.selected_epochs(EPOCHS, validation="val"), "validation"),
+    "a Report's t summary takes no seed": (lambda: mcda.Report(SEEDS, rng=0).summary(rng=1), "rng"),
 }
 
 
@@ -183,6 +191,23 @@ def test_a_valid_value_the_procedure_does_not_use_raises(case):
     with pytest.raises(mcda.McdaArgumentError) as caught:
         call()
     assert argument in caught.value.mentions, (caught.value.mentions, str(caught.value))
+
+
+def test_the_unused_arguments_are_honoured_where_they_apply():
+    # the same n_resamples / rng / validation that are refused above are used by the bootstrap and by best_val
+    few = mcda.summary(SEEDS, ci_method="bootstrap", n_resamples=20, rng=0)
+    assert few.n_resamples == 20
+    assert not np.allclose(few.to_frame()["ci_low"], mcda.summary(SEEDS, ci_method="bootstrap", rng=0).to_frame()["ci_low"])
+    best = mcda.select_epoch(EPOCHS, selection="best_val", validation="val")
+    assert best.attrs["epoch_selection"] == "best_val"
+    assert not np.allclose(best.values, mcda.select_epoch(EPOCHS).values)
+    # a Report whose validation setting is kept for epoch_selection_support() still reports the final epoch
+    report = mcda.Report(EPOCHS, validation="val", rng=0)
+    assert report.epoch_selection_support().validation == "val"
+    assert report.selected_epochs()["rule"].eq("final").all()
+    assert report.compare().n_datasets == 5
+    # the report-wide n_resamples and rng are not passed to the default t interval
+    assert mcda.Report(SEEDS, rng=0).summary().ci_method == "t"
 
 
 def test_choices_that_apply_only_sometimes_are_honoured():

@@ -185,10 +185,16 @@ def _check_setting(name: str, value, cube: xr.DataArray | None = None):
             raise McdaArgumentTypeError("a Report's `rng` must be an integer in [0, 2**63 - 1] (or None: one is drawn and "
                             "stored), so "
                             f"that every view, figure and export of the report uses the same draws; got {value!r}. "
-                            "A Generator may still be passed to a single view, e.g. report.summary(rng=gen).",
+                            "A Generator may still be passed to a single view, e.g. report.summary(ci_method='bootstrap', rng=gen).",
                                         argument="rng", value=value)
         return int(value)
     raise AttributeError(f"`{name}` is not a Report setting; the settings are {list(SETTINGS)}")
+
+
+def _validation_for(s: dict):
+    """The report's validation split for the epoch selection: only "best_val" reads one (select_epoch refuses it with
+    "final"); the setting stays the report's for epoch_selection_support()."""
+    return s["validation"] if s["epoch_selection"] == "best_val" else None
 
 
 def _lost_seeds_note(cube: xr.DataArray) -> str:
@@ -565,7 +571,7 @@ class Report:
         if key not in self._cache:
             if "epoch" in self._raw.dims:
                 cube = select_epoch(self._raw, selection=s["epoch_selection"], split=s["split"],
-                                    validation=s["validation"], strict=s["strict"])
+                                    validation=_validation_for(s), strict=s["strict"])
             elif "split" in self._raw.dims:
                 cube = as_cube(self._raw.sel(split=s["split"]).drop_vars("split"))
             else:
@@ -729,7 +735,7 @@ class Report:
         """The epoch chosen per (dataset, method, seed) under the report's ``epoch_selection``."""
         s = self._resolve(overrides, _CUBE_SETTINGS)
         return selected_epochs(self._raw, selection=s["epoch_selection"], split=s["split"],
-                               validation=s["validation"], strict=s["strict"])
+                               validation=_validation_for(s), strict=s["strict"])
 
     # ------------------------------------------------------------------ within a dataset
 
@@ -739,9 +745,12 @@ class Report:
 
         self._requires_seeds("summary")
         s = self._resolve(overrides, _CUBE_SETTINGS + ("ci_method", "confidence_level", "n_resamples", "rng"))
+        # the report-wide n_resamples and rng feed the bootstrap only; given to this view with the t interval
+        # they go through, and summary() refuses them rather than ignore them
+        draws = {name: (self._rng(s[name]) if name == "rng" else s[name]) for name in ("n_resamples", "rng")
+                 if s["ci_method"] == "bootstrap" or name in overrides}
         return self._cached(("summary", s), lambda: summary(
-            self._selected(s), ci_method=s["ci_method"], confidence_level=s["confidence_level"],
-            n_resamples=s["n_resamples"], rng=self._rng(s["rng"])))
+            self._selected(s), ci_method=s["ci_method"], confidence_level=s["confidence_level"], **draws))
 
     def pairwise(self, *, control: str | None = None, **overrides):
         """Paired tests over seeds within each dataset, Holm per dataset (:func:`mcda.paired_tests`).

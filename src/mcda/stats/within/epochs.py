@@ -295,6 +295,11 @@ def _best_index(val: np.ndarray, sign: float) -> np.ndarray:
 def _plan(scores, selection, split, validation, strict, criterion):
     """The chosen epoch index per run, the rule per run, and the cube (one place for both public functions)."""
     check_choice("selection", selection, EPOCH_SELECTIONS)
+    if selection == "final" and validation is not None:  # the final epoch reads no validation series
+        raise McdaArgumentError(f"`validation` is used only with selection='best_val'; selection='final' takes each "
+                                f"run's last epoch and reads no validation series (got validation={validation!r}). "
+                                "Leave `validation` out, or pass selection='best_val'.",
+                                argument="validation", value=validation)
     if not isinstance(strict, bool):
         raise McdaArgumentTypeError(f"`strict` must be True or False; got {strict!r}", argument="strict", value=strict)
     cube, criterion = _check_cube(scores, criterion)
@@ -342,7 +347,8 @@ def select_epoch(scores, *, selection: str = "final", split: str | None = "test"
     split : str, default "test"
         The reported split.
     validation : str, optional
-        The validation split (None: one of ``VALIDATION_NAMES``).
+        The validation split (None: one of ``VALIDATION_NAMES``). Only with "best_val": given
+        with "final" it raises (the final epoch reads no validation series).
     strict : bool, default True
         With "best_val": raise when a dataset has no usable validation series; False falls
         back to the final epoch on those datasets (see :func:`selected_epochs`).

@@ -61,6 +61,7 @@ CI_METHODS = ("t", "bootstrap")
 TEST_METHODS = paired_over_seeds()
 ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 _FEW_SEEDS_FOR_BOOTSTRAP = 10
+_DEFAULT_RESAMPLES = 9999  # percentile bootstrap resamples per cell when n_resamples is not given (as scipy)
 
 
 # --------------------------------------------------------------------------- input
@@ -314,8 +315,8 @@ def _bootstrap_interval(oriented: np.ndarray, confidence_level: float, n_resampl
 
 
 @states_scale
-def summary(scores, direction=None, *, ci_method: str = "t", confidence_level: float = 0.95, n_resamples: int = 9999,
-            rng=None, metric=None, method_names=None) -> IntervalSummary:
+def summary(scores, direction=None, *, ci_method: str = "t", confidence_level: float = 0.95,
+            n_resamples: int | None = None, rng=None, metric=None, method_names=None) -> IntervalSummary:
     """Mean, spread and an interval for the mean of each method on each dataset, over seeds.
 
     Parameters
@@ -327,10 +328,12 @@ def summary(scores, direction=None, *, ci_method: str = "t", confidence_level: f
         percentile bootstrap of the mean over seeds, reported by its own (asymmetric) endpoints.
     confidence_level : float
         In (0, 1); default 0.95.
-    n_resamples : int
-        Bootstrap resamples per cell (default 9999, as scipy); ignored for ``"t"``.
+    n_resamples : int, optional
+        Bootstrap resamples per cell (default 9999, as scipy). Only for ``"bootstrap"``: given
+        with ``"t"`` it raises (the t interval draws nothing).
     rng : numpy.random.Generator, int or None
-        Source of the bootstrap draws (one 64-bit number is drawn per call).
+        Source of the bootstrap draws (one 64-bit number is drawn per call). Only for
+        ``"bootstrap"``: given with ``"t"`` it raises.
     direction, metric : optional
         The metric's direction or card, when ``scores`` does not carry them.
     method_names : sequence of str, optional
@@ -347,7 +350,8 @@ def summary(scores, direction=None, *, ci_method: str = "t", confidence_level: f
     ------
     ValueError
         ``scores`` without a ``seed`` dim (or with an ``epoch``/``split`` dim); a
-        ``ci_method`` that is not "t" or "bootstrap"; ``confidence_level`` outside (0, 1).
+        ``ci_method`` that is not "t" or "bootstrap"; ``confidence_level`` outside (0, 1);
+        ``n_resamples`` or ``rng`` with ``ci_method="t"``.
     TypeError
         ``n_resamples`` not an integer; ``rng`` not a Generator or seed.
 
@@ -390,7 +394,13 @@ def summary(scores, direction=None, *, ci_method: str = "t", confidence_level: f
     """
     check_choice("ci_method", ci_method, CI_METHODS)
     confidence_level = _check_confidence(confidence_level)
-    n_resamples = check_positive_int("n_resamples", n_resamples)
+    if ci_method != "bootstrap":  # the t interval draws nothing: a resample count or a seed would be silently unused
+        for name, given in (("n_resamples", n_resamples), ("rng", rng)):
+            if given is not None:
+                raise McdaArgumentError(f"`{name}` is used only with ci_method='bootstrap'; ci_method={ci_method!r} "
+                                        f"draws nothing. Leave `{name}` out, or pass ci_method='bootstrap'.",
+                                        argument=name, value=given)
+    n_resamples = check_positive_int("n_resamples", _DEFAULT_RESAMPLES if n_resamples is None else n_resamples)
     if ci_method == "bootstrap":
         import os
 
