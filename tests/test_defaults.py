@@ -345,8 +345,7 @@ def test_every_report_view_uses_its_library_functions_defaults():
 
     from mcda.app.report import _DEFAULTS
 
-    pairs = {"summary": {"ci_method": "ci_method", "confidence_level": "confidence_level",
-                         "n_resamples": "n_resamples"},
+    pairs = {"summary": {"ci_method": "ci_method", "confidence_level": "confidence_level"},
              "pairwise_superiority": {"alpha": "alpha", "adjust": "adjust", "rope": "rope"},
              "compare_over_datasets": {"test": "test", "alpha": "alpha", "missing": "missing", "control": "control"},
              "paired_tests": {"method": "pairwise_method", "alpha": "alpha", "paired": "paired"},
@@ -355,6 +354,10 @@ def test_every_report_view_uses_its_library_functions_defaults():
         parameters = inspect.signature(getattr(mcda, name)).parameters
         for argument, setting in settings.items():
             assert parameters[argument].default == _DEFAULTS[setting], (name, argument)
+    # summary's n_resamples defaults to None (given with the t interval it is refused): the bootstrap's count agrees
+    cube = mcda.datasets.synthetic(n_datasets=2, n_methods=2, n_seeds=5, rng=0)
+    assert inspect.signature(mcda.summary).parameters["n_resamples"].default is None
+    assert mcda.summary(cube, ci_method="bootstrap", rng=0).n_resamples == _DEFAULTS["n_resamples"]
 
 
 def test_the_latex_caption_says_when_the_bootstrap_is_too_narrow():
