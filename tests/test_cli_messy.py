@@ -78,12 +78,19 @@ def test_every_figure_of_a_run_sorts_and_numbers_the_methods_alike(tmp_path, mon
         # rank_stability ranks the complete methods only: the same numbers, the excluded one absent
         assert methods == [m for m in expected if m in methods], name
         assert len(methods) >= len(expected) - 1, name
+    # scores.tex keys the long names M1, M2, ... in the same order
+    import re
+
+    tex = (tmp_path / "out" / "scores.tex").read_text(encoding="utf-8")
+    keys = re.findall(r"^M(\d+) & (.+?) \\\\$", tex, flags=re.M)
+    assert [int(i) for i, _ in keys] == list(range(1, len(expected) + 1))
+    assert [name.replace("\\_", "_") for _, name in keys] == expected
 
 
 def test_the_rule_is_in_the_help(capsys):
     assert run(["compare", "--help"])[0] == 0
     text = " ".join(capsys.readouterr().out.split())
-    assert "Every figure sorts and numbers the methods in one order, the across-dataset ranking" in text
+    assert "Every figure and scores.tex sort and number the methods in one order, the across-" in text
     assert "--cd-width {auto,column,page}" in text
 
 

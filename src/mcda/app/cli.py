@@ -329,7 +329,7 @@ FIGURES_RULE = (f"by default (auto) every figure that applies, except the per-da
                 f"{POSTERIOR_BARS_MAX} methods (a grid past a page; the superiority matrix shows the pairs)")
 
 
-ORDER_RULE = ("every figure sorts and numbers the methods in one order, the across-dataset ranking (mean rank, "
+ORDER_RULE = ("every figure and scores.tex sort and number the methods in one order, the across-dataset ranking (mean rank, "
               "best first, ties in the file's order), then the methods that ranking excluded (in the file's order); "
               "without an across-dataset ranking, the file's order")
 
@@ -879,7 +879,7 @@ def _compare(args, stdout) -> int:
             bundle = stage / "report.json"
             report.to_json(bundle)
             written.append(str(bundle))
-            report.to_latex(stage / "scores.tex")
+            report.to_latex(stage / "scores.tex", order=run_order(report))  # the figures' order and keys
             written.append(str(stage / "scores.tex"))
             if not report.compare_not_applicable():  # else the overview said why
                 comparison_to_latex(report.compare(), stage / "comparison.tex")

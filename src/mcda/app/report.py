@@ -1127,11 +1127,11 @@ class Report:
     # ------------------------------------------------------------------ exports
 
     def to_latex(self, path=None, *, confidence_level: float | None = None, bold_best: bool = True, digits: int = 3,
-                 caption: str | None = None, label: str | None = None, **overrides) -> str:
+                 caption: str | None = None, label: str | None = None, order=None, **overrides) -> str:
         """A booktabs table, datasets × methods, mean and interval per cell (:func:`mcda.export.scores_to_latex`).
 
         ``confidence_level`` defaults to the report's; the interval is the report's
-        ``ci_method``.
+        ``ci_method``; ``order`` orders the methods (default: the report's).
         """
         from mcda.present.latex import scores_to_latex
 
@@ -1140,7 +1140,7 @@ class Report:
         source = self.summary(**overrides) if self.has_seeds else self._selected(overrides)
         return scores_to_latex(source, path, bold_best=bold_best, digits=digits, caption=caption, label=label,
                                direction=self.direction, metric=self.metric_name(long=True),
-                               scale=self._raw.attrs.get("scale") or None)
+                               scale=self._raw.attrs.get("scale") or None, order=order)
 
     def pairwise_to_latex(self, path=None, *, method: str | None = None, digits: int = 3, caption: str | None = None,
                           label: str | None = None, control: str | None = None, **overrides) -> str:

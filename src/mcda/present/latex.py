@@ -364,7 +364,7 @@ def best_in_rows(means: pd.DataFrame, direction: str, digits: int) -> pd.DataFra
 
 def scores_to_latex(source, path=None, *, bold_best: bool = True, digits: int = 3, caption: str | None = None,
                     label: str | None = None, direction: str | None = None, metric: str | None = None,
-                    scale: str | None = None) -> str:
+                    scale: str | None = None, order=None) -> str:
     r"""A booktabs table, datasets × methods: the mean and its interval per cell, the best per dataset in bold.
 
     Parameters
@@ -386,6 +386,10 @@ def scores_to_latex(source, path=None, *, bold_best: bool = True, digits: int = 
     scale : str, optional
         The unit conversion applied to the scores (a cube's ``attrs["scale"]``, e.g.
         ``"percent -> fraction (divided by 100)"``), named in the caption and a comment.
+    order : sequence of str, optional
+        The methods' order (columns and their keys M1, M2, ...) instead of the source's: one order
+        for every table and figure of a run (``mcda compare`` passes the across-dataset ranking).
+        It must name every method of the source; names it has beyond them are skipped.
 
     Returns
     -------
@@ -416,6 +420,17 @@ def scores_to_latex(source, path=None, *, bold_best: bool = True, digits: int = 
     metric = metric or src_metric or "score"
     datasets = list(pd.unique(frame["dataset"]))
     methods = list(pd.unique(frame["method"]))
+    if order is not None:
+        if isinstance(order, (str, bytes)):
+            raise McdaArgumentError(f"`order` must be a sequence of method names; got {order!r}", argument="order",
+                                    value=order)
+        given = list(dict.fromkeys(str(m) for m in order))
+        lacking = [str(m) for m in methods if str(m) not in set(given)]
+        if lacking:
+            raise McdaArgumentError(f"`order` must name every method of the table; it lacks "
+                                    f"{', '.join(map(repr, lacking))}", argument="order", value=list(order))
+        by_name = {str(m): m for m in methods}
+        methods = [by_name[m] for m in given if m in by_name]
     wide = {c: frame.pivot(index="dataset", columns="method", values=c).reindex(index=datasets, columns=methods)
             for c in ("mean", "ci_low", "ci_high")}
     bold = best_in_rows(wide["mean"], direction, digits) if bold_best else \
