@@ -33,6 +33,8 @@ STAGES = {
     "power": "mcda.power(cube)",
     "correlated_t_test": "mcda.correlated_t_test(cube, rope=0.01)",
     "hierarchical_comparison": "mcda.hierarchical_comparison(cube, rope=0.01, runs=1, rng=0, progress=False)",
+    "hierarchical_comparison (keep_draws=False)": "mcda.hierarchical_comparison(cube, rope=0.01, runs=1, rng=0, "
+                                                  "progress=False, keep_draws=False)",
     "plackett_luce": "mcda.plackett_luce(flat, rng=0, progress=False)",
     "plot_rank_distribution (drawn)": (
         "res = mcda.plackett_luce(flat, rng=0, progress=False)",
@@ -44,7 +46,7 @@ STAGES = {
         "res = mcda.pairwise_superiority(flat, rope=0.01)",
         "(mcda.plots.plot_superiority(res)[0].canvas.draw(), plt.close('all'))"),
     "plot_relation (drawn)": (
-        "res = mcda.pairwise_transitivity(flat)",
+        "res = mcda.pairwise_transitivity(mcda.pairwise_superiority(flat, rope=0.01))",
         "(mcda.plots.plot_relation(res)[0].canvas.draw(), plt.close('all'))"),
     "pairwise_to_latex (bytes written)": (
         "res = mcda.paired_tests(cube)",
