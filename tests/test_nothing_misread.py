@@ -214,3 +214,65 @@ def test_seed_labels_keep_their_values(seeds, kept):
         np.testing.assert_array_equal(cube.sel(seed=seed).values.ravel(), rows["score"].to_numpy())
     back = io.from_json(io.to_json(cube))
     assert back.coords["seed"].values.tolist() == kept
+
+
+# --------------------------------------------------------------------------- the units of the scores change nothing
+
+
+_SCORES = np.random.default_rng(3).normal(0, 1, (4, 3, 6)) + np.array([0.0, 0.6, 1.2])[None, :, None]
+
+
+def _scale_invariant_results(factor: float) -> dict:
+    cube = mcda.score_cube(_SCORES * factor, direction="higher_is_better")
+    out = {}
+    for paired in (True, False):
+        for method in ("t", "wilcoxon"):
+            frame = mcda.paired_tests(cube, paired=paired, method=method).to_frame()
+            out[f"paired={paired} {method}"] = (frame["p_raw"].to_numpy(), frame["significant"].to_numpy(),
+                                                frame["reason"].tolist())
+    means = cube.mean("seed")
+    for kind in ("cohen_d", "cohen_d_pooled", "cliff_delta"):
+        frame = mcda.effect_sizes(means, kind=kind, rng=0, n_resamples=199).to_frame()
+        out[kind] = (frame["effect_size"].to_numpy(), frame["magnitude"].to_numpy(), frame["reason"].tolist())
+    friedman = mcda.friedman_test(means)
+    out["friedman"] = (np.array([friedman.pvalue, friedman.f_pvalue]), np.array([friedman.rejected]), [])
+    return out
+
+
+@pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
+def test_verdicts_and_p_values_do_not_depend_on_the_units_of_the_scores():
+    # Welch's t changed its p-value at x 1e100 (its df squares the variances) and said p = 0 at x 1e-200;
+    # Cohen's d was inf at x 1e-300. Scores above 1e150 are refused on input (their variances overflow).
+    from hypothesis import example, given, settings, strategies as st
+
+    reference = _scale_invariant_results(1.0)
+
+    @settings(max_examples=12, deadline=None)
+    @given(st.integers(min_value=-200, max_value=150))
+    @example(100)
+    @example(-200)
+    def check(exponent):
+        results = _scale_invariant_results(10.0 ** exponent)
+        for name, (values, verdicts, reasons) in reference.items():
+            got_values, got_verdicts, got_reasons = results[name]
+            np.testing.assert_allclose(got_values, values, rtol=1e-9, err_msg=f"{name} at 1e{exponent}")
+            np.testing.assert_array_equal(got_verdicts, verdicts, err_msg=f"{name} at 1e{exponent}")
+            assert got_reasons == reasons, (name, exponent)
+
+    check()
+
+
+@pytest.mark.filterwarnings("ignore::mcda.McdaWarning")
+@pytest.mark.parametrize("factor", [1e-300, 1e100])
+def test_the_hierarchical_model_does_not_call_tiny_differences_constant(factor):
+    folds = np.random.default_rng(0).normal(0.7, 0.05, (6, 2, 10))
+
+    def run(scale):
+        cube = mcda.score_cube(folds * scale, direction="higher_is_better")
+        return mcda.hierarchical_comparison(cube, runs=1, rope=0.01 * scale, n_samples=400, n_warmup=200,
+                                            n_chains=2, rng=0).to_frame().iloc[0]
+
+    here, there = run(1.0), run(factor)
+    assert there["reason"] == here["reason"]  # (was: "every dataset's fold differences are constant")
+    for column in ("prob_a_better", "prob_equivalent", "prob_b_better"):
+        assert there[column] == pytest.approx(here[column], rel=1e-9, nan_ok=True)

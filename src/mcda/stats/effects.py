@@ -155,12 +155,24 @@ def _canonical_units(x: np.ndarray, y: np.ndarray):
     return (y, x, True) if flipped else (x, y, False)
 
 
+def _power_of_two(x: np.ndarray, y: np.ndarray) -> float:
+    """The power of two at or above the largest finite magnitude of ``x`` and ``y`` (1 when there is none)."""
+    both = np.abs(np.concatenate([x, y]))
+    both = both[np.isfinite(both)]
+    top = float(both.max()) if both.size else 0.0
+    return float(np.ldexp(1.0, int(np.frexp(top)[1]))) if top > 0 else 1.0
+
+
 def _compute(units_x: list, units_y: list, kind: str, confidence_level: float, n_resamples: int, gen):
     from mcda._core._kernels.bootstrap import cell_keys
     from mcda._core._kernels.effect_sizes import KINDS, bootstrap_effect_quantiles, effect_statistic
 
     code = KINDS[kind]
     canon = [_canonical_units(x, y) for x, y in zip(units_x, units_y)]
+    # every kind is a ratio or a rank statistic: each pair in units of a power of two near its largest
+    # magnitude (an exact division) gives the same value, without variances of 1e-300 scores underflowing
+    # to 0 (d = inf) or squares of large ones overflowing
+    canon = [(x / _power_of_two(x, y), y / _power_of_two(x, y), flipped) for x, y, flipped in canon]
     counts = np.array([c[0].size for c in canon], dtype=np.int64)
     offsets = np.zeros(len(canon) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])

@@ -162,11 +162,15 @@ def _pair_sampler(z, rope, rho, n_chains, n_samples, n_warmup, rng):
     """
     from mcda._core._kernels.hierarchical import sample_chain
 
-    stds = z.std(axis=1)
-    scale = float(stds.mean())
+    # first in units of a power of two near the largest difference (exact): the squares in the standard
+    # deviations of differences of 1e-200 would underflow to 0 (a false "constant"), of large ones overflow
+    top = float(np.abs(z).max()) if z.size else 0.0
+    unit = float(np.ldexp(1.0, int(np.frexp(top)[1]))) if np.isfinite(top) and top > 0 else 1.0
+    stds = (z / unit).std(axis=1)
+    scale = float(stds.mean()) * unit
     if not scale > 0:
         return "every dataset's fold differences are constant: the model's within-dataset variance is undefined"
-    zs = z / scale
+    zs = (z / unit) / (scale / unit)
     rope_s = rope / scale
     constant = np.nonzero(stds == 0)[0]
     if constant.size and rope == 0:

@@ -1010,13 +1010,17 @@ def _unpaired_rows(packed, rows, row_d, row_a, row_b, size_a: int, size_b: int, 
         reason[rows[neither]] = "neither method varies over its seeds: Welch's t is undefined"
         test = ~flat & ~neither
         if test.any():
+            # in units of each row's largest magnitude: t and its Welch df do not depend on the units, but
+            # their squares do (variances of 1e-200 scores underflow to 0, squared variances of 1e100 overflow)
+            top = np.maximum(np.abs(xa[test]).max(axis=1), np.abs(xb[test]).max(axis=1))
+            scale = np.ldexp(1.0, np.frexp(np.where(top > 0, top, 1.0))[1])[:, None]  # a power of two: exact
             with warnings.catch_warnings():   # scipy's "precision loss" for a sample without spread: its
                 warnings.simplefilter("ignore", RuntimeWarning)   # variance is exactly 0, nothing is lost
-                res = stats.ttest_ind(xa[test], xb[test], equal_var=False, axis=1)
+                res = stats.ttest_ind(xa[test] / scale, xb[test] / scale, equal_var=False, axis=1)
             ci = res.confidence_interval(confidence_level=1.0 - alpha)
             at = rows[test]
             columns["statistic"][at], columns["p_raw"][at] = res.statistic, res.pvalue
-            columns["ci_low"][at], columns["ci_high"][at] = ci.low, ci.high
+            columns["ci_low"][at], columns["ci_high"][at] = ci.low * scale[:, 0], ci.high * scale[:, 0]
         return
     # scipy's "auto" for one row: exact when a sample has at most 8 seeds and the row has no tie
     both = np.sort(np.concatenate([xa, xb], axis=1), axis=1)
