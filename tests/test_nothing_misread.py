@@ -248,7 +248,7 @@ def test_verdicts_and_p_values_do_not_depend_on_the_units_of_the_scores():
     reference = _scale_invariant_results(1.0)
 
     @settings(max_examples=12, deadline=None)
-    @given(st.integers(min_value=-200, max_value=150))
+    @given(st.integers(min_value=-200, max_value=149))  # |scores| < 4: 1e149 times them stays under 1e150
     @example(100)
     @example(-200)
     def check(exponent):
