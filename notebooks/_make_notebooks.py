@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -55,16 +56,74 @@ def build(module) -> tuple[str, nbformat.NotebookNode]:
     return f"{stem}.ipynb", nb
 
 
-def execute(nb: nbformat.NotebookNode, *, timeout: int = 300) -> nbformat.NotebookNode:
-    """Run every cell of ``nb`` in a fresh ``python3`` kernel, in a temporary directory; the outputs stay in it."""
-    import nbclient
+#: Run in the kernel before the first cell and not stored: warnings print as "Category: message",
+#: without the file and line they point at (a temporary ipykernel file or this machine's install),
+#: so that no stored output holds a machine path and a re-run prints the same text.
+SETUP = ("import warnings\n"
+         "warnings.formatwarning = lambda message, category, *args, **kwargs: f'{category.__name__}: {message}\\n'")
+#: A code cell whose source holds this marker prints what differs on every run (wall-clock
+#: timings): :func:`text_outputs` leaves it out of the comparison of a re-run with the stored text.
+VARIES = "# varies:"
+_PROGRESS = re.compile(r"\r?[^\r\n]*: +\d+%, about \d+ s left ?")  # mcda's progress line, shown by elapsed time
 
-    with tempfile.TemporaryDirectory() as workdir:
-        client = nbclient.NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                                         resources={"metadata": {"path": workdir}})
-        client.execute()
+
+def execute(nb: nbformat.NotebookNode, *, timeout: int = 300) -> nbformat.NotebookNode:
+    """Run every cell of ``nb`` in a fresh ``python3`` kernel, in a temporary directory; the outputs stay in it.
+
+    :data:`SETUP` runs first as a cell of its own, removed afterwards (the cells keep counts 1, 2, ...).
+    """
+    import nbclient
+    from nbformat.v4 import new_code_cell
+
+    nb.cells.insert(0, new_code_cell(SETUP))
+    try:
+        with tempfile.TemporaryDirectory() as workdir:
+            client = nbclient.NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                                             resources={"metadata": {"path": workdir}})
+            client.execute()
+    finally:
+        del nb.cells[0]
+    for cell in nb.cells:
+        if cell.cell_type == "code" and cell.get("execution_count") is not None:
+            cell["execution_count"] -= 1
+            for output in cell.get("outputs", []):
+                if output.get("execution_count") is not None:
+                    output["execution_count"] -= 1
     nb.metadata.pop("widgets", None)
     return nb
+
+
+def text_outputs(nb: nbformat.NotebookNode) -> list:
+    """Every code cell's outputs as text (streams, plain, Markdown and HTML), mcda's progress lines
+    removed; a cell marked :data:`VARIES` gives None. Two runs of a notebook must give the same list."""
+    cells = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        if VARIES in cell.source:
+            cells.append(None)
+            continue
+        texts = []
+        for output in cell.get("outputs", []):
+            kind = output.get("output_type")
+            if kind == "stream":
+                text = _PROGRESS.sub("", output.get("text", "")).strip("\n")
+                if text:
+                    texts.append((output.get("name"), text))
+            elif kind in ("execute_result", "display_data"):
+                data = output.get("data", {})
+                texts += [(key, data[key] if isinstance(data[key], str) else "".join(data[key]))
+                          for key in ("text/plain", "text/markdown", "text/html") if key in data]
+            elif kind == "error":
+                texts.append(("error", f"{output.get('ename')}: {output.get('evalue')}"))
+        merged = []  # a stream may arrive in several chunks: consecutive chunks of one stream joined
+        for name, text in texts:
+            if merged and name in ("stdout", "stderr") and merged[-1][0] == name:
+                merged[-1] = (name, merged[-1][1] + "\n" + text)
+            else:
+                merged.append((name, text))
+        cells.append(merged)
+    return cells
 
 
 def _cells(nb) -> list:

@@ -266,6 +266,7 @@ The time of each full run of 10 pairs above (mcda after a warm-up call that comp
 kernels). Printed, not tested; `benchmarks/bench_bayesian.py` times a larger problem.
 """),
     ("code", r"""
+# varies: wall-clock seconds, different on every run (the one output a re-run may change)
 timings = pd.DataFrame(
     {
         "mcda (s)": [time_sign_mcda, time_rank_mcda],
