@@ -144,8 +144,9 @@ def test_a_diagram_of_more_methods_than_a_page_labels_is_written_page_by_page(tm
     n_pages = pages.value.n_pages
     assert n_pages >= 2
     out = tmp_path / "o"
+    # in a column (--cd-width column; auto draws these across the page, on one page)
     status, _, err = run(["compare", str(csv), "--metric", "accuracy", "--figures", "critical_difference",
-                          "--jobs", jobs, "--rng", "0", "--out", str(out)])
+                          "--jobs", jobs, "--rng", "0", "--out", str(out), "--cd-width", "column"])
     assert status == 0, err
     expected = ["critical_difference.png"] + [f"critical_difference_page{i}.png" for i in range(2, n_pages + 1)]
     assert sorted(p.name for p in out.glob("*.png")) == sorted(expected)
