@@ -225,3 +225,25 @@ def test_mcda_compare_says_which_table_it_did_not_write(monkeypatch, tmp_path):
     assert not (tmp_path / "out" / "pairwise.tex").exists() and (tmp_path / "out" / "scores.tex").exists()
     assert "not written: pairwise.tex (`result` holds 60 (dataset, pair) comparisons" in out.getvalue()
     assert "--control NAME writes pairwise_control.tex" in out.getvalue()
+
+
+def test_a_view_refused_by_its_cost_offers_the_reports_and_the_command_lines_ways_on():
+    # the library's refusal says "Pass fewer n_samples", which neither Report.overview() nor
+    # mcda compare takes: the report words it with its own setting and the command line's flag
+    import pickle
+
+    from mcda._core.options import ComputeLimitError
+
+    report = mcda.Report(mcda.score_cube(np.random.default_rng(0).random((12, 6)), metric="accuracy"), rng=0)
+    with mcda.set_options(compute_limit=1e-9):
+        with pytest.raises(ComputeLimitError) as caught:
+            report.plackett_luce()
+        line = report._plackett_luce_text()
+    exc = caught.value
+    assert exc.argument == "n_samples" and exc.seconds > exc.limit == 1e-9 and "Plackett-Luce" in exc.work
+    again = pickle.loads(pickle.dumps(exc))
+    assert (type(again), again.work, again.seconds, again.limit, str(again)) == (
+        ComputeLimitError, exc.work, exc.seconds, exc.limit, str(exc))
+    assert line.startswith("not computed: " + exc.cost())
+    assert "`plackett_luce_samples`" in line and "--plackett-luce-samples" in line
+    assert "Pass fewer n_samples" not in line

@@ -23,7 +23,7 @@ from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 
 import re
 
-__all__ = ["set_options", "get_options", "check_allocation", "check_count_allocation", "check_compute",
+__all__ = ["set_options", "get_options", "check_allocation", "check_count_allocation", "check_compute", "ComputeLimitError",
            "format_bytes"]
 
 _UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
@@ -168,6 +168,34 @@ def check_compute(seconds: float, what: str, way_on: str, *, argument: str | Non
     limit = _OPTIONS["compute_limit"]
     if limit is None or seconds <= limit:
         return
-    raise McdaArgumentError(f"{what}: about {format_seconds(seconds)} of one core, over the compute limit of "
+    raise ComputeLimitError(f"{what}: about {format_seconds(seconds)} of one core, over the compute limit of "
                             f"{format_seconds(limit)}. {way_on}, or raise the limit with "
-                            "mcda.set_options(compute_limit=...) (None: no limit).", argument=argument, value=value)
+                            "mcda.set_options(compute_limit=...) (None: no limit).", argument=argument, value=value,
+                            work=what, seconds=seconds, limit=limit)
+
+
+class ComputeLimitError(McdaArgumentError):
+    """Work refused by :func:`check_compute`, with its parts as data.
+
+    ``work`` says what would run, ``seconds`` is the estimate (one core) and ``limit`` the
+    ``compute_limit`` it exceeds: a caller that offers other ways on (the Report's settings, the
+    command line's flags) writes its own sentence from them.
+    """
+
+    def __init__(self, message: str, *, argument, value=None, work: str = "", seconds: float = float("nan"),
+                 limit: float = float("nan")):
+        super().__init__(message, argument=argument, value=value)
+        self.work, self.seconds, self.limit = work, seconds, limit
+
+    def __reduce__(self):
+        return (_rebuild_compute_limit_error, (str(self), self.argument, self.value, self.work, self.seconds,
+                                               self.limit))
+
+    def cost(self) -> str:
+        """The refused work and its estimate against the limit, as a sentence without a way on."""
+        return (f"{self.work}: about {format_seconds(self.seconds)} of one core, over the compute limit of "
+                f"{format_seconds(self.limit)}")
+
+
+def _rebuild_compute_limit_error(message, argument, value, work, seconds, limit):
+    return ComputeLimitError(message, argument=argument, value=value, work=work, seconds=seconds, limit=limit)

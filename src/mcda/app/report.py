@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from mcda._core.options import ComputeLimitError
 from mcda._core.validation import MAX_SEED, McdaArgumentError, McdaArgumentTypeError, MissingDataWarning, warn
 from mcda import __version__
 from mcda._core.validation import (check_alpha, check_choice, check_control, check_positive_int, check_probability, check_rope, nearest, shown, user_stacklevel)
@@ -361,6 +362,12 @@ def _this_threads_warnings():
         finally:
             active[0] = False
 
+
+
+def _not_computed(exc: ComputeLimitError, report_way: str, cli_way: str) -> str:
+    """A view refused by its cost, with the ways on the Report and the command line offer (not the function's)."""
+    return (f"not computed: {exc.cost()}. Ask for {report_way} (command line: {cli_way}), or raise the limit with "
+            "mcda.set_options(compute_limit=...)")
 
 class Report:
     """A score cube and the analyst's choices; every view, figure and export reads both.
@@ -941,8 +948,11 @@ class Report:
     def _plackett_luce_text(self) -> str:
         try:
             result = self.plackett_luce()
-        except ValueError as exc:   # n_samples: refused by its cost (mcda.set_options(compute_limit=...))
-            return f"{'not computed' if getattr(exc, 'argument', None) == 'n_samples' else 'not applicable'}: {exc}"
+        except ComputeLimitError as exc:
+            return _not_computed(exc, "fewer draws with the report's `plackett_luce_samples` setting",
+                                 "--plackett-luce-samples N")
+        except ValueError as exc:
+            return f"not applicable: {exc}"
         frame = result.to_frame().set_index("method").loc[result.order]
         lines = [f"{result.n_rankings} rankings ({result.n_tied_rankings} with ties, order inside a tie sampled as "
                  "unknown); worth = P(ranked first on a new dataset)"]
@@ -957,8 +967,11 @@ class Report:
     def _hierarchical_text(self, max_pairs: int) -> str:
         try:
             result = self.hierarchical()
-        except ValueError as exc:   # n_samples: refused by its cost (mcda.set_options(compute_limit=...))
-            return f"{'not computed' if getattr(exc, 'argument', None) == 'n_samples' else 'not applicable'}: {exc}"
+        except ComputeLimitError as exc:
+            return _not_computed(exc, "fewer draws with report.hierarchical(n_samples=...) or a report on fewer "
+                                      "methods", "a file with fewer methods")
+        except ValueError as exc:
+            return f"not applicable: {exc}"
         table = result.to_frame()
         lines = [f"rho {result.rho:g} ({result.runs} run(s) of cross-validation), rope {result.rope:g}, decision "
                  f"for the next dataset at P >= {result.threshold:g}"]
