@@ -10,7 +10,9 @@ _SEEDS = 8  # rounded synthetic scores with 8 seeds: ties and zero differences d
 
 def _summary(ci_method):
     def call(cube, **kwargs):
-        options = {"ci_method": ci_method, "n_resamples": 999, "rng": 5} | kwargs
+        # the resampling arguments only with the bootstrap (with t they are refused, not ignored)
+        drawing = {"n_resamples": 999, "rng": 5} if ci_method == "bootstrap" else {}
+        options = {"ci_method": ci_method} | drawing | kwargs
         return mcda.summary(cube, **options)
     return call
 
@@ -44,8 +46,10 @@ CASES = [
          flip_columns=("mean", "ci_low", "ci_high"), flip_swap={"ci_low": "ci_high"},
          bad_inputs=[({"ci_method": "bca"}, ValueError, "`ci_method` must be one of"),
                      ({"confidence_level": 1.5}, ValueError, "`confidence_level` must lie in"),
-                     ({"n_resamples": 0}, ValueError, "`n_resamples` must be an integer"),
-                     ({"rng": "seven"}, TypeError, "`rng` must be")])
+                     *([({"n_resamples": 0}, ValueError, "`n_resamples` must be an integer"),
+                        ({"rng": "seven"}, TypeError, "`rng` must be")] if how == "bootstrap" else
+                       [({"n_resamples": 999}, ValueError, "`n_resamples` is used only with"),
+                        ({"rng": 5}, ValueError, "`rng` is used only with")])])
     for how in ("t", "bootstrap")
 ] + [
     Case(name="within.paired_tests[t]", call=_paired("t"), missing=0.05,

@@ -190,6 +190,7 @@ class EpochSelectionSupport(Result):
         return "\n".join(lines)
 
 
+@states_scale
 def epoch_selection_support(scores, *, split: str | None = "test", validation: str | None = None,
                             criterion: str | None = None) -> EpochSelectionSupport:
     """Say, per dataset, whether ``best_val`` epoch selection is possible, and why not.
