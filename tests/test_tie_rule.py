@@ -125,3 +125,24 @@ def test_within_dataset_paired_tests_tie_the_probe():
     for method in ("wilcoxon", "t"):
         row = _pair(mcda.paired_tests(cube, method=method).to_frame())
         assert row.mean_diff == 0.0 and np.isnan(row.p_raw) and "exactly 0" in row.reason
+
+
+def test_the_compiled_tie_zeroed_differences_equal_the_rule_written_in_numpy():
+    # the paired tests over all pairs zero tied differences in one compiled pass; it must say what
+    # np.where(tied(a, b), 0, a - b) says, cell by cell: ulp-close scores, equal infinities,
+    # an infinity against a finite score, NaN, signed zeros and ordinary values
+    from mcda._core.numeric import tie_zeroed_differences, tied
+
+    rng = np.random.default_rng(7)
+    a = rng.normal(0.0, 1.0, (40, 25))
+    b = a.copy()
+    b[::3] = a[::3] + rng.normal(0.0, 1.0, a[::3].shape)      # ordinary differences
+    b[1::3] = np.nextafter(a[1::3], np.inf)                     # one ulp apart: tied
+    b[2::6] = a[2::6] * (1 + 1e-12)                              # far beyond the rule: not tied
+    a[0, :4], b[0, :4] = [np.inf, -np.inf, np.inf, 1.0], [np.inf, -np.inf, 5.0, np.nan]
+    a[1, 0], b[1, 0] = 0.1 + 0.2, 0.3
+    a[1, 1], b[1, 1] = -0.0, 0.0
+    expected = np.where(tied(a, b), 0.0, a - b)
+    got = tie_zeroed_differences(a, b)
+    np.testing.assert_array_equal(got, expected)
+    assert got[1, 0] == 0.0 and np.isnan(got[0, 3]) and got[0, 2] == np.inf

@@ -3,6 +3,8 @@
 - :func:`weighted_counts`: a block of resamples (dataset indices) → the weight each dataset
   carries in each resample (its count times its weight), ready for one matrix product with
   the precomputed rank matrix.
+- :func:`tied_differences`: a − b elementwise, 0 where a and b tie under the tie rule (one
+  pass, no temporaries: what :func:`mcda._core.numeric.tie_zeroed_differences` runs).
 - :func:`rank_rows_average`: ranks within each row, 1 = highest, ties averaged under the tie
   rule, NaN kept (the numba path of :func:`mcda._core.numeric.rank`).
 
@@ -17,7 +19,7 @@ import numpy as np
 
 from mcda._core._kernels._jit import jit
 
-__all__ = ["weighted_counts", "rank_rows_average"]
+__all__ = ["weighted_counts", "rank_rows_average", "tied_differences"]
 
 
 @jit()
@@ -175,3 +177,21 @@ def rank_rows_average(values, out, relative):
                 for a in range(start, stop):
                     out[i, present[order[a]]] = rank
                 start = stop
+
+
+@jit()
+def tied_differences(a, b, relative, out):
+    """``out`` = a − b, with 0 where a and b tie (equal, or within ``relative`` × the larger magnitude, both finite).
+
+    2-D float64 arrays of one shape; NaN in a or b gives NaN.
+    """
+    n_rows, k = a.shape
+    for i in range(n_rows):
+        for j in range(k):
+            x = a[i, j]
+            y = b[i, j]
+            d = x - y
+            if x == y or (abs(d) <= relative * max(abs(x), abs(y)) and abs(x) < np.inf and abs(y) < np.inf):
+                out[i, j] = 0.0
+            else:
+                out[i, j] = d

@@ -25,7 +25,7 @@ from mcda.data.blocks import require_in_memory
 from mcda.data.cards import direction_sign
 from mcda.stats._shared.cliques import groups_from_decisions
 from mcda._core.validation import MissingDataWarning, check_alpha, check_choice, check_control, shown, warn
-from mcda._core.numeric import tied
+from mcda._core.numeric import tie_zeroed_differences
 from mcda._core.results import Result, pair_decisions_table, states_scale
 from mcda.stats._shared.multitest import (PAIR_STRUCTURED, PVALUE_ADJUSTMENTS, adjust_pvalues, canonical_adjustment)
 from mcda.stats._shared.ranks import prepare_across, rank_rows
@@ -386,11 +386,10 @@ def pairwise_over_datasets(scores, direction=None, *, test: str = "wilcoxon", ad
     for s in range(0, m, block):  # bounded memory: the differences of a block of pairs at a time
         part = slice(s, s + block)
         a, b = columns[first[part]], columns[second[part]]
-        diff = a - b
         if decimals is not None:
-            diff = np.round(diff, decimals) + 0.0  # + 0.0: no negative zeros
+            diff = np.round(a - b, decimals) + 0.0  # + 0.0: no negative zeros
         else:  # the tie rule: a and b tied on a dataset (within the rounding of a − b) is a zero difference
-            diff = np.where(tied(a, b), 0.0, diff)
+            diff = tie_zeroed_differences(a, b)
         order = np.argsort(np.abs(diff), axis=1)
         pair_signed_ranks(diff, order, ZERO_CODES[zero_method], _SIGNFLIP_MAX if test == "wilcoxon" else 0,
                           r_plus[part], r_minus[part], n_zero[part], tie_term[part], has_ties[part], wins[part],
