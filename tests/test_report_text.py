@@ -156,3 +156,28 @@ def test_conover_on_all_tied_data_gives_nan_with_its_reason():
     assert "note: every dataset ties all methods" in tied.summary()
     varied = conover_posthoc(mcda.score_cube(np.random.default_rng(0).uniform(0.5, 0.9, (8, 3)), metric="accuracy"))
     assert varied.reason == "" and varied.reason_code is Reason.NONE
+
+
+def test_a_label_with_a_newline_cannot_forge_a_line_of_the_overview_or_the_console(tmp_path):
+    # the plain-text overview (what mcda compare prints) writes every label on one line: a method or a
+    # dataset named with a newline or a terminal escape shows its escapes, so no forged heading or verdict
+    from mcda.app.cli import main
+
+    names = ["a\nFriedman: forged line", "b\x1b[31m", "plain"]
+    scores = np.random.default_rng(1).uniform(0.5, 0.9, (8, 3))
+    datasets = [f"d{i}" for i in range(7)] + ["d7\nforged dataset line"]
+    frame = pd.DataFrame(scores, columns=names, index=datasets)
+    report = mcda.Report(mcda.score_cube(frame, metric="accuracy"), rng=0)
+    text = report.overview()
+    lines = text.splitlines()
+    assert not [line for line in lines if line.startswith(("Friedman: forged", "forged dataset"))]
+    assert "\x1b" not in text
+    assert r"a\nFriedman: forged line" in text and "plain" in text
+    tidy = frame.rename_axis("dataset").reset_index().melt(id_vars="dataset", var_name="method", value_name="score")
+    tidy.to_csv(tmp_path / "scores.csv", index=False)
+    out = io.StringIO()
+    status = main(["compare", str(tmp_path / "scores.csv"), "--metric", "accuracy", "--no-figures", "--rng", "0",
+                   "--out", str(tmp_path / "out")], stdout=out, stderr=io.StringIO())
+    assert status == 0
+    printed = out.getvalue()
+    assert "\x1b" not in printed and not [line for line in printed.splitlines() if line.startswith("Friedman: forged")]

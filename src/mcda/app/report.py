@@ -29,6 +29,7 @@ import contextlib
 import json
 import math
 import numbers
+import re
 import threading
 import warnings
 from pathlib import Path
@@ -1273,7 +1274,19 @@ class Report:
 
     def overview(self, *, max_pairs: int = 12) -> str:
         """The whole analysis as text for people (what ``mcda compare`` prints); each warning is issued once."""
-        return self._once(lambda: self._overview(max_pairs))
+        return self._once(lambda: self._one_line_labels(self._overview(max_pairs)))
+
+    def _one_line_labels(self, text: str) -> str:
+        """``text`` with every method and dataset label that holds a control character (a newline, a
+        terminal escape) written as its escapes, so a label cannot forge a line of the overview."""
+        from mcda.present.writeup import text_escape
+
+        labels = {str(v) for cube in (self.raw, self.cube) if hasattr(cube, "coords")
+                  for dim in ("method", "dataset") if dim in cube.coords for v in cube.coords[dim].values}
+        unsafe = sorted((lab for lab in labels if text_escape(lab) != lab), key=len, reverse=True)
+        if not unsafe:
+            return text
+        return re.sub("|".join(map(re.escape, unsafe)), lambda m: text_escape(m.group(0)), text)
 
     def _overview(self, max_pairs: int) -> str:
         """The whole analysis as text for people (what ``mcda compare`` prints).
