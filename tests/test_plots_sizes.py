@@ -730,3 +730,19 @@ def test_the_rank_strip_of_200_methods_keeps_its_key_below_and_its_labels_apart(
         boxes = sorted((b for t, b in texts if t in axis.get_ticklabels()), key=lambda b: (b.y0, b.x0))
         assert len(boxes) >= 8
         assert all(not a.overlaps(b) for a, b in zip(boxes, boxes[1:]))
+
+
+def test_the_relation_matrix_title_stays_within_a_columns_width():
+    # at 60 methods the counts run to five digits: one line of "N circular triads of at most M;
+    # ζ ..." ran past the right edge of a column-wide figure; the title is two lines that fit it
+    k = 60
+    names = [f"GradientBoosting_depth{i}_lr0.05" for i in range(k)]
+    rng = np.random.default_rng(0)
+    cube = mcda.score_cube(np.round(rng.uniform(0.5, 0.9, (30, k)), 2), metric="accuracy", method_names=names)
+    fig, ax = plot_relation(mcda.pairwise_transitivity(mcda.pairwise_superiority(cube)))
+    fig.canvas.draw()
+    title = ax._left_title  # matplotlib's artist of set_title(loc="left")
+    box, page = title.get_window_extent(), fig.bbox
+    assert title.get_text() == ax.get_title(loc="left") and title.get_text().count("\n") == 1
+    assert box.x0 >= page.x0 - 1 and box.x1 <= page.x1 + 1, (box, page)
+    plt.close(fig)

@@ -331,6 +331,7 @@ def _relation_matrix(result, order, *, width, ax):
         zeta = result.coefficient_of_consistence
         zeta = "ζ undefined (tied pairs)" if zeta is None else f"ζ = {zeta:.3f}"
         triads = "circular triad" if result.n_circular_triads == 1 else "circular triads"
-        ax.set_title(f"{result.n_circular_triads} {triads} of at most {result.max_circular_triads}; {zeta}",
+        # two lines: at a column's width one line of six-digit counts runs past the figure's edge
+        ax.set_title(f"{result.n_circular_triads:,} {triads} of at most {result.max_circular_triads:,};\n{zeta}",
                      fontsize=_style.FONT_SIZE, loc="left")
     return fig, ax
