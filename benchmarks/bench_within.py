@@ -114,9 +114,9 @@ def main():
     print(f"(numba warm-up / cache load: {warmup:.2f} s, not counted)")
     print()
     def row(name, t):
-        return f"{name:<46}{t:>10.3f}{t_vec / t:>15.1f}x{t_scipy / t:>15.1f}x"
+        return f"{name:<46}{t:>10.3f}{t_vec / t:>15.1f}x |{t_scipy / t:>13.1f}x"
 
-    print(f"{'implementation':<46}{'time (s)':>10}{'vs scipy call':>16}{'vs scipy loop':>16}")
+    print(f"{'implementation':<46}{'time (s)':>10}{'vs scipy call':>16} |{'vs scipy loop':>14}")
     print(row("scipy.stats.bootstrap, one vectorised call", t_vec))
     print(row("scipy.stats.bootstrap, loop over cells", t_scipy))
     print(row("mcda.summary(ci_method=bootstrap), whole call", t_mcda))
