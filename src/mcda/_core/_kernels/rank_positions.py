@@ -23,6 +23,11 @@ __all__ = ["weighted_counts", "rank_rows_average", "tied_differences"]
 
 
 @jit()
+def _tied(x, y, relative):
+    """The tie rule for two finite-or-infinite scores: equal, or both finite and within ``relative`` × the larger magnitude."""
+    return x == y or (abs(x - y) <= relative * max(abs(x), abs(y)) and abs(x) < np.inf and abs(y) < np.inf)
+
+@jit()
 def weighted_counts(indices, weights, out, totals):
     """Per resample r: ``out[r, d]`` = (times dataset d is drawn) × ``weights[d]``, ``totals[r]`` = Σ_d out[r, d].
 
@@ -167,9 +172,7 @@ def rank_rows_average(values, out, relative):
                 before = keys[order[start]]
                 while stop < m:
                     here = keys[order[stop]]
-                    # sorted ascending, so here - before >= 0; inf - finite is inf (never within)
-                    if here != before and (here - before > relative * max(abs(here), abs(before))
-                                           or here - before == np.inf):
+                    if not _tied(here, before, relative):
                         break
                     before = here
                     stop += 1
@@ -190,8 +193,4 @@ def tied_differences(a, b, relative, out):
         for j in range(k):
             x = a[i, j]
             y = b[i, j]
-            d = x - y
-            if x == y or (abs(d) <= relative * max(abs(x), abs(y)) and abs(x) < np.inf and abs(y) < np.inf):
-                out[i, j] = 0.0
-            else:
-                out[i, j] = d
+            out[i, j] = 0.0 if _tied(x, y, relative) else x - y
