@@ -168,10 +168,13 @@ def check_compute(seconds: float, what: str, way_on: str, *, argument: str | Non
     limit = _OPTIONS["compute_limit"]
     if limit is None or seconds <= limit:
         return
-    raise ComputeLimitError(f"{what}: about {format_seconds(seconds)} of one core, over the compute limit of "
-                            f"{format_seconds(limit)}. {way_on}, or raise the limit with "
+    raise ComputeLimitError(f"{_cost(what, seconds, limit)}. {way_on}, or raise the limit with "
                             "mcda.set_options(compute_limit=...) (None: no limit).", argument=argument, value=value,
                             work=what, seconds=seconds, limit=limit)
+
+
+def _cost(work: str, seconds: float, limit: float) -> str:
+    return f"{work}: about {format_seconds(seconds)} of one core, over the compute limit of {format_seconds(limit)}"
 
 
 class ComputeLimitError(McdaArgumentError):
@@ -193,8 +196,7 @@ class ComputeLimitError(McdaArgumentError):
 
     def cost(self) -> str:
         """The refused work and its estimate against the limit, as a sentence without a way on."""
-        return (f"{self.work}: about {format_seconds(self.seconds)} of one core, over the compute limit of "
-                f"{format_seconds(self.limit)}")
+        return _cost(self.work, self.seconds, self.limit)
 
 
 def _rebuild_compute_limit_error(message, argument, value, work, seconds, limit):
