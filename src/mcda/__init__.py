@@ -100,6 +100,8 @@ _EXPORTS: dict[str, str] = {
     "practical_dominance": "stats.criteria",
     "promethee": "stats.criteria",
     "weight_stability": "stats.criteria",
+    # several criteria under uncertainty
+    "smaa": "stats.smaa",
     # the report object and epoch selection
     "Report": "app.report",
     "select_epoch": "stats.within.epochs",

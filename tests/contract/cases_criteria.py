@@ -41,6 +41,10 @@ def _promethee(cube, **kwargs):
     return mcda.promethee(two_criteria(cube), **({"weights": {"score": 2, "runtime": 1}} | kwargs))
 
 
+def _smaa(cube, **kwargs):
+    return mcda.smaa(two_criteria(cube), **({"n_draws": 2_000, "rng": 3} | kwargs))
+
+
 def _stability(cube, **kwargs):
     return mcda.weight_stability(two_criteria(cube), **({"n_steps": 10} | kwargs))
 
@@ -78,4 +82,12 @@ CASES = [
          n_methods=5,
          bad_inputs=[({"n_steps": 0}, ValueError, "`n_steps` must be an integer >= 1"),
                      ({"metrics": "nope"}, ValueError, "`metrics` names metrics not among .*: 'nope'")]),
+    Case(name="smaa", call=_smaa,
+         fields=("methods", "metrics", "directions", "rank_acceptability", "rank_acceptability_se", "central_weights",
+                 "central_weights_se", "confidence_factors", "confidence_factors_se", "ranges", "weights",
+                 "weight_information", "uncertainty", "n_draws", "n_datasets", "excluded"),
+         n_methods=5,
+         bad_inputs=[({"weights": ["score"]}, ValueError, "must list every criterion"),
+                     ({"uncertainty": "folds"}, ValueError, "`uncertainty` must be one of"),
+                     ({"n_draws": 0}, ValueError, "`n_draws` must be an integer >= 1")]),
 ]

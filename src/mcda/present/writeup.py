@@ -431,6 +431,27 @@ BIBTEX = {
   year      = {2018},
   doi       = {10.1145/3205651.3205658}
 }""",
+    # SMAA-2 (mcda.smaa)
+    "lahdelma2001": """@article{lahdelma2001,
+  author  = {Lahdelma, Risto and Salminen, Pekka},
+  title   = {{SMAA-2}: Stochastic Multicriteria Acceptability Analysis for Group Decision Making},
+  journal = {Operations Research},
+  volume  = {49},
+  number  = {3},
+  pages   = {444--454},
+  year    = {2001},
+  doi     = {10.1287/opre.49.3.444.11220}
+}""",
+    "tervonen2008": """@article{tervonen2008,
+  author  = {Tervonen, Tommi and Figueira, Jos{\'e} Rui},
+  title   = {A Survey on Stochastic Multicriteria Acceptability Analysis Methods},
+  journal = {Journal of Multi-Criteria Decision Analysis},
+  volume  = {15},
+  number  = {1--2},
+  pages   = {1--14},
+  year    = {2008},
+  doi     = {10.1002/mcda.407}
+}""",
 }
 
 def _display(name) -> str:

@@ -45,7 +45,8 @@ class Procedure:
         incomplete design, adjusted by ``adjust=``), "adjustment" (a p-value adjustment only),
         "pool-independent" (each pair on its own scores over datasets), "seeds" (two methods over
         the seeds of one dataset), "bayesian" (posterior probabilities over datasets) or
-        "bayesian-cv" (posterior probabilities from cross-validation folds).
+        "bayesian-cv" (posterior probabilities from cross-validation folds) or "criteria-uncertainty"
+        (several criteria under the uncertainty of the scores and of the weights: rank acceptabilities).
     display : str
         The name as the write-up, the figures and LaTeX print it.
     words : str
@@ -205,6 +206,10 @@ _ENTRIES = (
               ("corani2015", "nadeau2003"), None, ("all-pairs",), f"{_BAYESIAN}.correlated_t:correlated_t_test"),
     Procedure("hierarchical", "bayesian-cv", "hierarchical", "the Bayesian hierarchical model",
               ("corani2017",), None, ("all-pairs",), f"{_BAYESIAN}.hierarchical:hierarchical_comparison"),
+    # several criteria under uncertainty
+    Procedure("smaa-2", "criteria-uncertainty", "SMAA-2",
+              "stochastic multicriteria acceptability analysis (SMAA-2) with a linear additive value function",
+              ("lahdelma2001", "tervonen2008"), None, ("ranking",), "mcda.stats.smaa:smaa", aliases=("smaa",)),
 )
 
 #: Canonical name -> :class:`Procedure`.
