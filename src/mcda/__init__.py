@@ -108,6 +108,8 @@ _EXPORTS: dict[str, str] = {
     "selected_epochs": "stats.within.epochs",
     "epoch_selection_support": "stats.within.epochs",
     "learning_curves": "stats.within.epochs",
+    # within a dataset: almost stochastic order of the seed distributions
+    "almost_stochastic_order": "stats.within.aso",
 }
 
 # the public namespaces that are modules of their own (figures, LaTeX, large cubes, example data)

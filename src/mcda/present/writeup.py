@@ -452,6 +452,30 @@ BIBTEX = {
   year    = {2008},
   doi     = {10.1002/mcda.407}
 }""",
+    "delbarrio2018": """@incollection{delbarrio2018,
+  author    = {del Barrio, Eustasio and Cuesta-Albertos, Juan A. and Matr{\\'a}n, Carlos},
+  title     = {An Optimal Transportation Approach for Assessing Almost Stochastic Order},
+  booktitle = {The Mathematics of the Uncertain},
+  publisher = {Springer},
+  pages     = {33--44},
+  year      = {2018},
+  doi       = {10.1007/978-3-319-73848-2_3}
+}""",
+    "dror2019": """@inproceedings{dror2019,
+  author    = {Dror, Rotem and Shlomov, Segev and Reichart, Roi},
+  title     = {Deep Dominance -- How to Properly Compare Deep Neural Models},
+  booktitle = {Proceedings of the 57th Annual Meeting of the Association for Computational Linguistics},
+  pages     = {2773--2785},
+  year      = {2019},
+  doi       = {10.18653/v1/P19-1266}
+}""",
+    "ulmer2022": """@inproceedings{ulmer2022,
+  author    = {Ulmer, Dennis and Hardmeier, Christian and Frellsen, Jes},
+  title     = {deep-significance: Easy and Meaningful Significance Testing in the Age of Neural Networks},
+  booktitle = {ML Evaluation Standards Workshop at the Tenth International Conference on Learning Representations},
+  year      = {2022},
+  url       = {https://arxiv.org/abs/2204.06815}
+}""",
 }
 
 def _display(name) -> str:

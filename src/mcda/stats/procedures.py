@@ -44,9 +44,11 @@ class Procedure:
         the Friedman ranks, adjusted by ``adjust=``), "incomplete-posthoc" (after an omnibus on an
         incomplete design, adjusted by ``adjust=``), "adjustment" (a p-value adjustment only),
         "pool-independent" (each pair on its own scores over datasets), "seeds" (two methods over
-        the seeds of one dataset), "bayesian" (posterior probabilities over datasets) or
-        "bayesian-cv" (posterior probabilities from cross-validation folds) or "criteria-uncertainty"
-        (several criteria under the uncertainty of the scores and of the weights: rank acceptabilities).
+        the seeds of one dataset), "bayesian" (posterior probabilities over datasets),
+        "bayesian-cv" (posterior probabilities from cross-validation folds), "criteria-uncertainty"
+        (several criteria under the uncertainty of the scores and of the weights: rank acceptabilities) or
+        "seeds-distribution" (the distributions of two methods' scores over the seeds of one dataset,
+        compared whole).
     display : str
         The name as the write-up, the figures and LaTeX print it.
     words : str
@@ -210,6 +212,10 @@ _ENTRIES = (
     Procedure("smaa-2", "criteria-uncertainty", "SMAA-2",
               "stochastic multicriteria acceptability analysis (SMAA-2) with a linear additive value function",
               ("lahdelma2001", "tervonen2008"), None, ("ranking",), "mcda.stats.smaa:smaa", aliases=("smaa",)),
+    Procedure("aso", "seeds-distribution", "almost stochastic order", "the almost stochastic order test (ε_min)",
+              ("delbarrio2018", "dror2019", "ulmer2022"), "bonferroni", ("all-pairs",),
+              "mcda.stats.within.aso:almost_stochastic_order", aliases=("almost-stochastic-order",),
+              noun="the almost stochastic order test"),
 )
 
 #: Canonical name -> :class:`Procedure`.
