@@ -162,6 +162,7 @@ def test_results_share_one_base(case: Case):
 def test_a_p_column_is_always_a_pvalue():
     """`p_` names a p-value; posterior and resampling probabilities are `prob_` (rule 2 of the glossary)."""
     pvalue_names = {"p_raw", "p_adjusted", "p_holm", "p_lower", "p_upper", "p_tost"}
+    pvalue_names |= {"p_conjunction", "p_heterogeneity", "p_stouffer", "p_fisher"}  # replicability, meta-analysis
     assert {n for n in _glossary_names() if n.startswith("p_")} <= pvalue_names
 
 

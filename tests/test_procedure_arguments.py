@@ -106,6 +106,10 @@ CALLS = {
     ("two_on_multiple", "test"):
         lambda v: mcda.two_on_multiple(S["a"].to_numpy(), S["b"].to_numpy(), direction=H, rope=0.01, test=v),
     ("weight_stability", "missing"): lambda v: mcda.weight_stability(CRITERIA, missing=v, n_resamples=10, n_steps=3),
+    ("replicability", "method"): lambda v: mcda.replicability(SEEDS, method=v),
+    ("replicability", "test"): lambda v: mcda.replicability(SEEDS, test=v),
+    ("replicability", "adjust"): lambda v: mcda.replicability(SEEDS, adjust=v),
+    ("meta_analysis", "method"): lambda v: mcda.meta_analysis(SEEDS, method=v),
     ("wilcoxon_signed_ranks", "zero_method"):
         lambda v: mcda.wilcoxon_signed_ranks(np.array([1.0, 2, -1, 0, 3]), zero_method=v),
 }

@@ -110,6 +110,9 @@ _EXPORTS: dict[str, str] = {
     "learning_curves": "stats.within.epochs",
     # within a dataset: almost stochastic order of the seed distributions
     "almost_stochastic_order": "stats.within.aso",
+    # replicability and meta-analysis across datasets
+    "replicability": "stats.replicability",
+    "meta_analysis": "stats.meta_analysis",
 }
 
 # the public namespaces that are modules of their own (figures, LaTeX, large cubes, example data)

@@ -84,3 +84,33 @@ CASES = [
          pvalue_columns=("min_pvalue", "strictest_threshold"),
          bad_inputs=[({"alpha": -0.1}, ValueError, "`alpha` must lie in")]),
 ]
+
+
+def _replicability(cube, **kwargs):
+    return mcda.replicability(cube, **kwargs)
+
+
+def _meta_analysis(cube, **kwargs):
+    return mcda.meta_analysis(cube, **kwargs)
+
+
+CASES += [
+    # claims are ordered ("method_a beats method_b"): both orders are rows, so they are keyed, never reoriented
+    Case(name="replicability", call=_replicability, seeds=_SEEDS, n_methods=5, method_columns=("method_a", "method_b"),
+         fields=("table", "conjunction", "per_dataset", "method", "test", "adjust", "alpha", "n_comparisons"),
+         bad_inputs=[({"method": "simes"}, ValueError, "`method` must be one of"),
+                     ({"adjust": "fdr-bh"}, ValueError, "`adjust` must be one of"),
+                     ({"alpha": 0.0}, ValueError, "`alpha` must lie in")]),
+    Case(name="meta_analysis", call=_meta_analysis, seeds=_SEEDS, n_methods=5,
+         method_columns=("method_a", "method_b"), pair_columns=("method_a", "method_b"), ignore_columns=("reason",),
+         fields=("table", "per_dataset", "method", "confidence_level", "direction", "metric"),
+         swap_columns={"ci_low": "ci_high", "prediction_low": "prediction_high"},
+         negate_columns=("mean_diff", "ci_low", "ci_high", "prediction_low", "prediction_high", "fixed_diff",
+                         "z_stouffer"),
+         flip_columns=("mean_diff", "ci_low", "ci_high", "prediction_low", "prediction_high", "fixed_diff",
+                       "z_stouffer"),
+         flip_swap={"ci_low": "ci_high", "prediction_low": "prediction_high"},
+         pvalue_columns=("p_raw", "p_heterogeneity", "p_stouffer", "p_fisher"), rtol=1e-7,
+         bad_inputs=[({"method": "hunter-schmidt"}, ValueError, "`method` must be one of"),
+                     ({"confidence_level": 1.5}, ValueError, "`confidence_level` must lie in")]),
+]

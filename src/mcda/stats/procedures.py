@@ -46,9 +46,12 @@ class Procedure:
         "pool-independent" (each pair on its own scores over datasets), "seeds" (two methods over
         the seeds of one dataset), "bayesian" (posterior probabilities over datasets),
         "bayesian-cv" (posterior probabilities from cross-validation folds), "criteria-uncertainty"
-        (several criteria under the uncertainty of the scores and of the weights: rank acceptabilities) or
+        (several criteria under the uncertainty of the scores and of the weights: rank acceptabilities),
         "seeds-distribution" (the distributions of two methods' scores over the seeds of one dataset,
-        compared whole).
+        compared whole), "replicability" (on how many datasets a method beats another: partial
+        conjunction tests of per-dataset p-values), "meta-analysis" (a random-effects model of the
+        per-dataset differences, by its estimator of the between-dataset variance) or
+        "p-combination" (a combination of per-dataset p-values).
     display : str
         The name as the write-up, the figures and LaTeX print it.
     words : str
@@ -216,6 +219,27 @@ _ENTRIES = (
               ("delbarrio2018", "dror2019", "ulmer2022"), "bonferroni", ("all-pairs",),
               "mcda.stats.within.aso:almost_stochastic_order", aliases=("almost-stochastic-order",),
               noun="the almost stochastic order test"),
+    Procedure("conjunction-bonferroni", "replicability", "partial conjunction (Bonferroni)",
+              "Bonferroni partial conjunction tests of the per-dataset p-values", ("benjamini2008", "dror2017"),
+              None, _BOTH, "mcda.stats.replicability:replicability", aliases=("bonferroni", "partial-conjunction")),
+    Procedure("conjunction-fisher", "replicability", "partial conjunction (Fisher)",
+              "Fisher partial conjunction tests of the per-dataset p-values",
+              ("benjamini2008", "dror2017", "fisher1932"), None, _BOTH, "mcda.stats.replicability:replicability",
+              aliases=("fisher",)),
+    Procedure("reml", "meta-analysis", "REML", "a random-effects model with the REML estimate of the between-dataset "
+              "variance", ("viechtbauer2005", "higgins2009"), None, _BOTH, "mcda.stats.meta_analysis:meta_analysis",
+              aliases=("restricted-maximum-likelihood",)),
+    Procedure("dersimonian-laird", "meta-analysis", "DerSimonian–Laird", "a random-effects model with the "
+              "DerSimonian–Laird estimate of the between-dataset variance", ("dersimonian1986", "higgins2009"), None,
+              _BOTH, "mcda.stats.meta_analysis:meta_analysis", aliases=("dl", "chi2")),
+    Procedure("paule-mandel", "meta-analysis", "Paule–Mandel", "a random-effects model with the Paule–Mandel "
+              "estimate of the between-dataset variance", ("paule1982", "higgins2009"), None, _BOTH,
+              "mcda.stats.meta_analysis:meta_analysis", aliases=("pm", "iterated")),
+    Procedure("stouffer", "p-combination", "Stouffer", "Stouffer's combination of the per-dataset p-values",
+              ("stouffer1949",), None, _BOTH, "mcda.stats.meta_analysis:meta_analysis", aliases=("stouffer-z",)),
+    Procedure("fisher-combination", "p-combination", "Fisher's combination",
+              "Fisher's combination of the per-dataset p-values", ("fisher1932",), None, _BOTH,
+              "mcda.stats.meta_analysis:meta_analysis", aliases=("fisher-method",)),
 )
 
 #: Canonical name -> :class:`Procedure`.
