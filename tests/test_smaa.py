@@ -312,3 +312,37 @@ def test_missing_results_exclude_the_method_by_name():
 def test_bad_arguments_are_refused_naming_them(kwargs, match):
     with pytest.raises(mcda.McdaArgumentError, match=match):
         mcda.smaa(criteria_cube(4, 3), **kwargs)
+
+
+# --------------------------------------------------------------------------- figures (geometry without drawing, then drawn)
+
+def test_rank_bins_cover_every_rank_once():
+    from mcda.present.plots.acceptability import binned_shares, rank_bins
+
+    for k in (2, 8, 9, 12, 50, 200, 1001):
+        bins = rank_bins(k)
+        covered = [r for a, b in bins for r in range(a, b + 1)]
+        assert covered == list(range(1, k + 1)), k
+        assert len(bins) <= 12
+    table = np.random.default_rng(0).dirichlet(np.ones(50), size=50)
+    np.testing.assert_allclose(binned_shares(table, rank_bins(50)).sum(axis=1), 1.0)
+
+
+@pytest.mark.parametrize("k", [8, 50])
+def test_figures_draw_every_method_and_criterion(k):
+    import matplotlib.pyplot as plt
+
+    from mcda.plots import plot_central_weights, plot_rank_acceptability
+
+    res = mcda.smaa(criteria_cube(6, k), n_draws=400, rng=2)
+    fig, ax = plot_rank_acceptability(res)
+    segments = [p for p in ax.patches if (p.get_gid() or "").startswith("rank_segment_")]
+    assert len(segments) == k * (k if k <= 8 else 7)   # 50 methods: ranks 1, 2, 3, 4-5, 6-10, 11-20, 21-50
+    first = [p for p in segments if p.get_gid() == "rank_segment_1"]
+    np.testing.assert_allclose(sorted(p.get_width() for p in first), sorted(res.rank_acceptability[1]))
+    fig2, (weights, _) = plot_central_weights(res)
+    shown = res.confidence_factors.notna().sum()
+    assert len([p for p in weights.patches if (p.get_gid() or "").startswith("central_weight_")]) == shown * 3
+    assert [t.get_text() for t in weights.get_legend().get_texts()] == res.metrics
+    plt.close(fig)
+    plt.close(fig2)

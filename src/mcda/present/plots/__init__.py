@@ -24,6 +24,8 @@ The figures
 ``plot_rank_stability(result)``           P(position = r) and mean-rank intervals (RankStability)
 ``plot_learning_curves(result)``          mean and t band over seeds per epoch (``mcda.learning_curves``)
 ``plot_tradeoffs``, ``plot_weight_stability``  several criteria (see :mod:`mcda.stats.criteria`)
+``plot_rank_acceptability(result)``       SMAA-2 stacked rank acceptabilities per method (SmaaResult)
+``plot_central_weights(result)``          SMAA-2 central weights and confidence factors (SmaaResult)
 ========================================  ================================================
 
 Every rank axis has rank 1 (best) at the left. Save with :func:`savefig` to keep the vector
@@ -58,6 +60,9 @@ _PLOTS: dict[str, str] = {
     # several criteria
     "plot_tradeoffs": "tradeoffs",
     "plot_weight_stability": "tradeoffs",
+    # several criteria under uncertainty (SMAA-2)
+    "plot_rank_acceptability": "acceptability",
+    "plot_central_weights": "acceptability",
 }
 
 __all__ = ["style", "savefig", "WIDTHS", *sorted(_PLOTS)]
