@@ -113,6 +113,9 @@ _EXPORTS: dict[str, str] = {
     # replicability and meta-analysis across datasets
     "replicability": "stats.replicability",
     "meta_analysis": "stats.meta_analysis",
+    # over items, resampling
+    "paired_permutation_test": "stats.items.resampling",
+    "paired_bootstrap": "stats.items.resampling",
 }
 
 # the public namespaces that are modules of their own (figures, LaTeX, large cubes, example data)

@@ -38,7 +38,7 @@ __all__ = [
     "require_dask",
 ]
 
-DIMS = ("dataset", "method", "seed", "metric", "epoch", "split")
+DIMS = ("dataset", "method", "item", "sample", "seed", "metric", "epoch", "split")
 _OPTIONAL_DIMS = DIMS[2:]
 _STRING_DIMS = ("dataset", "method", "metric", "split")
 JSON_FORMAT = "mcda-cube"

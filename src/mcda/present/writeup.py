@@ -560,6 +560,43 @@ BIBTEX = {
   year    = {2002},
   doi     = {10.1002/sim.1186}
 }""",
+    "good2005": """@book{good2005,
+  author    = {Good, Phillip},
+  title     = {Permutation, Parametric and Bootstrap Tests of Hypotheses},
+  edition   = {3},
+  publisher = {Springer},
+  year      = {2005},
+  doi       = {10.1007/b138696}
+}""",
+    "phipson2010": """@article{phipson2010,
+  author  = {Phipson, Belinda and Smyth, Gordon K.},
+  title   = {Permutation {P}-values Should Never Be Zero: Calculating Exact {P}-values When Permutations Are Randomly Drawn},
+  journal = {Statistical Applications in Genetics and Molecular Biology},
+  volume  = {9},
+  number  = {1},
+  year    = {2010},
+  doi     = {10.2202/1544-6115.1585}
+}""",
+    "efron1987": """@article{efron1987,
+  author  = {Efron, Bradley},
+  title   = {Better Bootstrap Confidence Intervals},
+  journal = {Journal of the American Statistical Association},
+  volume  = {82},
+  number  = {397},
+  pages   = {171--185},
+  year    = {1987},
+  doi     = {10.1080/01621459.1987.10478410}
+}""",
+    "field2007": """@article{field2007,
+  author  = {Field, Christopher A. and Welsh, Alan H.},
+  title   = {Bootstrapping Clustered Data},
+  journal = {Journal of the Royal Statistical Society: Series B},
+  volume  = {69},
+  number  = {3},
+  pages   = {369--390},
+  year    = {2007},
+  doi     = {10.1111/j.1467-9868.2007.00593.x}
+}""",
 }
 
 def _display(name) -> str:

@@ -50,8 +50,9 @@ class Procedure:
         "seeds-distribution" (the distributions of two methods' scores over the seeds of one dataset,
         compared whole), "replicability" (on how many datasets a method beats another: partial
         conjunction tests of per-dataset p-values), "meta-analysis" (a random-effects model of the
-        per-dataset differences, by its estimator of the between-dataset variance) or
-        "p-combination" (a combination of per-dataset p-values).
+        per-dataset differences, by its estimator of the between-dataset variance),
+        "p-combination" (a combination of per-dataset p-values) or "items" (pairs of methods over
+        the items of one test set).
     display : str
         The name as the write-up, the figures and LaTeX print it.
     words : str
@@ -240,6 +241,15 @@ _ENTRIES = (
     Procedure("fisher-combination", "p-combination", "Fisher's combination",
               "Fisher's combination of the per-dataset p-values", ("fisher1932",), None, _BOTH,
               "mcda.stats.meta_analysis:meta_analysis", aliases=("fisher-method",)),
+    # over items, resampling
+    Procedure("item-permutation", "items", "paired permutation", "paired permutation tests over items (the signs "
+              "of the paired differences flipped per item, or per cluster)", ("good2005", "phipson2010"), None, _BOTH,
+              "mcda.stats.items.resampling:paired_permutation_test", aliases=("paired-permutation",),
+              noun="the paired permutation test"),
+    Procedure("item-bootstrap", "items", "paired bootstrap", "paired bootstrap intervals of the mean difference "
+              "over items (whole clusters resampled)", ("efron1987", "field2007"), None, _BOTH,
+              "mcda.stats.items.resampling:paired_bootstrap", aliases=("paired-bootstrap", "cluster-bootstrap"),
+              noun="the paired bootstrap"),
 )
 
 #: Canonical name -> :class:`Procedure`.
