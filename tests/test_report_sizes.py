@@ -182,7 +182,8 @@ def test_the_samplers_state_their_cost_and_refuse_past_the_compute_limit():
 def test_the_report_says_which_sampler_it_left_out_and_why():
     report = mcda.Report(_folds(5), rng=0)
     report.raw.attrs["cv_runs"] = 1
-    with mcda.set_options(compute_limit=1e-3), pytest.warns(mcda.SmallSampleWarning):   # 6 datasets
+    with mcda.set_options(compute_limit=1e-3), pytest.warns(mcda.SmallSampleWarning), \
+            pytest.warns(mcda.OverlappingFoldsWarning):   # 6 datasets; the report's default paired t over folds
         text = report.overview()
     assert "== Bayesian Plackett-Luce ranking" in text and "== Hierarchical model" in text
     lines = [line.strip() for line in text.splitlines()]

@@ -116,6 +116,8 @@ _EXPORTS: dict[str, str] = {
     # over items, resampling
     "paired_permutation_test": "stats.items.resampling",
     "paired_bootstrap": "stats.items.resampling",
+    # tests over cross-validation folds
+    "OverlappingFoldsWarning": "_core.validation",
 }
 
 # the public namespaces that are modules of their own (figures, LaTeX, large cubes, example data)

@@ -211,6 +211,11 @@ class UnpairedSeedsWarning(McdaWarning):
     """Seed labels differ between methods, so paired comparisons over seeds lose their pairs."""
 
 
+class OverlappingFoldsWarning(McdaWarning):
+    """A test that takes seeds as independent runs was asked for scores the cube says are
+    cross-validation folds, whose training sets overlap (its p-values are too small)."""
+
+
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # src/mcda/
 
 

@@ -43,7 +43,7 @@ from mcda._core.validation import shown
 from mcda.data.design import DEFAULT_MISSING, MISSING_POLICIES
 from mcda.data.readers import CliError, read_scores
 from mcda.stats.procedures import PROCEDURES, canonical as procedure_canonical, names as procedure_names
-from mcda.stats.procedures import paired_over_seeds
+from mcda.stats.procedures import paired_test_methods
 
 __all__ = ["main", "read_scores", "CliError", "build_parser"]
 
@@ -176,9 +176,10 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--ci-method", choices=("t", "bootstrap"),
                          help="interval over seeds: Student's t, or the percentile bootstrap (too narrow below 10 "
                               "seeds; the notes say so) (default: t)")
-    compare.add_argument("--pairwise-method", choices=paired_over_seeds(),
-                         help="paired test over seeds within a dataset: " + _procedures_listed(paired_over_seeds())
-                              + " (default: t)")
+    compare.add_argument("--pairwise-method", choices=paired_test_methods(),
+                         type=_procedure(paired_test_methods(), "pairwise_method"),
+                         help="paired test over seeds within a dataset: " + _procedures_listed(paired_test_methods())
+                              + " (default: t); the tests over folds need --cv-runs")
     compare.add_argument("--unpaired", action="store_true",
                          help="seeds are not paired runs (seed labels differ between methods): compare each "
                               "method's seeds as two samples (Welch t, or Mann-Whitney with --pairwise-method "
@@ -848,6 +849,10 @@ def _compare(args, stdout) -> int:
             if not report.has_seeds:
                 raise CliError("--cv-runs describes the folds along the seed column, and these scores have no seeds")
             report.raw.attrs["cv_runs"] = int(args.cv_runs)  # the design, read by the hierarchical view
+        elif args.pairwise_method in procedure_names("seeds-cv") and report.raw.attrs.get("cv_runs") is None \
+                and "run" not in report.raw.coords:   # the tests over folds read the design too
+            raise CliError(f"--pairwise-method {args.pairwise_method} tests cross-validation folds and needs their "
+                           "design: give --cv-runs N (the seeds are N runs of k-fold cross-validation, run after run)")
         text = report.overview()
         paper = report.text()
         ways = _missing_ways(report, args.missing)  # its warnings are the overview's, recorded once

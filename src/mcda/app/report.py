@@ -50,7 +50,7 @@ from mcda.data.io import from_json as _cube_from_json
 from mcda.data.io import from_netcdf as _cube_from_netcdf
 from mcda.data.io import to_json as _cube_to_json
 from mcda.data.io import to_netcdf as _cube_to_netcdf
-from mcda.stats.procedures import canonical, display_name, paired_over_seeds
+from mcda.stats.procedures import canonical, display_name, names, paired_test_methods
 from mcda.stats.within.epochs import (EPOCH_SELECTIONS, epoch_selection_support, learning_curves, select_epoch, selected_epochs)
 from mcda.data.cards import better_phrase, higher_is_better
 
@@ -60,7 +60,7 @@ __all__ = ["Report", "REPORT_FORMAT", "REPORT_VERSION", "select_epoch", "selecte
 REPORT_FORMAT = "mcda-report"
 REPORT_VERSION = 1
 CI_METHODS = ("t", "bootstrap")
-PAIRWISE_METHODS = paired_over_seeds()
+PAIRWISE_METHODS = paired_test_methods()
 SEED_REDUCTIONS = ("mean", "median")
 MISSING_SETTINGS = tuple(MISSING_POLICIES)  # the one vocabulary of `missing=` (mcda.data.design)
 _MAX_RESAMPLES = 10**7
@@ -401,8 +401,10 @@ class Report:
         for a nominal 95 % at 5 normal seeds, where the t interval covers 95 %); its note
         says so in :meth:`overview`, :meth:`text` and ``mcda compare``. None is read as "t".
     confidence_level : float, default 0.95
-    pairwise_method : {"t", "wilcoxon"}, default "t"
-        The paired test over seeds within a dataset (Holm over the pairs of a dataset).
+    pairwise_method : str, default "t"
+        The paired test over seeds within a dataset (Holm over the pairs of a dataset): "t",
+        "wilcoxon", or a test over cross-validation folds (:func:`mcda.paired_tests`), whose
+        design the cube gives (``attrs["cv_runs"]``, ``run`` / ``fold`` coordinates).
     paired : bool, default True
         Whether seeds are paired runs; False uses Welch's t / Mann–Whitney on each method's
         seeds as two samples (:func:`mcda.paired_tests`' ``paired``). Never switched for you:
@@ -1454,10 +1456,15 @@ class Report:
         significant = tests[tests["significant"].astype(bool)]
         kind = (f"paired {self.pairwise_method}" if self.paired else
                 ("unpaired Welch t" if self.pairwise_method == "t" else "unpaired Mann-Whitney U"))
+        over_folds = self.pairwise_method in names("seeds-cv")
+        if over_folds:
+            kind = display_name(self.pairwise_method)
         untested = int(tests["p_raw"].isna().sum())  # e.g. a pair that shares fewer than two seeds
         lines.append(f"{kind} tests, Holm within each dataset: {len(significant)} of "
                      f"{len(tests) - untested} tested (dataset, pair) differences significant at alpha {self.alpha:g}"
                      + (f"; {untested} not tested (see the reason column of report.pairwise())" if untested else ""))
+        if over_folds:   # the design the test read, in the result's own words
+            lines.append(f"  {paired.assumes()}")
         for note in paired.notes:
             lines.append(f"  note: {note}")
         higher = higher_is_better(self.direction)

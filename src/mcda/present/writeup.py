@@ -597,6 +597,36 @@ BIBTEX = {
   year    = {2007},
   doi     = {10.1111/j.1467-9868.2007.00593.x}
 }""",
+    "bouckaert2004": """@inproceedings{bouckaert2004,
+  author    = {Bouckaert, Remco R. and Frank, Eibe},
+  title     = {Evaluating the Replicability of Significance Tests for Comparing Learning Algorithms},
+  booktitle = {Advances in Knowledge Discovery and Data Mining (PAKDD 2004)},
+  series    = {Lecture Notes in Computer Science},
+  volume    = {3056},
+  pages     = {3--12},
+  year      = {2004},
+  doi       = {10.1007/978-3-540-24775-3_3}
+}""",
+    "dietterich1998": """@article{dietterich1998,
+  author  = {Dietterich, Thomas G.},
+  title   = {Approximate Statistical Tests for Comparing Supervised Classification Learning Algorithms},
+  journal = {Neural Computation},
+  volume  = {10},
+  number  = {7},
+  pages   = {1895--1923},
+  year    = {1998},
+  doi     = {10.1162/089976698300017197}
+}""",
+    "alpaydin1999": """@article{alpaydin1999,
+  author  = {Alpayd{\\i}n, Ethem},
+  title   = {Combined 5 $\\times$ 2 cv {F} Test for Comparing Supervised Classification Learning Algorithms},
+  journal = {Neural Computation},
+  volume  = {11},
+  number  = {8},
+  pages   = {1885--1892},
+  year    = {1999},
+  doi     = {10.1162/089976699300016007}
+}""",
 }
 
 def _display(name) -> str:
@@ -822,7 +852,8 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
                    f"{report.bayesian().threshold:g}.")
     if "seed" in cube.dims:
         over_seeds = report.pairwise_method if report.paired else PROCEDURES[report.pairwise_method].unpaired
-        methods.append(f"Within each dataset, every pair was compared over seeds with {phrase(over_seeds)} "
+        over = "the cross-validation folds" if PROCEDURES[over_seeds].family == "seeds-cv" else "seeds"
+        methods.append(f"Within each dataset, every pair was compared over {over} with {phrase(over_seeds)} "
                        f"{cited(over_seeds)}, Holm-adjusted within the dataset {cite('holm1979')}"
                        + (f", and tested for equivalence with {phrase('tost')} {cited('tost')} at the rope as margin"
                           if rope > 0 else "") + ".")

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 from mcda._core.validation import McdaArgumentError
 
-__all__ = ["Procedure", "PROCEDURES", "canonical", "names", "paired_over_seeds", "display_name", "short_name",
-           "references", "load", "adjustment_aliases"]
+__all__ = ["Procedure", "PROCEDURES", "canonical", "names", "paired_over_seeds", "paired_test_methods", "display_name",
+           "short_name", "references", "load", "adjustment_aliases"]
 
 
 @dataclass(frozen=True)
@@ -51,8 +51,9 @@ class Procedure:
         compared whole), "replicability" (on how many datasets a method beats another: partial
         conjunction tests of per-dataset p-values), "meta-analysis" (a random-effects model of the
         per-dataset differences, by its estimator of the between-dataset variance),
-        "p-combination" (a combination of per-dataset p-values) or "items" (pairs of methods over
-        the items of one test set).
+        "p-combination" (a combination of per-dataset p-values), "items" (pairs of methods over
+        the items of one test set) or "seeds-cv" (two methods over the cross-validation folds of
+        one dataset, knowing that the folds overlap).
     display : str
         The name as the write-up, the figures and LaTeX print it.
     words : str
@@ -250,6 +251,21 @@ _ENTRIES = (
               "over items (whole clusters resampled)", ("efron1987", "field2007"), None, _BOTH,
               "mcda.stats.items.resampling:paired_bootstrap", aliases=("paired-bootstrap", "cluster-bootstrap"),
               noun="the paired bootstrap"),
+    Procedure("corrected-resampled-t", "seeds-cv", "corrected resampled t",
+              "Nadeau and Bengio's corrected resampled t tests", ("nadeau2003",), None, _BOTH,
+              f"{_SEEDS}:paired_tests", aliases=("nadeau-bengio", "corrected-t"),
+              noun="the corrected resampled t test"),
+    Procedure("corrected-repeated-cv-t", "seeds-cv", "corrected repeated k-fold CV t",
+              "Bouckaert and Frank's corrected repeated k-fold cross-validation t tests",
+              ("bouckaert2004", "nadeau2003"), None, _BOTH, f"{_SEEDS}:paired_tests",
+              aliases=("bouckaert-frank", "corrected-repeated-kfold-t", "corrected-kfold-t"),
+              noun="the corrected repeated k-fold cross-validation t test"),
+    Procedure("5x2cv-t", "seeds-cv", "5×2cv paired t", "Dietterich's 5×2cv paired t tests", ("dietterich1998",),
+              None, _BOTH, f"{_SEEDS}:paired_tests", aliases=("dietterich", "5x2cv-paired-t", "paired-5x2cv-t"),
+              noun="Dietterich's 5×2cv paired t test"),
+    Procedure("5x2cv-f", "seeds-cv", "5×2cv combined F", "Alpaydın's 5×2cv combined F tests", ("alpaydin1999",),
+              None, _BOTH, f"{_SEEDS}:paired_tests", aliases=("alpaydin", "combined-5x2cv-f", "5x2cv-combined-f"),
+              noun="Alpaydın's 5×2cv combined F test"),
 )
 
 #: Canonical name -> :class:`Procedure`.
@@ -268,6 +284,11 @@ def names(family: str | None = None, comparisons: str | None = None) -> tuple[st
 def paired_over_seeds() -> tuple[str, ...]:
     """The paired tests over seeds (``paired_tests(method=)``): those with an unpaired counterpart."""
     return tuple(name for name in names("seeds") if PROCEDURES[name].unpaired)
+
+
+def paired_test_methods() -> tuple[str, ...]:
+    """Every ``paired_tests(method=)``: the paired tests over seeds and the tests over cross-validation folds."""
+    return paired_over_seeds() + names("seeds-cv")
 
 
 def _key(value) -> str | None:

@@ -17,6 +17,7 @@ from mcda._core.validation import (as_rng, check_choice, check_positive_int, che
 from mcda.data.blocks import require_in_memory
 from mcda.data.cube import as_cube
 from mcda.data.checks import resolve_rope
+from mcda.stats._shared.folds import folds_per_run
 
 __all__: list[str] = []  # a private module of the family; its names are imported by name
 
@@ -225,16 +226,7 @@ _TIES_ONLY = ("with rope = 0 the equivalence cell (exact ties and the prior plac
 
 # --------------------------------------------------------------------------- correlated t
 
-def _folds_per_run(n_scores: int, runs: int, needs: str) -> int:
-    """k, the folds per run of ``runs`` repetitions of k-fold cross-validation in ``n_scores`` fold scores."""
-    if n_scores % runs:
-        raise McdaArgumentError(f"`runs` must divide the number of fold scores ({n_scores}); got {runs}.",
-                                argument="runs", value=runs)
-    n_folds = n_scores // runs
-    if n_folds < 2:
-        raise McdaArgumentError(f"`runs` = {runs} leaves {n_folds} fold per run out of {n_scores} scores; {needs}",
-                                argument="runs", value=runs)
-    return n_folds
+_folds_per_run = folds_per_run  # k of runs of k-fold cross-validation (one definition, in stats/_shared)
 
 
 def _check_chains(n_chains, n_samples, n_warmup, rng, progress, keep_draws):

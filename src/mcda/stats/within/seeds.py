@@ -33,6 +33,7 @@ from scipy import stats
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda._core.results import Result, pair_decisions_table, states_scale
 from mcda._core.validation import (check_control, MissingDataWarning, UnpairedSeedsWarning, as_rng, check_alpha, check_choice, check_positive_int, check_probability, shown, warn)
+from mcda._core.validation import OverlappingFoldsWarning
 from mcda.data.cards import MetricCard, direction_sign
 from mcda.data.cube import as_cube
 from mcda.data.checks import cube_card, cube_cards
@@ -40,7 +41,8 @@ from mcda._core.numeric import rank, score_tolerance, snap_differences
 from mcda._core.validation import Reason
 from mcda.stats._shared.intervals import spread, t_interval
 from mcda.stats._shared.multitest import adjust_by_family
-from mcda.stats.procedures import canonical, paired_over_seeds
+from mcda.stats._shared.folds import FoldDesign, declared_folds, fold_design
+from mcda.stats.procedures import PROCEDURES, canonical, names, paired_test_methods
 
 __all__ = [
     "summary",
@@ -56,9 +58,12 @@ __all__ = [
 ]
 
 CI_METHODS = ("t", "bootstrap")
-#: The paired tests of :func:`paired_tests` (its ``method=``): the registered tests over seeds that
-#: have an unpaired counterpart (Welch's t, Mann–Whitney U), which ``paired=False`` runs instead.
-TEST_METHODS = paired_over_seeds()
+#: The tests of :func:`paired_tests` (its ``method=``): the registered tests over seeds that have an
+#: unpaired counterpart (Welch's t, Mann–Whitney U, which ``paired=False`` runs instead), then the
+#: tests over cross-validation folds (family "seeds-cv"), which know that the folds overlap.
+TEST_METHODS = paired_test_methods()
+FOLD_METHODS = names("seeds-cv")
+_FOLD_DEFAULT = "corrected-repeated-cv-t"  # the test over folds a warning about a naive test points to
 ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 _FEW_SEEDS_FOR_BOOTSTRAP = 10
 _DEFAULT_RESAMPLES = 9999  # percentile bootstrap resamples per cell when n_resamples is not given (as scipy)
@@ -760,8 +765,11 @@ class PairedTests(_TableResult):
         ``statistic`` the t statistic of a − b, or min(R+, R−); ``p_holm`` Holm-adjusted
         within the dataset; ``significant`` is ``p_holm <= alpha``. With a ``control``, only
         the rows (control, other): ``method_a`` is the control, the family is its k − 1
-        comparisons on the dataset.
-    method : {"t", "wilcoxon"}
+        comparisons on the dataset. For the tests over folds ``statistic`` is the corrected t,
+        Dietterich's t or Alpaydın's F, and the interval is the corrected t interval (NaN for
+        the 5×2cv tests, which invert none around the mean difference).
+    method : str
+        The test that ran: "t", "wilcoxon" or a test over folds (:data:`FOLD_METHODS`).
     alpha : float
     direction : str or dict
     metric : str or tuple of str
@@ -771,6 +779,12 @@ class PairedTests(_TableResult):
     paired : bool
     control : str or None
         The method every other is compared with, or None for every pair.
+    runs : int or None
+        For a test over folds: the runs of k-fold cross-validation (None for random splits
+        and for the tests over independent seeds).
+    rho : float or None
+        For a test over folds: the test share n_test / n_total of each split (1/k for k-fold),
+        the correlation of the folds' differences the correction assumes.
     """
 
     table: pd.DataFrame
@@ -782,25 +796,43 @@ class PairedTests(_TableResult):
     notes: tuple = ()
     paired: bool = True
     control: str | None = None
+    runs: int | None = None
+    rho: float | None = None
+
+    def assumes(self) -> str:
+        """What the test takes the seeds to be, in one sentence."""
+        if self.method in FOLD_METHODS:
+            design = (f"random train/test splits with test share rho = {self.rho:g}" if self.runs is None else
+                      f"{self.runs} run{'s' if self.runs != 1 else ''} of {round(1 / self.rho)}-fold "
+                      "cross-validation, run after run")
+            return (f"assumes: the seeds are {design}, the same splits for every method; the variance is "
+                    f"corrected for the overlap of the training sets (rho = {self.rho:g}).")
+        return ("assumes: the seeds are independent runs. If they are the folds of (repeated) cross-validation, "
+                "their training sets overlap and these p-values are too small: use method="
+                f"{_FOLD_DEFAULT!r} (Bouckaert & Frank 2004) or another test over folds "
+                f"({', '.join(FOLD_METHODS)}), with `runs=` or a cube that says its design.")
 
     def summary(self) -> str:
-        if self.paired:
+        if self.method in FOLD_METHODS:
+            name = PROCEDURES[self.method].display
+        elif self.paired:
             name = "paired t" if self.method == "t" else "Wilcoxon signed-rank"
         else:
             name = "unpaired Welch t" if self.method == "t" else "unpaired Mann-Whitney U"
         n_sig = int(self.table["significant"].sum())
+        over = "folds" if self.method in FOLD_METHODS else "seeds"
         if self.control is None:
-            head = (f"{name} tests over seeds, Holm within each dataset (alpha = {self.alpha:g}): "
+            head = (f"{name} tests over {over}, Holm within each dataset (alpha = {self.alpha:g}): "
                     f"{n_sig} of {len(self.table)} pairs significant")
         else:
             others = int(self.table["method_b"].nunique())
-            head = (f"{name} tests over seeds of the control {self.control} against each of the {others} other "
+            head = (f"{name} tests over {over} of the control {self.control} against each of the {others} other "
                     f"method{'s' if others != 1 else ''}, Holm over those {others} comparisons within each dataset "
                     f"(alpha = {self.alpha:g}; mean_diff = {self.control} − other): {n_sig} of {len(self.table)} "
                     "comparisons significant")
         cols = ["dataset", "method_a", "method_b", "metric", "n_seeds", "mean_diff", "p_raw", "p_holm",
                 "significant", "reason"]
-        return self._text(head, cols)
+        return self._text(head + "\n" + self.assumes(), cols)
 
     def control_rows(self, control: str) -> pd.DataFrame:
         """The rows (control, other) of this all-pairs table, oriented control first, Holm over them per dataset.
@@ -860,6 +892,8 @@ class PairedTests(_TableResult):
         a_better = pairs.pop("_a_better").to_numpy(dtype=bool)
         name = ("paired t" if self.method == "t" else "Wilcoxon signed-rank") if self.paired else \
             ("Welch t" if self.method == "t" else "Mann-Whitney U")
+        if self.method in FOLD_METHODS:
+            name = PROCEDURES[self.method].display
         note = ("pairs without a p-value (not tested: see the result's reason column) count as not separated: "
                 f"{n_untested} such pair(s)") if n_untested else ""
         methods = list(dict.fromkeys(list(table["method_a"]) + list(table["method_b"])))
@@ -1034,15 +1068,20 @@ def _unpaired_rows(packed, rows, row_d, row_a, row_b, size_a: int, size_b: int, 
 
 @states_scale
 def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.05, zero_method: str = "wilcox",
-                 metric=None, method_names=None, paired: bool = True, control: str | None = None) -> PairedTests:
+                 metric=None, method_names=None, paired: bool = True, control: str | None = None,
+                 runs: int | None = None, rho: float | None = None) -> PairedTests:
     """Is A better than B on this dataset? Paired tests over seeds for every pair, per dataset.
 
     Parameters
     ----------
     scores : any input of :func:`mcda.score_cube` with a ``seed`` dim
-    method : {"t", "wilcoxon"}
+    method : {"t", "wilcoxon", "corrected-resampled-t", "corrected-repeated-cv-t", "5x2cv-t", "5x2cv-f"}
         The paired t test (scipy ``ttest_rel``) or the Wilcoxon signed-rank test (scipy
-        ``wilcoxon``, its automatic choice of exact, exact-permutation or normal p-value).
+        ``wilcoxon``, its automatic choice of exact, exact-permutation or normal p-value), which
+        take the seeds as independent runs; or a test over cross-validation folds, which knows
+        that the folds' training sets overlap (see Notes): Nadeau and Bengio's corrected
+        resampled t, Bouckaert and Frank's corrected repeated k-fold cross-validation t,
+        Dietterich's 5×2cv paired t, Alpaydın's 5×2cv combined F.
     alpha : float
         Family-wise error rate per dataset; also sets the (1 − alpha) interval of the mean
         difference.
@@ -1065,6 +1104,14 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
         on each dataset, ``method_a`` is the control, ``mean_diff`` is control − other, and
         Holm's family is those k − 1 comparisons per dataset (not the k(k − 1)/2 pairs), the
         "my method vs each baseline" table.
+    runs : int, optional
+        For a test over folds: the seeds are ``runs`` runs of k-fold cross-validation, run
+        after run along ``seed`` (k = n_seeds / runs). None reads the design from the cube:
+        ``run`` / ``fold`` coordinates along ``seed``, else ``attrs["cv_runs"]``, else
+        ``attrs["rho"]``.
+    rho : float, optional
+        For the corrected resampled t: the seeds are random train/test splits whose test sets
+        hold the share ``rho`` of the data (n_test / n_total). Not with ``runs``.
 
     Returns
     -------
@@ -1073,13 +1120,24 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
         ci_high, statistic, p_raw, p_holm, significant, reason`` and ``r_plus, r_minus`` for
         Wilcoxon; unpaired: ``n_seeds_a, n_seeds_b`` beside ``n_seeds`` (the shared seeds),
         ``mean_diff`` the difference of the two means, the interval Welch's), ``method``,
-        ``alpha``, ``direction``, ``metric``, ``zero_method``, ``notes``, ``paired``, ``control``.
+        ``alpha``, ``direction``, ``metric``, ``zero_method``, ``notes``, ``paired``, ``control``,
+        ``runs`` and ``rho`` (the fold design a test over folds used; None otherwise).
 
     Raises
     ------
     ValueError
         ``scores`` without a ``seed`` dim; an unknown ``method`` or ``zero_method``;
-        ``alpha`` outside (0, 1); a ``control`` that is not one of the methods.
+        ``alpha`` outside (0, 1); a ``control`` that is not one of the methods; a test over
+        folds without a design (no ``runs`` / ``rho`` and nothing in the cube), with
+        ``paired=False``, or a 5×2cv test on folds that are not runs of 2-fold
+        cross-validation; ``runs`` or ``rho`` with a test over independent seeds.
+
+    Warns
+    -----
+    OverlappingFoldsWarning
+        ``method="t"`` or ``"wilcoxon"`` on a cube that says its seeds are folds (``run`` /
+        ``fold`` coordinates, ``attrs["cv_runs"]`` or ``attrs["rho"]``): those tests take the
+        seeds as independent and their p-values are too small there.
 
     Notes
     -----
@@ -1097,9 +1155,31 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
     dim the dataset and metric, never the whole sweep): with the m available p-values sorted, p_(i) is multiplied by m − i + 1 and made
     monotone. ``significant`` is p_holm ≤ alpha.
 
-    The tests treat seeds as independent replications. Seeds that share a data split or a
-    test set are not independent of each other across methods in every way, so read p as
-    "this difference is not seed noise", not as a statement about new data.
+    The t and Wilcoxon tests treat seeds as independent replications. Seeds that share a data
+    split or a test set are not independent of each other across methods in every way, so
+    read p as "this difference is not seed noise", not as a statement about new data. The
+    folds of cross-validation are not independent at all: every two training sets share most
+    of their data, the differences d_s are positively correlated, s_d²/n underestimates the
+    variance of d̄ and the p-values come out too small (Dietterich 1998; Nadeau & Bengio
+    2003). The tests over folds correct for it:
+
+    - corrected resampled t (Nadeau & Bengio 2003), for J random train/test splits with test
+      share ρ = n_test/n_total: t = d̄ / √((1/J + ρ/(1 − ρ)) s_d²) on J − 1 df, J the
+      shared seeds; for k-fold cross-validation ρ = 1/k;
+    - corrected repeated k-fold cross-validation t (Bouckaert & Frank 2004), r runs of k
+      folds: the same statistic with J = k·r and ρ/(1 − ρ) = 1/(k − 1), on k·r − 1 df;
+      every fold is needed (a missing one would break the runs);
+    - 5×2cv paired t (Dietterich 1998), r runs of 2-fold cross-validation (r = 5 in the
+      paper): with d_i1, d_i2 the two folds' differences of run i and
+      s_i² = Σ_j (d_ij − d̄_i)², t = d_11 / √(Σ_i s_i² / r) on r df (d_11: the first fold of
+      the first run, in ``run`` / ``fold`` order);
+    - 5×2cv combined F (Alpaydın 1999): F = Σ_ij d_ij² / (2 Σ_i s_i²) on (2r, r) df, one
+      sided (F large), more stable than the t, whose numerator is a single fold.
+
+    The corrected tests' interval is d̄ ± t_{1−α/2, df} · se with their corrected se; the
+    5×2cv tests invert no interval around d̄ (``ci_low``, ``ci_high`` are NaN). The
+    correction assumes what ``rho`` says; Bouckaert & Frank found the corrected repeated
+    10×10 test the most replicable of these, and the 5×2cv tests have lower power.
 
     References
     ----------
@@ -1108,6 +1188,21 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
 
     Wilcoxon, F. (1945). Individual comparisons by ranking methods. Biometrics Bulletin
     1(6):80–83. https://doi.org/10.2307/3001968
+
+    Nadeau, C. and Bengio, Y. (2003). Inference for the generalization error. Machine
+    Learning 52(3):239–281. https://doi.org/10.1023/A:1024068626366
+
+    Bouckaert, R. R. and Frank, E. (2004). Evaluating the replicability of significance tests
+    for comparing learning algorithms. PAKDD 2004, LNCS 3056:3–12.
+    https://doi.org/10.1007/978-3-540-24775-3_3
+
+    Dietterich, T. G. (1998). Approximate statistical tests for comparing supervised
+    classification learning algorithms. Neural Computation 10(7):1895–1923.
+    https://doi.org/10.1162/089976698300017197
+
+    Alpaydın, E. (1999). Combined 5 × 2 cv F test for comparing supervised classification
+    learning algorithms. Neural Computation 11(8):1885–1892.
+    https://doi.org/10.1162/089976699300016007
 
     Examples
     --------
@@ -1124,6 +1219,19 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
     5  dataset_1  method_1  method_2       10     -0.010         True
 
     ``mean_diff`` is a − b: accuracy is higher-is-better, so negative means b is better.
+
+    On 10 runs of 10-fold cross-validation the naive t and the corrected test disagree:
+
+    >>> folds = mcda.datasets.load("benavoli2017_uci54_folds").mcda.sel(dataset=["cmc"], method=["nbc", "hnb"])
+    >>> corrected = mcda.paired_tests(folds, method="corrected-repeated-cv-t")  # the design: the run/fold coords
+    >>> corrected.runs, round(float(corrected.to_frame()["p_raw"].iloc[0]), 3)
+    (10, 0.114)
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", mcda.OverlappingFoldsWarning)  # said once: the folds overlap
+    ...     naive = mcda.paired_tests(folds, method="t")
+    >>> float(naive.to_frame()["p_raw"].iloc[0]) < 1e-6
+    True
     """
     method = canonical("method", method, allowed=TEST_METHODS)
     alpha = check_alpha(alpha)
@@ -1136,11 +1244,24 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
         raise McdaArgumentError(f"`zero_method` {zero_method!r} is used only by the paired Wilcoxon test "
                                 f"(method='wilcoxon', paired=True): {used}; leave it at 'wilcox'.",
                                 argument="zero_method", value=zero_method)
+    over_folds = method in FOLD_METHODS
+    if over_folds and not paired:
+        raise McdaArgumentError(f"`paired` is False, and method={method!r} compares the same folds of every method: "
+                                "a test over folds is paired; leave `paired` at True.", argument="paired", value=paired)
+    for name, given in (("runs", runs), ("rho", rho)):
+        if given is not None and not over_folds:
+            raise McdaArgumentError(f"`{name}` describes cross-validation folds and is used only by the tests over "
+                                    f"folds ({', '.join(FOLD_METHODS)}); method={method!r} takes the seeds as "
+                                    f"independent runs. Leave `{name}` out, or choose a test over folds.",
+                                    argument=name, value=given)
     cube, blocks = _blocks(scores, direction, metric, method_names)
     control_index = None
     if control is not None:
         control_index = blocks[0].methods.index(check_control(control, blocks[0].methods))
+    design = _fold_design_for(cube, method, runs, rho) if over_folds else None
     notes = _pairing_notes(cube, blocks, paired=paired)
+    if not over_folds:
+        _warn_naive_over_folds(cube, method, paired, notes)
     if not paired:
         table = _unpaired_table(cube, blocks, method=method, alpha=alpha, control=control_index)
         metric_field, direction_field = _meta(cube, blocks)
@@ -1149,6 +1270,8 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
                            control=control)
 
     def columns(i, pairs, mean, sd, reason, codes):
+        if over_folds:
+            return _fold_columns(method, design, pairs, mean, sd, reason, alpha)
         testable = np.nonzero(reason == "")[0]
         se = _sem(sd, pairs.n)
         ci_low, ci_high = t_interval(mean, se, pairs.n, 1.0 - alpha)
@@ -1170,10 +1293,91 @@ def paired_tests(scores, direction=None, *, method: str = "t", alpha: float = 0.
                              "cannot go below 2/2^n (0.0625 at n = 5), so they cannot be significant at 0.05.")
         return out
 
-    table = _pair_table(cube, blocks, columns, t_based=method == "t", control=control_index)
+    table = _pair_table(cube, blocks, columns, t_based=method != "wilcoxon", control=control_index)
     metric_field, direction_field = _meta(cube, blocks)
     return PairedTests(table=table, method=method, alpha=alpha, direction=direction_field,
-                       metric=metric_field, zero_method=zero_method, notes=tuple(notes), control=control)
+                       metric=metric_field, zero_method=zero_method, notes=tuple(notes), control=control,
+                       runs=None if design is None else design.runs, rho=None if design is None else design.rho)
+
+
+def _fold_design_for(cube: xr.DataArray, method: str, runs, rho) -> FoldDesign:
+    """The fold design ``method`` runs on: from ``runs`` / ``rho`` or the cube; refused when it does not fit."""
+    name = PROCEDURES[method].subject
+    design = fold_design(cube, runs=runs, rho=rho, needs=f"{name} needs at least 2 folds per run.")
+    if design is None:
+        raise McdaArgumentError(
+            f"{name} needs the design of the folds along `seed`, and the scores do not say it: pass `runs=` "
+            "(repetitions of k-fold cross-validation, run after run along seed)"
+            + (" or `rho=` (the test share of random train/test splits)" if method == "corrected-resampled-t" else "")
+            + ", or give the cube `run` / `fold` coordinates along seed or attrs['cv_runs'].", argument="runs")
+    if method != "corrected-resampled-t" and design.runs is None:
+        raise McdaArgumentError(f"{name} needs runs of k-fold cross-validation, and {design.source} gives random "
+                                f"splits (rho = {design.rho:g}); use method='corrected-resampled-t' for those, or "
+                                "pass `runs=`.", argument="rho", value=design.rho)
+    if method.startswith("5x2cv") and design.n_folds != 2:
+        raise McdaArgumentError(f"{name} needs runs of 2-fold cross-validation (5 runs in the paper), and "
+                                f"{design.source} gives {design.words()}; use method='corrected-repeated-cv-t' "
+                                "for k-fold cross-validation.", argument="runs", value=design.runs)
+    return design
+
+
+def _warn_naive_over_folds(cube: xr.DataArray, method: str, paired: bool, notes: list) -> None:
+    """Warn once (and note) when a test over independent seeds runs on scores the cube says are folds."""
+    said = declared_folds(cube)
+    if said is None:
+        return
+    name = ("paired t" if method == "t" else "Wilcoxon signed-rank") if paired else PROCEDURES[
+        PROCEDURES[method].unpaired].display
+    what = (f"the scores say their seeds are cross-validation folds ({said}), whose training sets overlap: the "
+            f"{name} test takes them as independent runs, so its p-values are too small (Nadeau & Bengio 2003).")
+    notes.append(f"{what} A test over folds corrects for it: method={_FOLD_DEFAULT!r}.")
+    warn(what, OverlappingFoldsWarning,
+         remedy={"library": f"Use paired_tests(..., method={_FOLD_DEFAULT!r}) (a Report: "
+                            f"pairwise_method={_FOLD_DEFAULT!r}), or another test over folds: "
+                            f"{', '.join(FOLD_METHODS)}.",
+                 "cli": f"Give --pairwise-method {_FOLD_DEFAULT} (or another test over folds: "
+                        f"{', '.join(FOLD_METHODS)})."})
+
+
+def _fold_columns(method: str, design: FoldDesign, pairs: _Pairs, mean, sd, reason, alpha: float) -> dict:
+    """The columns of a test over folds for every (dataset, pair) row of one block."""
+    rows, n_total = pairs.diff.shape
+    statistic = np.full(rows, np.nan)
+    p = np.full(rows, np.nan)
+    ci_low = np.full(rows, np.nan)
+    ci_high = np.full(rows, np.nan)
+    if method != "corrected-resampled-t":  # the runs need every fold
+        lacking = (pairs.n < n_total) & (pairs.n >= 2)
+        for i in np.nonzero(lacking)[0]:
+            reason[i] = (f"{n_total - pairs.n[i]} of {n_total} fold scores missing: {PROCEDURES[method].subject} "
+                         "needs every fold of every run (dropping folds would break the runs)")
+    ok = reason == ""
+    if method.startswith("5x2cv"):
+        d = pairs.diff[:, design.order].reshape(rows, design.runs, 2)
+        run_mean = d.mean(axis=2, keepdims=True)
+        variance_sum = ((d - run_mean) ** 2).sum(axis=(1, 2))
+        flat = ok & (variance_sum == 0)
+        for i in np.nonzero(flat)[0]:
+            reason[i] = ("in every run the two folds' differences are equal: the 5×2cv variance estimate is 0 and "
+                         "the statistic is undefined")
+        ok &= ~flat
+        if method == "5x2cv-t":
+            statistic[ok] = d[ok, 0, 0] / np.sqrt(variance_sum[ok] / design.runs)
+            p[ok] = 2.0 * stats.t.sf(np.abs(statistic[ok]), design.runs)
+        else:
+            statistic[ok] = (d[ok] ** 2).sum(axis=(1, 2)) / (2.0 * variance_sum[ok])
+            p[ok] = stats.f.sf(statistic[ok], 2 * design.runs, design.runs)
+    else:
+        size = pairs.n.astype(float) if method == "corrected-resampled-t" else np.full(rows, float(n_total))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            se = sd * np.sqrt(1.0 / size + design.rho / (1.0 - design.rho))
+        statistic[ok] = mean[ok] / se[ok]
+        p[ok] = 2.0 * stats.t.sf(np.abs(statistic[ok]), size[ok] - 1.0)
+        half = stats.t.isf(alpha / 2.0, size[ok] - 1.0) * se[ok]
+        ci_low[ok], ci_high[ok] = mean[ok] - half, mean[ok] + half
+    p_holm = adjust_by_family(p, pairs.row_dataset, "holm")
+    return {"mean_diff": mean, "ci_low": ci_low, "ci_high": ci_high, "statistic": statistic, "p_raw": p,
+            "p_holm": p_holm, "significant": np.nan_to_num(p_holm, nan=np.inf) <= alpha, "reason": reason}
 
 
 # --------------------------------------------------------------------------- equivalence
