@@ -214,3 +214,29 @@ def test_bad_tables_and_cubes_without_seeds_are_refused():
         mcda.meta_analysis(_frame(Y, np.where(SE > 0.01, 0.0, SE)))
     with pytest.raises(mcda.McdaArgumentError, match="seed"):
         mcda.meta_analysis(mcda.datasets.load("demsar2006"))
+
+
+def test_the_forest_plot_draws_the_results_columns_on_pages():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from mcda.plots import plot_meta_forest
+    from mcda.present.plots.meta_forest import meta_forest_pages
+
+    assert [len(range(200)[p]) for p in meta_forest_pages(200)["pages"]] == [50, 50, 50, 50]
+    assert len(meta_forest_pages(8)["pages"]) == 1
+    cube = mcda.datasets.synthetic(n_datasets=60, n_methods=3, n_seeds=5, effects=[0, 0.01, 0.02], rng=6)
+    res = mcda.meta_analysis(cube)
+    fig, ax = plot_meta_forest(res, ("method_2", "method_0"), page=2)
+    row = res.to_frame().iloc[1]  # (method_0, method_2): either order names the pair
+    per = res.per_dataset[(res.per_dataset.method_a == "method_0") & (res.per_dataset.method_b == "method_2")]
+    page = per.iloc[meta_forest_pages(60)["pages"][1]]
+    effects = next(c for c in ax.collections if c.get_gid() == "dataset_effect").get_offsets()[:, 0]
+    np.testing.assert_allclose(effects, page["mean_diff"], rtol=1e-12)
+    diamond = next(p for p in ax.patches if p.get_gid() == "pooled").get_xy()[:, 0]
+    assert diamond.min() == pytest.approx(row["ci_low"]) and diamond.max() == pytest.approx(row["ci_high"])
+    bar = next(c for c in ax.collections if c.get_gid() == "prediction").get_segments()[0][:, 0]
+    assert tuple(bar) == pytest.approx((row["prediction_low"], row["prediction_high"]))
+    assert "page 2 of 2" in ax.get_title(loc="left")
+    with pytest.raises(mcda.McdaArgumentError):
+        plot_meta_forest(res, ("method_0", "nope"))

@@ -150,9 +150,10 @@ class MetaAnalysisResult(Result):
         (positive: a − b > 0) and its two-sided p; ``p_fisher`` Fisher's combination of the
         per-dataset two-sided p-values (the null: no difference on any dataset).
     per_dataset : pandas.DataFrame
-        ``dataset, method_a, method_b, n_seeds, mean_diff, standard_error, p_raw, weight``: the
-        per-dataset effects, their two-sided p-values and random-effects weights (summing to 1
-        per pair).
+        ``dataset, method_a, method_b, n_seeds, mean_diff, standard_error, ci_low, ci_high, p_raw,
+        weight``: the per-dataset effects, their intervals at ``confidence_level`` (t on
+        n_seeds − 1 degrees of freedom with 2 or more seeds, else normal), their two-sided
+        p-values and random-effects weights (summing to 1 per pair).
     method : str
         The registered τ² estimator: "reml", "dersimonian-laird" or "paule-mandel".
     confidence_level : float
@@ -365,6 +366,11 @@ def meta_analysis(scores, direction=None, *, method: str = "reml", confidence_le
         row |= _combinations(p_greater[use], p_all[use])
         rows.append(row)
     per["weight"] = weight
+    seeds = per["n_seeds"].to_numpy()
+    quantile = np.where(seeds >= 2, stats.t.isf((1.0 - confidence_level) / 2.0, np.maximum(seeds - 1, 1)),
+                        stats.norm.isf((1.0 - confidence_level) / 2.0))
+    per.insert(per.columns.get_loc("standard_error") + 1, "ci_low", y_all - quantile * se_all)
+    per.insert(per.columns.get_loc("ci_low") + 1, "ci_high", y_all + quantile * se_all)
     table = pd.DataFrame(rows, columns=_PAIR_COLUMNS)
     return MetaAnalysisResult(table=table, per_dataset=per, method=method, confidence_level=confidence_level,
                               direction=direction, metric=metric_name, notes=tuple(dict.fromkeys(notes)))

@@ -26,6 +26,7 @@ The figures
 ``plot_tradeoffs``, ``plot_weight_stability``  several criteria (see :mod:`mcda.stats.criteria`)
 ``plot_rank_acceptability(result)``       SMAA-2 stacked rank acceptabilities per method (SmaaResult)
 ``plot_central_weights(result)``          SMAA-2 central weights and confidence factors (SmaaResult)
+``plot_meta_forest(result, pair)``        per-dataset differences, pooled mean, prediction interval (MetaAnalysisResult)
 ========================================  ================================================
 
 Every rank axis has rank 1 (best) at the left. Save with :func:`savefig` to keep the vector
@@ -63,6 +64,8 @@ _PLOTS: dict[str, str] = {
     # several criteria under uncertainty (SMAA-2)
     "plot_rank_acceptability": "acceptability",
     "plot_central_weights": "acceptability",
+    # across datasets: a random-effects meta-analysis
+    "plot_meta_forest": "meta_forest",
 }
 
 __all__ = ["style", "savefig", "WIDTHS", *sorted(_PLOTS)]
