@@ -118,6 +118,8 @@ _EXPORTS: dict[str, str] = {
     "paired_bootstrap": "stats.items.resampling",
     # tests over cross-validation folds
     "OverlappingFoldsWarning": "_core.validation",
+    # how much a benchmark of N datasets could detect
+    "design_power": "stats.across.power",
 }
 
 # the public namespaces that are modules of their own (figures, LaTeX, large cubes, example data)

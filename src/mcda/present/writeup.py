@@ -627,6 +627,23 @@ BIBTEX = {
   year    = {1999},
   doi     = {10.1162/089976699300016007}
 }""",
+    "hoenig2001": """@article{hoenig2001,
+  author  = {Hoenig, John M. and Heisey, Dennis M.},
+  title   = {The Abuse of Power: The Pervasive Fallacy of Power Calculations for Data Analysis},
+  journal = {The American Statistician},
+  volume  = {55},
+  number  = {1},
+  pages   = {19--24},
+  year    = {2001},
+  doi     = {10.1198/000313001300339897}
+}""",
+    "lehmann1975": """@book{lehmann1975,
+  author    = {Lehmann, Erich L.},
+  title     = {Nonparametrics: Statistical Methods Based on Ranks},
+  publisher = {Holden-Day},
+  address   = {San Francisco},
+  year      = {1975}
+}""",
 }
 
 def _display(name) -> str:

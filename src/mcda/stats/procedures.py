@@ -52,8 +52,9 @@ class Procedure:
         conjunction tests of per-dataset p-values), "meta-analysis" (a random-effects model of the
         per-dataset differences, by its estimator of the between-dataset variance),
         "p-combination" (a combination of per-dataset p-values), "items" (pairs of methods over
-        the items of one test set) or "seeds-cv" (two methods over the cross-validation folds of
-        one dataset, knowing that the folds overlap).
+        the items of one test set), "seeds-cv" (two methods over the cross-validation folds of
+        one dataset, knowing that the folds overlap) or "planning" (before a benchmark is run: how much
+        the procedures across datasets could detect).
     display : str
         The name as the write-up, the figures and LaTeX print it.
     words : str
@@ -83,6 +84,8 @@ class Procedure:
         paired (the paired t test's is Welch's).
     noun : str
         The name as the subject of a sentence ("Nemenyi's test separates …"); ``display`` when empty.
+    simulates : tuple of str
+        For a planning procedure: the registered procedures it simulates, in the order of its tables.
     """
 
     name: str
@@ -100,6 +103,7 @@ class Procedure:
     abbreviation: str = ""
     also: tuple = ()
     unpaired: str = ""
+    simulates: tuple = ()
 
     @property
     def subject(self) -> str:
@@ -266,6 +270,11 @@ _ENTRIES = (
     Procedure("5x2cv-f", "seeds-cv", "5×2cv combined F", "Alpaydın's 5×2cv combined F tests", ("alpaydin1999",),
               None, _BOTH, f"{_SEEDS}:paired_tests", aliases=("alpaydin", "combined-5x2cv-f", "5x2cv-combined-f"),
               noun="Alpaydın's 5×2cv combined F test"),
+    Procedure("design-power", "planning", "design power",
+              "a simulation of the power of the procedures across datasets", ("demsar2006", "hoenig2001",
+                                                                               "lehmann1975"),
+              None, ("all-pairs",), "mcda.stats.across.power:design_power", aliases=("power-across-datasets",),
+              simulates=("nemenyi", "holm", "wilcoxon", "sign", "bayesian-sign")),
 )
 
 #: Canonical name -> :class:`Procedure`.
