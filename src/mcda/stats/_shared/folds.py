@@ -71,7 +71,7 @@ def declared_folds(cube) -> str | None:
     """What the cube says of its seeds being folds, in words (None: it says nothing)."""
     coords = [name for name in ("run", "fold") if name in cube.coords and cube.coords[name].dims == ("seed",)]
     if coords:
-        return f"its {' and '.join(repr(c) for c in coords)} coordinate{'s' if len(coords) > 1 else ''} along seed"
+        return f"the {' and '.join(repr(c) for c in coords)} coordinate{'s' if len(coords) > 1 else ''} along seed"
     for key in ("cv_runs", "rho"):
         if cube.attrs.get(key) is not None:
             return f"attrs[{key!r}] = {cube.attrs[key]!r}"
