@@ -335,6 +335,7 @@ def test_the_report_runs_a_test_over_folds_and_the_write_up_cites_it(method):
     pd.testing.assert_frame_equal(report.pairwise().to_frame(), direct.to_frame())
     assert f"{PROCEDURES[method].display} tests, Holm within each dataset" in overview
     assert direct.assumes() in overview
+    assert f"Pairwise {PROCEDURES[method].display} test" in mcda.export.pairwise_to_latex(direct)
     body, bib = text.split("## References")
     assert f"compared over the cross-validation folds with {PROCEDURES[method].words} [" in body
     for key in PROCEDURES[method].references:

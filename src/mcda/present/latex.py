@@ -46,6 +46,7 @@ from mcda._core.results import scale_of
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError
 from mcda._core.validation import check_positive_int
 from mcda.data.cards import DIRECTIONS, better_phrase, higher_is_better
+from mcda.stats.procedures import display_name
 
 __all__ = ["scores_to_latex", "pairwise_to_latex", "comparison_to_latex", "latex_escape", "significance_marker"]
 
@@ -584,7 +585,8 @@ def pairwise_to_latex(result, path=None, *, digits: int = 3, caption: str | None
         reason = getattr(r, "reason", "")
         if isinstance(reason, str) and reason:
             comments.append(f"{r.dataset}: {r.method_a} vs {r.method_b}: {reason}")
-    test = {"t": "paired t test", "wilcoxon": "Wilcoxon signed-rank test"}.get(method, method or "paired test")
+    test = {"t": "paired t test", "wilcoxon": "Wilcoxon signed-rank test"}.get(
+        method, f"{display_name(method)} test" if method else "paired test")   # a test over folds by its name
     direction = getattr(result, "direction", None)
     favours = {"higher_is_better": " (positive favours the first: higher is better)",
                "lower_is_better": " (negative favours the first: lower is better)"}.get(direction, "") \
