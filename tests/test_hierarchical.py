@@ -245,10 +245,16 @@ def test_design_from_the_bundled_folds_and_errors():
         hierarchical_comparison(small, runs=10, rho=0.1)
     with pytest.raises(ValueError, match="`runs` must divide"):
         hierarchical_comparison(small, runs=7)
-    bare = small.copy()
-    bare.attrs.pop("cv_runs")
+    bare = small.drop_vars(["run", "fold"]).copy()
+    bare.attrs = {key: value for key, value in bare.attrs.items() if key != "cv_runs"}
     with pytest.raises(ValueError, match="pass `runs=`"):
         hierarchical_comparison(bare)
+    # the run / fold coordinates alone say the design, as they do for the tests over folds (mcda.paired_tests)
+    by_coordinates = small.copy()
+    by_coordinates.attrs = {key: value for key, value in small.attrs.items() if key != "cv_runs"}
+    read = hierarchical_comparison(by_coordinates, rng=0, n_samples=500)
+    assert read.runs == 10 and read.rho == pytest.approx(0.1)
+    pd.testing.assert_frame_equal(read.to_frame(), result.to_frame())
     with pytest.raises(ValueError, match="'seed' dim"):
         hierarchical_comparison(means)
     with pytest.raises(ValueError, match="`rho`"):

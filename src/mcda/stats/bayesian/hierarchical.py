@@ -10,10 +10,11 @@ import pandas as pd
 from scipy import stats
 
 from mcda._core.results import Result, states_scale
-from mcda._core.validation import MAX_SEED, check_positive_int, check_probability, McdaArgumentError
+from mcda._core.validation import MAX_SEED, check_probability, McdaArgumentError
 from mcda.data.cards import direction_sign
 from mcda.data.cube import orient
-from mcda.stats.bayesian._shared import (_check_chains, _check_threshold, _fold_cube, _folds_per_run, _pairs,
+from mcda.stats._shared.folds import fold_design
+from mcda.stats.bayesian._shared import (_check_chains, _check_threshold, _fold_cube, _pairs,
                                          _Progress, _region_columns)
 
 __all__ = ["HierarchicalComparison", "hierarchical_comparison"]
@@ -136,23 +137,17 @@ class HierarchicalComparison(Result):
         return "\n".join(lines)
 
 
-def _design_rho(cube, n_scores: int, runs, rho):
-    """(rho, runs): ρ given, or 1/k from the runs (given or in the cube's attrs) of k-fold CV."""
-    if rho is not None:
-        if runs is not None:
-            raise McdaArgumentError(f"give either `runs` or `rho`, not both; got runs={runs!r}, rho={rho!r}.",
-                                    argument="rho", value=rho)
-        value = check_probability("rho", rho, closed="neither")
-        return value, None
-    if runs is None:
-        runs = cube.attrs.get("cv_runs")
-        if runs is None:
-            raise McdaArgumentError("the correlation between folds is unknown: pass `runs=` (repetitions of k-fold "
-                             "cross-validation; rho = 1/k = n_test/n_total) or `rho=` directly (the scores carry no "
-                             "`cv_runs` attribute).", argument="runs", value=runs)
-    runs = check_positive_int("runs", runs)
-    n_folds = _folds_per_run(n_scores, runs, "the model needs k-fold cross-validation with k >= 2 (or pass `rho=`).")
-    return 1.0 / n_folds, runs
+def _design_rho(cube, runs, rho):
+    """(rho, runs): ρ given, or 1/k from the runs of k-fold CV (given, or what the cube says: the one reading of
+    a fold design, :func:`mcda.stats._shared.folds.fold_design`, shared with the tests over folds)."""
+    design = fold_design(cube, runs=runs, rho=rho,
+                         needs="the model needs k-fold cross-validation with k >= 2 (or pass `rho=`).")
+    if design is None:
+        raise McdaArgumentError("the correlation between folds is unknown: pass `runs=` (repetitions of k-fold "
+                                "cross-validation; rho = 1/k = n_test/n_total) or `rho=` directly (the scores carry "
+                                "no `cv_runs` attribute and no `run` / `fold` coordinates).", argument="runs",
+                                value=runs)
+    return design.rho, design.runs
 
 
 def _pair_sampler(z, rope, rho, n_chains, n_samples, n_warmup, rng):
@@ -223,8 +218,9 @@ def hierarchical_comparison(scores, direction=None, *, rope=None, runs=None, rho
         Half-width of the region of practical equivalence in the metric's units (None: the
         card's noise floor; 0: two regions).
     runs : int, optional
-        Repetitions of k-fold cross-validation (k = n_scores / runs; ρ = 1/k). Default: the
-        cube's ``attrs["cv_runs"]``; one of ``runs``, ``rho`` or that attribute is needed.
+        Repetitions of k-fold cross-validation (k = n_scores / runs; ρ = 1/k). Default: what
+        the cube says (``run`` / ``fold`` coordinates along ``seed``, else ``attrs["cv_runs"]``,
+        else ``attrs["rho"]``, as :func:`mcda.paired_tests` reads them); one is needed.
     rho : float, optional
         The correlation between the folds' differences, n_test / n_total (Nadeau & Bengio),
         for designs other than k-fold; in (0, 1).
@@ -330,7 +326,7 @@ def hierarchical_comparison(scores, direction=None, *, rope=None, runs=None, rho
                             example="mcda.datasets.load('benavoli2017_uci54_folds')",
                             otherwise=" For one score per dataset use bayesian_signed_rank_comparison.")
     n_scores = cube.sizes["seed"]
-    rho, runs = _design_rho(cube, n_scores, runs, rho)
+    rho, runs = _design_rho(cube, runs, rho)
     values = orient(cube).transpose("dataset", "method", "seed").values
     sign = direction_sign(cube.attrs["direction"])
     methods = [str(m) for m in cube.coords["method"].values]
