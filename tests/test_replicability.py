@@ -249,3 +249,23 @@ def test_bad_tables_and_cubes_without_seeds_are_refused():
         mcda.replicability(_table([0.5, 0.1]).assign(mean_diff=[1.0, 2.0]))
     with pytest.raises(mcda.McdaArgumentError, match="seed"):
         mcda.replicability(mcda.datasets.load("demsar2006"))
+
+
+def test_the_report_writes_replicability_and_the_meta_analysis_from_their_results():
+    import warnings
+
+    cube = mcda.datasets.synthetic(n_datasets=6, n_methods=3, n_seeds=6, effects=[0, 0.01, 0.03], rng=5)
+    report = mcda.Report(cube, rng=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        overview, text = report.overview(), report.text()
+    claims = mcda.replicability(cube).to_frame()
+    best = claims.sort_values("n_replicated", ascending=False, kind="stable").iloc[0]
+    line = f"{best.method_a} beats {best.method_b} on at least {best.n_replicated} of {best.n_datasets} datasets"
+    assert line in overview and "@dror2017" in text and "@benjamini2008" in text and "@viechtbauer2005" in text
+    meta = mcda.meta_analysis(cube).to_frame().iloc[0]
+    assert f"{meta.mean_diff:.4g} [{meta.ci_low:.4g}, {meta.ci_high:.4g}]" in overview
+    plain = mcda.Report(mcda.datasets.load("demsar2006"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert "replicability and the meta-analysis read the per-dataset tests over seeds" in plain.overview()

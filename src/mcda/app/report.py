@@ -792,6 +792,73 @@ class Report:
         s = self._resolve(overrides, _CUBE_SETTINGS + ("alpha",))
         return self._cached(("power", s), lambda: power(self._selected(s), alpha=s["alpha"]))
 
+    # ------------------------------------------------------------------ across datasets, from the seeds
+
+    def replicability(self, *, method: str = "bonferroni", **overrides):
+        """On how many datasets each method beats each other (:func:`mcda.replicability`): one-sided tests over
+        seeds per dataset (the report's ``pairwise_method`` when it is "t" or "wilcoxon", else the paired t),
+        partial conjunction counts with Holm over the claims at the report's ``alpha``."""
+        from mcda.stats.procedures import paired_over_seeds
+        from mcda.stats.replicability import replicability
+
+        self._requires_seeds("replicability")
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("pairwise_method", "alpha"))
+        test = s["pairwise_method"] if s["pairwise_method"] in paired_over_seeds() else "t"
+        return self._cached(("replicability", method, s), lambda: replicability(
+            self._selected(s), method=method, test=test, alpha=s["alpha"]))
+
+    def meta_analysis(self, *, method: str = "reml", **overrides):
+        """Random-effects meta-analysis of every pair's per-dataset mean difference over seeds
+        (:func:`mcda.meta_analysis`) at the report's ``confidence_level``."""
+        from mcda.stats.meta_analysis import meta_analysis
+
+        self._requires_seeds("meta_analysis")
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("confidence_level",))
+        return self._cached(("meta_analysis", method, s), lambda: meta_analysis(
+            self._selected(s), method=method, confidence_level=s["confidence_level"]))
+
+    def plot_meta_forest(self, pair=None, **kwargs):
+        """The forest plot of :meth:`meta_analysis` for one pair (default: its first)."""
+        settings, rest = self._split(kwargs)
+        return self._plot("plot_meta_forest", self.meta_analysis(**settings), {"pair": pair, **rest})
+
+    def _replication_text(self, max_pairs: int) -> list[str]:
+        """The overview's lines on replicability and the meta-analysis, generated from their results."""
+        from mcda._core.results import p_text
+
+        if not self.has_seeds:
+            return ["do not apply: replicability and the meta-analysis read the per-dataset tests over seeds, and "
+                    "these scores have one score per (dataset, method)."]
+        rep = self.replicability()
+        claims = rep.to_frame()
+        supported = claims[claims["n_replicated"] > 0].sort_values("n_replicated", ascending=False, kind="stable")
+        lines = [f"replicability ({display_name(rep.method)}, one-sided {display_name(rep.test)} tests over seeds, "
+                 f"{display_name(rep.adjust)} over {rep.n_comparisons} claims, alpha {rep.alpha:g}): "
+                 f"{len(supported)} of {len(claims)} claims 'a beats b' hold on at least one dataset "
+                 "(report.replicability())"]
+        for r in supported.head(max_pairs).itertuples(index=False):
+            named = f"; named: {r.identified}" if r.n_identified <= 6 else f"; {r.n_identified} named"
+            lines.append(f"  {r.method_a} beats {r.method_b} on at least {r.n_replicated} of {r.n_datasets} "
+                         f"datasets{named}")
+        if len(supported) > max_pairs:
+            lines.append(f"  … and {len(supported) - max_pairs} more")
+        meta = self.meta_analysis()
+        pairs = meta.to_frame()
+        level = f"{meta.confidence_level * 100:g}%"
+        lines.append(f"random-effects meta-analysis ({display_name(meta.method)} tau^2; mean_diff = a - b, {level} "
+                     "intervals; report.meta_analysis(), report.plot_meta_forest()):")
+        for r in pairs.head(max_pairs).itertuples(index=False):
+            if not np.isfinite(r.standard_error):
+                lines.append(f"  {r.method_a} vs {r.method_b}: {r.reason}")
+                continue
+            new = (f"; on a new dataset [{r.prediction_low:.4g}, {r.prediction_high:.4g}]"
+                   if np.isfinite(r.prediction_low) else "")
+            lines.append(f"  {r.method_a} vs {r.method_b}: {r.mean_diff:.4g} [{r.ci_low:.4g}, {r.ci_high:.4g}] "
+                         f"({p_text(r.p_raw)}), tau^2 {r.tau2:.3g}, I^2 {r.i2:.0%}{new}")
+        if len(pairs) > max_pairs:
+            lines.append(f"  … and {len(pairs) - max_pairs} more pairs")
+        return lines
+
     # ------------------------------------------------------------------ across datasets
 
     def friedman(self, **overrides):
@@ -1385,6 +1452,9 @@ class Report:
 
         lines += ["", "== Within datasets (over seeds)"]
         lines += ["  " + line for line in self._within_text(max_pairs).split("\n")]
+
+        lines += ["", "== Across datasets from the seeds: replicability and meta-analysis"]
+        lines += ["  " + line for line in self._replication_text(max_pairs)]
 
         lines += ["", "== Excluded methods"]
         if comparison is not None and comparison.excluded_datasets:

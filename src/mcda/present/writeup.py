@@ -755,6 +755,38 @@ def _separated_pairs(comparison) -> list[tuple[str, str]]:
     return out
 
 
+def replication_sentences(report, cited, md, max_pairs: int) -> tuple[str, str]:
+    """The Methods and Results sentences of replicability and the meta-analysis across datasets (a report with seeds)."""
+    rep = report.replicability()
+    meta = report.meta_analysis()
+    level = f"{meta.confidence_level * 100:g}%"
+    methods = (f"To say on how many datasets a method beats another, one-sided {PROCEDURES[rep.test].words} over "
+               f"the seeds of each dataset {cited(rep.test)} entered {PROCEDURES[rep.method].words} "
+               f"{cited(rep.method)}, whose count k̂ "
+               f"overstates no claim with probability above α = {rep.alpha:g} ({PROCEDURES[rep.adjust].words} over the "
+               f"{rep.n_comparisons} ordered claims {cited(rep.adjust)}). Each pair's per-dataset mean difference over "
+               f"seeds, with its standard error, entered {PROCEDURES[meta.method].words} {cited(meta.method)}, giving "
+               f"τ², I², a {level} interval for the mean difference and a {level} prediction interval for a new dataset "
+               f"(t on k − 2 degrees of freedom), with {PROCEDURES['stouffer'].words} {cited('stouffer')} and "
+               f"{PROCEDURES['fisher-combination'].words} {cited('fisher-combination')} beside it.")
+    claims = rep.to_frame()
+    supported = claims[claims["n_replicated"] > 0].sort_values("n_replicated", ascending=False, kind="stable")
+    texts = [f"{md(r.method_a)} beats {md(r.method_b)} on at least {r.n_replicated} of {r.n_datasets}"
+             for r in supported.itertuples(index=False)]
+    results = (f"Replicability: {len(supported)} of {len(claims)} claims hold on at least one dataset"
+               + (": " + _listing(texts, max_pairs) if texts else "") + ".")
+    pairs = meta.to_frame()
+    fitted = pairs[np.isfinite(pairs["standard_error"].to_numpy(dtype=float))]
+    if len(fitted):
+        excludes = fitted[(fitted["prediction_low"] > 0) | (fitted["prediction_high"] < 0)]
+        widest = fitted.loc[fitted["i2"].idxmax()]
+        results += (f" In the meta-analysis, {int((fitted['p_raw'] <= rep.alpha).sum())} of {len(fitted)} pairs have a "
+                    f"mean difference significant at α = {rep.alpha:g}, and for {len(excludes)} the prediction interval "
+                    f"for a new dataset excludes 0; the largest heterogeneity is {md(widest['method_a'])} vs "
+                    f"{md(widest['method_b'])} (I² = {widest['i2']:.0%}, τ² = {widest['tau2']:.3g}).")
+    return methods, results
+
+
 def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, list[str]]:
     """(methods paragraph, results paragraph, reading paragraph, BibTeX keys used)."""
     from mcda import __version__
@@ -941,6 +973,9 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
         n_sig = int(tests["significant"].astype(bool).sum())
         results.append(f"Within datasets, {n_sig} of {len(tests)} (dataset, pair) differences were significant over "
                        f"seeds at α = {alpha:g}.")
+        replication_methods, replication_results = replication_sentences(report, cited, md, max_pairs)
+        methods.insert(len(methods) - 1, replication_methods)  # before the version sentence
+        results.append(replication_results)
 
     reading = reading_paragraph(report, comparison, sign, alpha, escape=md)
     return " ".join(methods), " ".join(results), reading, cites
