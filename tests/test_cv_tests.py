@@ -368,3 +368,48 @@ def test_mcda_compare_takes_a_test_over_folds_with_the_design(tmp_path):
     assert main(["compare", str(path), "--metric", "accuracy", "--cv-runs", "2", "--no-figures", "--signed-rank",
                  "never", "--rng", "1", "--out", str(tmp_path / "o3")], stdout=out, stderr=io.StringIO()) == 0
     assert "Give --pairwise-method corrected-repeated-cv-t" in out.getvalue()
+
+
+# --------------------------------------------------------------------------- one design, read alike
+
+
+def test_the_correlated_t_reads_the_same_design_and_mirrors_the_corrected_t():
+    # the Bayesian correlated t (checked against baycomp in test_bayesian.py) has the corrected t's scale: with
+    # rope 0 its two tail probabilities are the corrected repeated k-fold t's one-sided p-values
+    folds = mcda.datasets.load("benavoli2017_uci54_folds").isel(dataset=slice(0, 5))
+    said = mcda.correlated_t_test(folds, rope=0.0)
+    given = mcda.correlated_t_test(folds, rope=0.0, runs=10)
+    assert said.runs == 10 and said.n_folds == 10
+    pd.testing.assert_frame_equal(said.to_frame(), given.to_frame())
+    bayes = said.to_frame()
+    corrected = mcda.paired_tests(folds, method="corrected-repeated-cv-t").to_frame()
+    assert list(bayes["method_a"]) == list(corrected["method_a"]) and list(bayes["dataset"]) == list(corrected["dataset"])
+    two_sided = 2 * np.minimum(bayes["prob_a_better"], bayes["prob_b_better"])
+    tested = (corrected["reason"] == "").to_numpy()   # identical folds: NaN here, a point mass there (baycomp's)
+    assert (~tested).sum() == 1 and (bayes.loc[~tested, "scale"] == 0).all()
+    np.testing.assert_allclose(corrected["p_raw"][tested], two_sided[tested], rtol=1e-9, atol=1e-15)
+    np.testing.assert_allclose(corrected["mean_diff"], bayes["mean_diff"], rtol=1e-12)
+    # without a design in the cube the correlated t keeps its one-run default
+    plain = folds.drop_vars(["run", "fold"]).assign_attrs(cv_runs=None)
+    assert mcda.correlated_t_test(plain, rope=0.0).runs == 1
+
+
+@pytest.mark.parametrize("k", [2, 5, 10])
+def test_a_corrected_p_is_never_below_the_naive_p(k):
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+    from hypothesis.extra.numpy import arrays
+
+    # the correction only widens the standard error on the same df: p can only grow
+    @settings(max_examples=40, deadline=None)
+    @given(arrays(np.float64, (1, 2, 2 * k), elements=st.floats(0.0, 1.0, allow_nan=False)))
+    def check(scores):
+        cube = _fold_cube(scores, 2, methods=("a", "b"))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", mcda.OverlappingFoldsWarning)
+            naive = mcda.paired_tests(cube, method="t").to_frame()["p_raw"].iloc[0]
+        corrected = mcda.paired_tests(cube, method="corrected-repeated-cv-t").to_frame()["p_raw"].iloc[0]
+        assert np.isnan(naive) == np.isnan(corrected)
+        assert np.isnan(naive) or corrected >= naive - 1e-15
+
+    check()

@@ -10,9 +10,10 @@ import pandas as pd
 from scipy import stats
 
 from mcda._core.results import Result, states_scale
-from mcda._core.validation import check_positive_int
+from mcda._core.validation import McdaArgumentError, check_positive_int
 from mcda.data.cards import direction_sign
 from mcda.data.cube import orient
+from mcda.stats._shared.folds import fold_design
 from mcda.stats.bayesian._shared import _check_threshold, _fold_cube, _folds_per_run, _region_columns
 
 __all__ = ["CorrelatedTResult", "correlated_t_test"]
@@ -70,7 +71,7 @@ class CorrelatedTResult(Result):
 
 
 @states_scale
-def correlated_t_test(scores, direction=None, *, rope=None, runs: int = 1, threshold: float = 0.95,
+def correlated_t_test(scores, direction=None, *, rope=None, runs: int | None = None, threshold: float = 0.95,
                       method_names=None) -> CorrelatedTResult:
     r"""Correlated Bayesian t test on cross-validation scores, per dataset and pair of methods.
 
@@ -85,8 +86,10 @@ def correlated_t_test(scores, direction=None, *, rope=None, runs: int = 1, thres
     rope : float, optional
         Half-width of the region of practical equivalence (None: the card's noise floor;
         0: two regions).
-    runs : int
-        Repetitions of the cross-validation (>= 1, dividing the number of scores).
+    runs : int, optional
+        Repetitions of the cross-validation (>= 1, dividing the number of scores). None reads
+        the design the cube states (``run`` / ``fold`` coordinates along ``seed``, else
+        ``attrs["cv_runs"]``, as :func:`mcda.paired_tests` reads them), else 1.
     threshold : float
         In (0.5, 1): a row is labelled with the region whose probability reaches it.
     method_names : sequence of str, optional
@@ -142,12 +145,20 @@ def correlated_t_test(scores, direction=None, *, rope=None, runs: int = 1, thres
     >>> float(round(row["mean_diff"], 4)), float(round(row["prob_b_better"], 4))
     (-0.017, 0.9514)
     """
-    runs = check_positive_int("runs", runs)
+    if runs is not None:
+        runs = check_positive_int("runs", runs)
     threshold = _check_threshold(threshold)
     cube, rope = _fold_cube(scores, direction, method_names, rope, "correlated_t_test",
                             reason="it tests each dataset's folds separately and returns one row per dataset and pair",
                             example="{dataset: {method: [fold scores]}}")
     n_scores = cube.sizes["seed"]
+    if runs is None:   # what the cube says (one reading of a fold design, shared with the tests over folds)
+        design = fold_design(cube, needs="the correlated t test needs k-fold cross-validation with k >= 2.")
+        if design is not None and design.runs is None:
+            raise McdaArgumentError(f"the scores give random train/test splits (rho = {design.rho:g}), and the "
+                                    "correlated t test reads runs of k-fold cross-validation: pass `runs=`.",
+                                    argument="runs", value=runs)
+        runs = 1 if design is None else design.runs
     n_folds = _folds_per_run(n_scores, runs, "the correlated t test needs k-fold cross-validation with k >= 2.")
     values = orient(cube).transpose("dataset", "method", "seed").values
     sign = direction_sign(cube.attrs["direction"])
