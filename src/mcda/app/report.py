@@ -796,14 +796,17 @@ class Report:
 
     def replicability(self, *, method: str = "bonferroni", **overrides):
         """On how many datasets each method beats each other (:func:`mcda.replicability`): one-sided tests over
-        seeds per dataset (the report's ``pairwise_method`` when it is "t" or "wilcoxon", else the paired t),
-        partial conjunction counts with Holm over the claims at the report's ``alpha``."""
-        from mcda.stats.procedures import paired_over_seeds
+        seeds per dataset (the report's ``pairwise_method`` when its p-value has a side: "t", "wilcoxon" or a
+        corrected t over folds; after a 5×2cv test the corrected repeated k-fold t, else the paired t), partial
+        conjunction counts with Holm over the claims at the report's ``alpha``."""
+        from mcda.stats.procedures import one_sided_over_seeds
         from mcda.stats.replicability import replicability
 
         self._requires_seeds("replicability")
         s = self._resolve(overrides, _CUBE_SETTINGS + ("pairwise_method", "alpha"))
-        test = s["pairwise_method"] if s["pairwise_method"] in paired_over_seeds() else "t"
+        test = s["pairwise_method"]
+        if test not in one_sided_over_seeds():   # the folds stay folds: a 5×2cv report reads the corrected t
+            test = "corrected-repeated-cv-t" if test in names("seeds-cv") else "t"
         return self._cached(("replicability", method, s), lambda: replicability(
             self._selected(s), method=method, test=test, alpha=s["alpha"]))
 

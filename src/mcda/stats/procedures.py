@@ -26,7 +26,8 @@ from dataclasses import dataclass
 
 from mcda._core.validation import McdaArgumentError
 
-__all__ = ["Procedure", "PROCEDURES", "canonical", "names", "paired_over_seeds", "paired_test_methods", "display_name",
+__all__ = ["Procedure", "PROCEDURES", "canonical", "names", "paired_over_seeds", "paired_test_methods", "one_sided_over_seeds",
+           "display_name",
            "short_name", "references", "load", "adjustment_aliases"]
 
 
@@ -298,6 +299,13 @@ def paired_over_seeds() -> tuple[str, ...]:
 def paired_test_methods() -> tuple[str, ...]:
     """Every ``paired_tests(method=)``: the paired tests over seeds and the tests over cross-validation folds."""
     return paired_over_seeds() + names("seeds-cv")
+
+
+def one_sided_over_seeds() -> tuple[str, ...]:
+    """The tests of ``paired_tests`` whose two-sided p halves into one-sided p-values on the side of the mean
+    difference: the paired tests over seeds and the corrected t tests over folds (not the 5×2cv tests:
+    Dietterich's t reads the first fold only, Alpaydın's F has no side)."""
+    return paired_over_seeds() + tuple(name for name in names("seeds-cv") if not name.startswith("5x2cv"))
 
 
 def _key(value) -> str | None:

@@ -22,7 +22,7 @@ from scipy import stats
 from mcda._core.results import Result, states_scale
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError, check_alpha, check_control, shown
 from mcda.data.cards import direction_sign
-from mcda.stats.procedures import canonical, display_name, names, paired_over_seeds
+from mcda.stats.procedures import canonical, display_name, names, one_sided_over_seeds
 
 __composes__ = ("within",)
 
@@ -96,7 +96,8 @@ class ReplicabilityResult(Result):
     method : str
         The registered combination: "conjunction-bonferroni" or "conjunction-fisher".
     test : str or None
-        The test over seeds that gave the p-values ("t", "wilcoxon"); None for a table of p-values.
+        The test over seeds that gave the p-values ("t", "wilcoxon", a corrected t over folds); None for a
+        table of p-values.
     adjust : str
         The adjustment over claims: "holm" or "bonferroni".
     alpha : float
@@ -223,8 +224,10 @@ def replicability(scores, direction=None, *, alpha: float = 0.05, method: str = 
         How the partial conjunction p-values combine the per-dataset p-values: Bonferroni's
         (valid under any dependence between datasets) or Fisher's (more powerful, needs
         independent datasets). Registered as "conjunction-bonferroni" and "conjunction-fisher".
-    test : {"t", "wilcoxon"}, optional
-        The paired test over seeds on each dataset (default "t"); only with seeds.
+    test : {"t", "wilcoxon", "corrected-resampled-t", "corrected-repeated-cv-t"}, optional
+        The paired test over seeds on each dataset (default "t"); only with seeds. The corrected t
+        tests are for seeds that are cross-validation folds (their design read from the cube, as
+        :func:`mcda.paired_tests` reads it).
     adjust : {"holm", "bonferroni"}
         The family-wise adjustment over claims (see Notes).
     control : str, optional
@@ -290,7 +293,7 @@ def replicability(scores, direction=None, *, alpha: float = 0.05, method: str = 
     method = canonical("method", method, allowed=names("replicability"))
     adjust = canonical("adjust", adjust, allowed=PAIR_ADJUSTMENTS)
     if test is not None:
-        test = canonical("test", test, allowed=paired_over_seeds())
+        test = canonical("test", test, allowed=one_sided_over_seeds())
     alpha = check_alpha(alpha)
     notes: list[str] = []
     if isinstance(scores, pd.DataFrame) and "p_raw" in scores.columns:
