@@ -240,3 +240,17 @@ def test_the_forest_plot_draws_the_results_columns_on_pages():
     assert "page 2 of 2" in ax.get_title(loc="left")
     with pytest.raises(mcda.McdaArgumentError):
         plot_meta_forest(res, ("method_0", "nope"))
+
+
+def test_folds_get_the_nadeau_bengio_corrected_standard_error():
+    # 3 runs of 5-fold cross-validation (attrs["cv_runs"]): var(mean) = s²(1/n + ρ/(1 − ρ)), ρ = 1/5
+    cube = mcda.datasets.synthetic(n_datasets=4, n_methods=2, n_seeds=15, effects=[0, 0.01], rng=2)
+    cube.attrs["cv_runs"] = 3
+    res = mcda.meta_analysis(cube)
+    assert any("corrected" in n for n in res.notes)
+    for row in res.per_dataset.itertuples(index=False):
+        d = (cube.mcda.sel(dataset=row.dataset, method=row.method_a).values
+             - cube.mcda.sel(dataset=row.dataset, method=row.method_b).values)
+        se = d.std(ddof=1) * np.sqrt(1 / 15 + 0.2 / 0.8)
+        assert row.standard_error == pytest.approx(se, rel=1e-9)
+        assert row.p_raw == pytest.approx(2 * stats.t.sf(abs(d.mean() / se), 14), rel=1e-8)

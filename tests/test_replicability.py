@@ -269,3 +269,14 @@ def test_the_report_writes_replicability_and_the_meta_analysis_from_their_result
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert "replicability and the meta-analysis read the per-dataset tests over seeds" in plain.overview()
+
+
+def test_a_corrected_t_over_folds_gives_one_sided_corrected_p_values():
+    cube = mcda.datasets.synthetic(n_datasets=4, n_methods=2, n_seeds=20, effects=[0, 0.01], rng=9)
+    cube.attrs["cv_runs"] = 2   # 2 runs of 10-fold cross-validation
+    per = mcda.replicability(cube, test="corrected-repeated-cv-t").per_dataset
+    for row in per.itertuples(index=False):
+        d = (cube.mcda.sel(dataset=row.dataset, method=row.method_a).values
+             - cube.mcda.sel(dataset=row.dataset, method=row.method_b).values)
+        t = d.mean() / (d.std(ddof=1) * np.sqrt(1 / 20 + 1 / 9))   # Bouckaert & Frank's corrected t, by hand
+        assert row.p_raw == pytest.approx(stats.t.sf(t, 19), rel=1e-8)

@@ -188,6 +188,7 @@ class MetaAnalysisResult(Result):
 
 def _from_seeds(scores, direction, metric, method_names):
     """Per (dataset, pair) effects over seeds: mean difference, its standard error and the t test's p-values."""
+    from mcda.stats._shared.folds import fold_design
     from mcda.stats._shared.intervals import spread
     from mcda.stats.within.seeds import _blocks, _pair_reasons, _pairing_notes, _pairs
 
@@ -200,8 +201,11 @@ def _from_seeds(scores, direction, metric, method_names):
     mean, sd = spread(pairs.diff, pairs.n)
     reason, _ = _pair_reasons(pairs, sd, t_based=True)
     ok = reason == ""
+    design = fold_design(cube)
+    # folds of cross-validation share training data: the variance of their mean is s²(1/n + ρ/(1 − ρ))
+    overlap = 0.0 if design is None else design.rho / (1.0 - design.rho)
     with np.errstate(invalid="ignore", divide="ignore"):
-        se = np.where(ok, sd / np.sqrt(pairs.n), np.nan)
+        se = np.where(ok, sd * np.sqrt(1.0 / pairs.n + overlap), np.nan)
         t = np.where(ok, mean / se, np.nan)
     df = np.where(ok, pairs.n - 1, 1)
     frame = pd.DataFrame({"dataset": pairs.dataset.astype(str), "method_a": pairs.method_a.astype(str),
@@ -210,6 +214,10 @@ def _from_seeds(scores, direction, metric, method_names):
                           "p_raw": np.where(ok, 2.0 * stats.t.sf(np.abs(t), df), np.nan),
                           "_p_greater": np.where(ok, stats.t.sf(t, df), np.nan)})
     notes = list(_pairing_notes(cube, blocks, view="meta_analysis"))
+    if design is not None:
+        notes.append(f"the seeds are cross-validation folds ({design.words()}, read from {design.source}): each "
+                     f"dataset's standard error is the corrected s·√(1/n + ρ/(1 − ρ)) with ρ = {design.rho:g} (Nadeau & "
+                     "Bengio 2003), not s/√n, and its p-value the corrected t on n − 1 degrees of freedom")
     if (~ok).any():
         notes.append(f"{int((~ok).sum())} (dataset, pair) effect(s) have no standard error (fewer than 2 shared "
                      "seeds, or no spread of the differences) and are left out")
@@ -258,7 +266,9 @@ def meta_analysis(scores, direction=None, *, method: str = "reml", confidence_le
     ----------
     scores : a cube with a ``seed`` dim, or a table of per-dataset effects
         With seeds (any input of :func:`mcda.score_cube`), each dataset's effect is the mean of
-        the seed-paired differences a − b and its standard error s_d/√n. A
+        the seed-paired differences a − b and its standard error s_d/√n; when the cube says its
+        seeds are cross-validation folds (``run`` / ``fold`` coordinates, ``attrs["cv_runs"]`` or
+        ``attrs["rho"]``) the corrected s_d·√(1/n + ρ/(1 − ρ)) of Nadeau & Bengio (2003). A
         :class:`pandas.DataFrame` with the columns ``dataset, mean_diff, standard_error`` (and
         optionally ``method_a, method_b`` for several pairs and ``n_seeds``, which makes the
         per-dataset p-values t tests on n − 1 degrees of freedom instead of z tests) gives the
