@@ -72,6 +72,8 @@ class DesignPower(Result):
         the standardised shifts.
     n_resamples : int
         Simulated benchmarks per evaluation.
+    max_datasets : int or None
+        The largest N the search for ``datasets_needed`` tried (None: no search).
     direction : str or None
     metric : str or None
     notes : tuple of str
@@ -87,17 +89,18 @@ class DesignPower(Result):
     rope: float
     sd: float
     n_resamples: int
+    max_datasets: int | None
     direction: str | None
     metric: str | None
     notes: tuple = field(default_factory=tuple)
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per procedure: ``test, n_datasets, n_methods, power, omnibus_power, mdd,
+        """One row per procedure: ``test, procedure, n_datasets, n_methods, power, omnibus_power, mdd,
         mdd_std, mdd_rank, datasets_needed, reason``.
 
-        ``power``: the probability that the procedure separates at least one pair at
-        ``n_datasets`` under the model (the pilot's effects); ``omnibus_power``: the
-        probability the Iman–Davenport F rejects (rank procedures; NaN otherwise); ``mdd``: the
+        ``procedure``: its name in a sentence ("Friedman–Nemenyi", "Wilcoxon–Holm"); ``power``:
+        the probability that the procedure separates at least one pair at ``n_datasets`` under
+        the model (the pilot's effects); ``omnibus_power``: the probability the Iman–Davenport F rejects (rank procedures; NaN otherwise); ``mdd``: the
         smallest lead of one method over all others (in the metric's units) that the procedure
         detects against a given other method with ``target_power``; ``mdd_std``: the same in
         noise standard deviations; ``mdd_rank``: the expected mean-rank gap that lead makes
@@ -118,12 +121,13 @@ class DesignPower(Result):
                  f"({self.n_resamples} benchmarks; alpha = {self.alpha:g}, target power = {self.target_power:g}, "
                  f"rope = {self.rope:g}, noise sd = {self.sd:.3g})"]
         for r in self.table.itertuples(index=False):
-            name = PROCEDURES[r.test].display
+            name = r.procedure
             mdd = (f"detects a lead of {r.mdd:.3g} ({r.mdd_std:.2f} sd"
                    + (f", mean-rank gap {r.mdd_rank:.2f}" if np.isfinite(r.mdd_rank) else "") + ")"
                    if np.isfinite(r.mdd) else "detects no lead however large")
             needed = (f"{int(r.datasets_needed)} datasets for power {self.target_power:g}"
-                      if np.isfinite(r.datasets_needed) else "datasets needed: beyond the search")
+                      if np.isfinite(r.datasets_needed) else "datasets needed: not searched"
+                      if self.max_datasets is None else f"more than {self.max_datasets} datasets needed")
             lines.append(f"  {name}: power {r.power:.2f}; {mdd}; {needed}" + (f" ({r.reason})" if r.reason else ""))
         lines += [f"  note: {n}" for n in self.notes]
         return "\n".join(lines)
@@ -131,17 +135,28 @@ class DesignPower(Result):
     def sentence(self, test: str) -> str:
         """What the design could have detected with one procedure, in one sentence for a report."""
         r = self.row(test)
-        name = PROCEDURES[r["test"]].subject
+        name = r["procedure"]
         design = f"With {self.n_methods} methods on {self.n_datasets} datasets"
         if not np.isfinite(r["mdd"]):
             return (f"{design}, {name} could not have detected a lead of any size with power {self.target_power:g} "
                     f"({r['reason']}).")
         rank = f", a mean-rank gap of {r['mdd_rank']:.2f}" if np.isfinite(r["mdd_rank"]) else ""
-        needed = (f"; {int(r['datasets_needed'])} datasets would give power {self.target_power:g} against the "
-                  "differences observed" if np.isfinite(r["datasets_needed"]) else "")
+        against = "the pilot's differences" if self.pilot_datasets is not None else "the differences given"
+        needed = (f"; {int(r['datasets_needed'])} datasets would give power {self.target_power:g} against {against}"
+                  if np.isfinite(r["datasets_needed"]) else "")
         return (f"{design}, {name} detects, with power {self.target_power:g}, one method ahead of all others by "
                 f"{r['mdd']:.3g} ({r['mdd_std']:.2f} noise sd{rank}); smaller differences could have gone "
                 f"unseen{needed}.")
+
+
+def _procedure_name(test: str) -> str:
+    """The name a sentence gives a simulated procedure: "Friedman–Nemenyi", "Wilcoxon–Holm", "the Bayesian sign test"."""
+    entry = PROCEDURES[test]
+    if test in _RANK_TESTS:
+        return f"{PROCEDURES['friedman'].display}–{entry.display}"
+    if entry.family == "pool-independent":
+        return f"{entry.display}–{PROCEDURES['holm'].display}"
+    return entry.words
 
 
 # --------------------------------------------------------------------------- the model
@@ -308,7 +323,8 @@ def _power_at(model: _Model, n: int, tests, alpha, rope, n_resamples, rng):
 
 def _detectable_shift(test, n, k, alpha, rope_std, target, normals, rows):
     """The smallest lead δ (noise sd) of method 0 over the others that ``test`` detects against a given
-    other method with probability ``target`` (bisection on common draws); NaN if none up to the largest."""
+    other method with probability ``target`` (bisection on common draws), and NaN; or NaN and the power
+    the largest lead reaches when even that misses the target."""
     enabled = np.zeros(len(rows), dtype=np.int64)
     enabled[rows[test]] = 1
     row = rows[test]
@@ -322,9 +338,9 @@ def _detectable_shift(test, n, k, alpha, rope_std, target, normals, rows):
         return pair_counts[row, :k - 1].sum() / (total * (k - 1.0))  # pairs (0, j) come first in triu order
 
     hi = 1.0
-    while power(hi) < target:
+    while (reached := power(hi)) < target:
         if hi >= _LARGEST_SHIFT:
-            return math.nan
+            return math.nan, reached
         hi *= 2.0
     lo = 0.0
     while hi - lo > _SHIFT_TOLERANCE * hi:
@@ -333,10 +349,10 @@ def _detectable_shift(test, n, k, alpha, rope_std, target, normals, rows):
             hi = mid
         else:
             lo = mid
-    return hi
+    return hi, math.nan
 
 
-def _never_reason(test, n, k, alpha) -> str:
+def _never_reason(test, n, k, alpha, reached) -> str:
     """Why no lead however large reaches the target power."""
     m = k * (k - 1) // 2
     if test in ("wilcoxon", "sign") and 2.0 ** (1 - n) > alpha / m:
@@ -348,7 +364,8 @@ def _never_reason(test, n, k, alpha) -> str:
         cd = critical_difference(k, n, alpha=alpha, test="nemenyi")
         if cd > k - 1:
             return f"its critical difference {cd:.2f} exceeds the largest possible mean-rank gap {k - 1}"
-    return f"no lead up to {_LARGEST_SHIFT:g} noise sd reaches the target power"
+    return (f"even a lead of {_LARGEST_SHIFT:g} noise sd, first on every dataset, is separated from a given other "
+            f"method with probability {reached:.2f} only")
 
 
 # --------------------------------------------------------------------------- the function
@@ -401,7 +418,7 @@ def design_power(scores, direction=None, *, n_datasets=None, tests=TESTS, alpha:
     DesignPower
         ``table`` (see :meth:`DesignPower.to_frame`), ``pairs``, ``n_datasets``,
         ``n_methods``, ``pilot_datasets``, ``alpha``, ``target_power``, ``rope``, ``sd``,
-        ``n_resamples``, ``direction``, ``metric``, ``notes``.
+        ``n_resamples``, ``max_datasets``, ``direction``, ``metric``, ``notes``.
 
     Raises
     ------
@@ -422,7 +439,10 @@ def design_power(scores, direction=None, *, n_datasets=None, tests=TESTS, alpha:
     difference, Holm on the Friedman z's normal p, the Wilcoxon signed-rank p as
     :func:`mcda.pairwise_over_datasets` computes it, the exact sign test and the Bayesian sign
     test's decision at P ≥ 0.95 with its rope prior, all-pairs); ``power`` is the share of
-    benchmarks with at least one pair separated.
+    benchmarks with at least one pair separated. Where the model's methods do not differ, a
+    separation is a false claim: the frequentist procedures keep that rate at α family-wise;
+    the Bayesian sign test decides each pair on its own, so over many pairs its "power" includes
+    decisions on pairs that do not differ (see ``pairs``).
 
     **Minimum detectable difference.** One method leads all others by δ, the others are
     equal, and every cell has independent noise of standard deviation σ̂ (the pooled noise of
@@ -529,10 +549,10 @@ def design_power(scores, direction=None, *, n_datasets=None, tests=TESTS, alpha:
     names = np.array(model.methods, dtype=object)
     for t in tests:
         row = rows[t]
-        delta = shift[t]
-        reason = _never_reason(t, n, k, alpha) if not np.isfinite(delta) else ""
+        delta, reached = shift[t]
+        reason = _never_reason(t, n, k, alpha, reached) if not np.isfinite(delta) else ""
         rank_gap = k * (special.ndtr(delta / math.sqrt(2.0)) - 0.5) if t in _RANK_TESTS else math.nan
-        table_rows.append({"test": t, "n_datasets": n, "n_methods": k, "power": any_counts[row] / n_resamples,
+        table_rows.append({"test": t, "procedure": _procedure_name(t), "n_datasets": n, "n_methods": k, "power": any_counts[row] / n_resamples,
                            "omnibus_power": omnibus / n_resamples if t in _RANK_TESTS else math.nan,
                            "mdd": delta * model.sd, "mdd_std": delta, "mdd_rank": rank_gap,
                            "datasets_needed": needed[t], "reason": reason})
@@ -540,15 +560,16 @@ def design_power(scores, direction=None, *, n_datasets=None, tests=TESTS, alpha:
             "test": t, "method_a": names[first], "method_b": names[second],
             "mean_diff": model.sign * (model.means[first] - model.means[second]),
             "power": pair_counts[row] / n_resamples, "mdd": delta * model.pair_sd}))
-    notes = [f"power: at the {'pilot' if model.pilot_datasets else 'given'}'s effects; mdd: one method ahead of "
-             "equal others, independent noise of the pooled sd; Monte Carlo error of a power about "
-             f"{math.sqrt(0.25 / n_resamples):.2g} at most"]
+    notes = [f"power: at the {'pilot' if model.pilot_datasets else 'given'} effects (where two methods do not differ, "
+             "a separation is a false claim); mdd: one method ahead of equal others, independent noise of the pooled "
+             f"sd; Monte Carlo error of a power about {math.sqrt(0.25 / n_resamples):.2g} at most"]
     if model.pilot_datasets is not None and model.pilot_datasets <= k:
         notes.append(f"the pilot's {model.pilot_datasets} datasets estimate a {k} x {k} noise covariance of rank "
                      f"at most {model.pilot_datasets - 1}: the simulated noise has no spread outside that span")
     return DesignPower(table=pd.DataFrame(table_rows), pairs=pd.concat(pair_frames, ignore_index=True),
                        n_datasets=n, n_methods=k, pilot_datasets=model.pilot_datasets, alpha=alpha,
                        target_power=target_power, rope=float(rope), sd=model.sd, n_resamples=n_resamples,
+                       max_datasets=max_datasets,
                        direction=direction_name, metric=metric_name, notes=tuple(notes))
 
 
