@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -263,3 +264,39 @@ def test_bad_arguments_are_refused_by_name(kwargs, text):
 def test_a_cube_without_seeds_is_refused():
     with pytest.raises(McdaArgumentError, match="no 'seed' dim"):
         mcda.almost_stochastic_order(mcda.datasets.load("demsar2006"))
+
+
+# --------------------------------------------------------------------------- report and command line
+
+
+@pytest.mark.filterwarnings("ignore::mcda.McdaWarning")  # the small design's own notes
+def test_report_sentences_are_written_from_the_result_only_when_asked():
+    cube = mcda.datasets.synthetic(n_datasets=2, n_methods=3, n_seeds=10, effects=[0, 0.004, 0.03], rng=0)
+    plain = mcda.Report(cube, rng=7, n_resamples=500)
+    assert "almost stochastic" not in plain.text() and "almost stochastic" not in plain.overview()
+    report = mcda.Report(cube, rng=7, n_resamples=500, seed_distributions=True)
+    result = report.almost_stochastic_order()
+    assert result.n_resamples == 500 and result.confidence_level == report.confidence_level
+    decided = result.to_frame()[result.to_frame()["almost_dominates"]]
+    text = report.text()
+    assert "@dror2019" in text and "@delbarrio2018" in text and "@ulmer2022" in text
+    assert f"By almost stochastic order, {len(decided)} of {result.to_frame()['epsilon_min'].notna().sum()}" in text
+    first = decided.iloc[0]
+    assert f"on {first['dataset']}" in text.replace("\\_", "_") and f"{first['epsilon_min']:.3g}" in text
+    assert f"{len(decided)} of" in report.overview() and "report.almost_stochastic_order()" in report.overview()
+    with pytest.raises(McdaArgumentError, match="`seed_distributions`"):
+        mcda.Report(mcda.datasets.load("demsar2006"), seed_distributions=True)
+
+
+@pytest.mark.filterwarnings("ignore::mcda.McdaWarning")  # the small design's own notes
+def test_the_command_line_prints_the_seed_distributions_on_request(tmp_path):
+    import io
+
+    from mcda.app.cli import main
+
+    data = str(Path(__file__).parent / "data" / "user_benchmark" / "tidy_model_column.csv")
+    out = io.StringIO()
+    argv = ["compare", data, "--metric", "accuracy", "--rng", "0", "--no-figures", "--signed-rank", "never"]
+    assert main([*argv, "--out", str(tmp_path / "a"), "--seed-distributions"], stdout=out, stderr=io.StringIO()) == 0
+    assert "almost stochastic order of the seed distributions" in out.getvalue()
+    assert "By almost stochastic order" in (tmp_path / "a" / "report.md").read_text(encoding="utf-8")

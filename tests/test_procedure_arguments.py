@@ -60,6 +60,8 @@ CALLS = {
     ("attainable_significance", "comparisons"): lambda v: mcda.attainable_significance(10, 4, comparisons=v),
     ("attainable_significance", "adjust"): lambda v: mcda.attainable_significance(10, 4, adjust=v),
     ("attainable_significance", "test"): lambda v: mcda.attainable_significance(10, 4, test=v),
+    ("almost_stochastic_order", "adjust"):
+        lambda v: mcda.almost_stochastic_order(SEEDS, adjust=v, n_resamples=10, rng=0),
     ("average_ranks", "missing"): lambda v: mcda.average_ranks(S, H, missing=v),
     ("bayesian_sign_comparison", "prior"): lambda v: mcda.bayesian_sign_comparison(PAIR, H, rope=0.01, prior=v),
     ("bayesian_sign_comparison", "method"): lambda v: mcda.bayesian_sign_comparison(PAIR, H, rope=0.01, method=v),

@@ -195,6 +195,9 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--plackett-luce-samples", type=int, metavar="N",
                          help="draws kept per chain of the Bayesian Plackett-Luce ranking (default 2000, or 100 "
                               "per method beyond 20 methods; more when the report says its chains have not converged)")
+    compare.add_argument("--seed-distributions", action="store_true",
+                         help="also compare the methods' seed distributions on each dataset by almost stochastic "
+                              "order (epsilon_min, Dror et al. 2019), Bonferroni over the pairs of a dataset")
     compare.add_argument("--signed-rank", choices=SIGNED_RANK_CHOICES, default="auto",
                          help="the Bayesian signed-rank test: auto (default) leaves it out when its sampler would take "
                               "more than about a minute and a half (pairs x draws x datasets; the report says so), "
@@ -263,6 +266,7 @@ FLAGS = {
     "plackett_luce_samples": "--plackett-luce-samples", "signed_rank": "--signed-rank",
     ("strict", "False"): "--fallback-final", ("strict", "True"): "no --fallback-final",
     ("paired", "False"): "--unpaired", ("paired", "True"): "no --unpaired",
+    ("seed_distributions", "True"): "--seed-distributions", ("seed_distributions", "False"): "no --seed-distributions",
 }
 
 
@@ -802,7 +806,8 @@ def _compare(args, stdout) -> int:
     settings = {"alpha": args.alpha, "rope": args.rope, "test": test, "control": args.control,
                 "pairwise_method": args.pairwise_method or "t", "epoch_selection": args.epoch_selection,
                 "missing": args.missing, "paired": not args.unpaired,
-                "strict": not args.fallback_final, "signed_rank": args.signed_rank}
+                "strict": not args.fallback_final, "signed_rank": args.signed_rank,
+                "seed_distributions": args.seed_distributions}
     if args.no_figures and args.figures != ("auto",) and args.figures != ("none",):
         raise CliError(f"--no-figures contradicts --figures {','.join(args.figures)}; give one of them")
     if args.fallback_final and args.epoch_selection != "best_val":
@@ -838,7 +843,8 @@ def _compare(args, stdout) -> int:
                                "(0 for none) or --metric naming a card (see `mcda cards list`)")
         seed_options = [option for option, given in (("--ci-method", args.ci_method),
                                                      ("--pairwise-method", args.pairwise_method),
-                                                     ("--unpaired", args.unpaired)) if given]
+                                                     ("--unpaired", args.unpaired),
+                                                     ("--seed-distributions", args.seed_distributions)) if given]
         if seed_options and not report.has_seeds:
             raise CliError(f"{' and '.join(seed_options)} {'apply' if len(seed_options) > 1 else 'applies'} to the "
                            "seeds within a dataset, and these scores have no seeds (one score per dataset and method); "

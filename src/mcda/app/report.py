@@ -85,11 +85,12 @@ _DEFAULTS = {
     "n_resamples": 9999,
     "plackett_luce_samples": None,  # None: 2000, or 100 per method beyond 20 methods
     "signed_rank": "auto",  # the Bayesian signed-rank test in the overview, write-up and CLI: by its cost
+    "seed_distributions": False,  # the almost stochastic order of the seed distributions in the overview and write-up
     "rng": None,  # None: an integer is drawn once and stored
 }
 SETTINGS = tuple(_DEFAULTS)
 # settings only the within-dataset views (over seeds) read: refused away from their defaults without seeds
-_SEED_SETTINGS = ("ci_method", "pairwise_method", "paired", "seed_reduction")
+_SEED_SETTINGS = ("ci_method", "pairwise_method", "paired", "seed_reduction", "seed_distributions")
 # settings that change the cube every view starts from
 _CUBE_SETTINGS = ("epoch_selection", "split", "validation", "strict")
 
@@ -153,10 +154,10 @@ def _check_setting(name: str, value, cube: xr.DataArray | None = None):
         return n
     if name == "signed_rank":
         return check_choice("signed_rank", value, SIGNED_RANK_CHOICES)
-    if name == "strict":
+    if name in ("strict", "seed_distributions"):
         if not isinstance(value, bool):
-            raise McdaArgumentTypeError(f"`strict` must be True or False; got {value!r}",
-                                        argument="strict", value=value)
+            raise McdaArgumentTypeError(f"`{name}` must be True or False; got {value!r}",
+                                        argument=name, value=value)
         return value
     if name == "test":
         from mcda.stats.across.compare import COMPARISON_TESTS
@@ -452,6 +453,10 @@ class Report:
         signed-rank test. ``"auto"`` (default) leaves it out, saying so and why, when its sampler
         would exceed :data:`SIGNED_RANK_BUDGET` steps (pairs × draws × datasets; see
         :meth:`signed_rank_skipped`). :meth:`bayesian_signed_rank` computes it whenever called.
+    seed_distributions : bool, default False
+        Whether :meth:`overview`, :meth:`text` and ``mcda compare`` also compare the methods' seed
+        distributions on each dataset by almost stochastic order
+        (:meth:`almost_stochastic_order`, ``n_resamples`` resamples at ``confidence_level``).
     rng : int, optional
         The seed of every random view; None draws one integer now and stores it.
 
@@ -791,6 +796,38 @@ class Report:
         self._requires_seeds("power")
         s = self._resolve(overrides, _CUBE_SETTINGS + ("alpha",))
         return self._cached(("power", s), lambda: power(self._selected(s), alpha=s["alpha"]))
+
+    def almost_stochastic_order(self, **overrides):
+        """ε_min of every ordered pair's seed distributions per dataset, Bonferroni over a dataset's pairs
+        (:func:`mcda.almost_stochastic_order`, with the report's ``confidence_level``, ``n_resamples`` and ``rng``)."""
+        from mcda.stats.within.aso import almost_stochastic_order
+
+        self._requires_seeds("almost_stochastic_order")
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("confidence_level", "n_resamples", "rng"))
+        return self._cached(("almost_stochastic_order", s), lambda: almost_stochastic_order(
+            self._selected(s), confidence_level=s["confidence_level"], n_resamples=s["n_resamples"],
+            rng=self._rng(s["rng"])))
+
+    def _seed_distribution_lines(self, max_pairs: int) -> list[str]:
+        """The overview's lines on the almost stochastic order (none unless ``seed_distributions``)."""
+        if not self.seed_distributions:
+            return []
+        from mcda.present.writeup import dominance_claims
+
+        result = self.almost_stochastic_order()
+        table = result.to_frame()
+        untested = int(table["epsilon_min"].isna().sum())
+        claims = dominance_claims(result)
+        lines = [f"almost stochastic order of the seed distributions ({result.confidence_level * 100:g}% bound, "
+                 f"Bonferroni over the pairs of each dataset, {result.n_resamples} resamples; report."
+                 f"almost_stochastic_order()): {len(claims)} of {len(table) - untested} ordered (dataset, pair) "
+                 f"comparisons with epsilon_min < {result.threshold:g}"
+                 + (f"; {untested} without a bound (see the reason column)" if untested else "")]
+        lines += [f"  {dataset}: {a} {verb} {b} (epsilon_min {eps:.3g})"
+                  for dataset, a, b, eps, verb in claims[:max_pairs]]
+        if len(claims) > max_pairs:
+            lines.append(f"  … and {len(claims) - max_pairs} more")
+        return lines
 
     # ------------------------------------------------------------------ across datasets, from the seeds
 
@@ -1566,6 +1603,7 @@ class Report:
                          + (f"; {eq_untested} not tested" if eq_untested else ""))
         else:
             lines.append("equivalence: does not apply with a rope of 0 (no margin to be equivalent within)")
+        lines += self._seed_distribution_lines(max_pairs)
         power = self.power()
         mde = power.to_frame()["mde"].dropna()
         if len(mde):

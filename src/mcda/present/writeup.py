@@ -42,7 +42,7 @@ def markdown_escape(label) -> str:
     return str(label).translate(_CONTROLS | _MARKDOWN)
 
 
-__all__ = ["methods_and_results", "BIBTEX", "markdown_escape", "text_escape", "comment_escape"]
+__all__ = ["methods_and_results", "BIBTEX", "markdown_escape", "text_escape", "comment_escape", "dominance_claims"]
 
 BIBTEX = {
     "demsar2006": """@article{demsar2006,
@@ -919,6 +919,14 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
                               + " seeds, where the percentile bootstrap is too narrow (it covers less than its "
                               "nominal rate), so their intervals overstate the precision" if len(narrow) else "")
                            + ".")
+    if "seed" in cube.dims and report.seed_distributions:
+        aso = report.almost_stochastic_order()
+        methods.append(f"The seed distributions of every pair of methods were compared on each dataset by "
+                       f"{phrase('aso')} {cited('aso')}: ε_min is the upper {aso.confidence_level * 100:g}% bound "
+                       f"({aso.n_resamples} bootstrap resamples) of the share of the squared Wasserstein distance "
+                       "between the two quantile functions on which a method is the worse, "
+                       + ("Bonferroni-adjusted over the pairs of each dataset" if aso.adjust else "unadjusted")
+                       + f"; a method almost stochastically dominates another when ε_min < τ = {aso.threshold:g}.")
     methods.append(f"Analyses used mcda {__version__} (random seed {report.rng}).")
 
     # ---------------------------------------------------------------- results
@@ -976,9 +984,26 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
         replication_methods, replication_results = replication_sentences(report, cited, md, max_pairs)
         methods.insert(len(methods) - 1, replication_methods)  # before the version sentence
         results.append(replication_results)
+    if "seed" in cube.dims and report.seed_distributions:
+        aso = report.almost_stochastic_order()
+        claims = dominance_claims(aso)
+        tested = int(aso.table["epsilon_min"].notna().sum())
+        results.append(f"By almost stochastic order, {len(claims)} of {tested} ordered (dataset, pair) comparisons "
+                       f"had ε_min < {aso.threshold:g}"
+                       + (": " + _listing([f"{md(a)} {verb} {md(b)} on {md(d)} (ε_min = {eps:.3g})"
+                                           for d, a, b, eps, verb in claims], max_pairs) if claims else "") + ".")
 
     reading = reading_paragraph(report, comparison, sign, alpha, escape=md)
     return " ".join(methods), " ".join(results), reading, cites
+
+
+def dominance_claims(result) -> list[tuple[str, str, str, float, str]]:
+    """(dataset, a, b, ε_min, verb) of the ordered pairs an almost-stochastic-order result decides for a:
+    "stochastically dominates" at ε_min = 0, else "almost stochastically dominates"."""
+    rows = result.table[result.table["almost_dominates"].astype(bool)]
+    return [(str(r.dataset), str(r.method_a), str(r.method_b), float(r.epsilon_min),
+             "stochastically dominates" if r.epsilon_min == 0 else "almost stochastically dominates")
+            for r in rows.itertuples(index=False)]
 
 
 def _sign_significant(report) -> dict:
