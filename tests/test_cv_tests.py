@@ -413,3 +413,17 @@ def test_a_corrected_p_is_never_below_the_naive_p(k):
         assert np.isnan(naive) or corrected >= naive - 1e-15
 
     check()
+
+
+def test_the_pairwise_figure_names_the_test_over_folds_and_claims_no_interval_it_lacks():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    cube = _fold_cube(np.random.default_rng(3).normal(0.8, 0.02, (1, 3, 10)), 5)
+    for method, interval in (("5x2cv-f", "no interval"), ("corrected-repeated-cv-t", "95% t interval")):
+        fig, ax = mcda.plots.plot_pairwise(mcda.paired_tests(cube, method=method), layout="list")
+        label = " ".join(np.ravel(ax)[0].get_xlabel().split())
+        assert label == f"mean difference a − b ({interval}); {PROCEDURES[method].display} test"
+        plt.close(fig)

@@ -440,7 +440,9 @@ def _draw_list(result, table, datasets, chunks, *, width, ax, numbered, key):
     ax.tick_params(axis="y", length=0, labelsize=label_font)
     ax.spines["left"].set_visible(False)
     ran = result.method if getattr(result, "paired", True) else PROCEDURES[result.method].unpaired
-    ax.set_xlabel(f"mean difference a − b ({1 - result.alpha:.0%} t interval); {display_name(ran)} test")
+    intervals = np.isfinite(table[["ci_low", "ci_high"]].to_numpy(dtype=float)).any()   # none from a 5×2cv test
+    ax.set_xlabel(f"mean difference a − b ({f'{1 - result.alpha:.0%} t interval' if intervals else 'no interval'}); "
+                  f"{display_name(ran)} test")
     shown = np.concatenate([ordered[c].to_numpy(dtype=float) for c in ("ci_low", "ci_high", "mean_diff")])
     if not np.isfinite(shown).any():     # a page of comparisons without results: the scale of the others
         every = np.concatenate([table[c].to_numpy(dtype=float) for c in ("ci_low", "ci_high", "mean_diff")])
