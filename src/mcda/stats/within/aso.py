@@ -183,7 +183,7 @@ def _block_table(block, n_resamples: int, confidence_level: float, adjust, thres
                  with_metric: bool) -> pd.DataFrame:
     n_datasets, k, _ = block.values.shape
     ia, ib = np.triu_indices(k, 1)
-    frames = []
+    parts = []
     for d in range(n_datasets):
         oriented = block.sign * block.values[d]
         samples, counts = _dataset_samples(oriented, n_resamples, base)
@@ -210,26 +210,27 @@ def _block_table(block, n_resamples: int, confidence_level: float, adjust, thres
         nan = ~usable
         for values in (observed, se, upper_ab, upper_ba):
             values[nan] = np.nan
-        frame = pd.DataFrame({
-            "dataset": block.datasets[d],
-            "method_a": np.concatenate([np.array(block.methods, dtype=object)[ia],
-                                        np.array(block.methods, dtype=object)[ib]]),
-            "method_b": np.concatenate([np.array(block.methods, dtype=object)[ib],
-                                        np.array(block.methods, dtype=object)[ia]]),
-        })
-        if with_metric:
-            frame["metric"] = block.metric
-        frame["n_seeds_a"] = np.concatenate([counts[ia], counts[ib]])
-        frame["n_seeds_b"] = np.concatenate([counts[ib], counts[ia]])
-        frame["violation_ratio"] = np.concatenate([observed, 1.0 - observed])
-        frame["violation_ratio_se"] = np.concatenate([se, se])
-        frame["n_comparisons"] = n_comparisons if adjust else 1
-        frame["epsilon_min"] = np.concatenate([upper_ab, upper_ba])
-        frame["almost_dominates"] = np.nan_to_num(frame["epsilon_min"].to_numpy(dtype=float), nan=np.inf) < threshold
-        frame["reason"] = np.concatenate([reason, reason])
         order = np.argsort(np.concatenate([ia, ib]) * k + np.concatenate([ib, ia]), kind="stable")
-        frames.append(frame.iloc[order].reset_index(drop=True))
-    return pd.concat(frames, ignore_index=True)
+        upper = np.concatenate([upper_ab, upper_ba])
+        columns = {"dataset": np.full(2 * ia.size, d), "method_a": np.concatenate([ia, ib]),
+                   "method_b": np.concatenate([ib, ia]),
+                   "n_seeds_a": np.concatenate([counts[ia], counts[ib]]),
+                   "n_seeds_b": np.concatenate([counts[ib], counts[ia]]),
+                   "violation_ratio": np.concatenate([observed, 1.0 - observed]),
+                   "violation_ratio_se": np.concatenate([se, se]),
+                   "n_comparisons": np.full(2 * ia.size, n_comparisons if adjust else 1),
+                   "epsilon_min": upper, "almost_dominates": np.nan_to_num(upper, nan=np.inf) < threshold,
+                   "reason": np.concatenate([reason, reason])}
+        parts.append({name: values[order] for name, values in columns.items()})
+    joined = {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
+    labels = np.array(block.methods, dtype=object)
+    frame = pd.DataFrame({"dataset": np.array(block.datasets, dtype=object)[joined.pop("dataset")],
+                          "method_a": labels[joined.pop("method_a")], "method_b": labels[joined.pop("method_b")]})
+    if with_metric:
+        frame["metric"] = block.metric
+    for name, values in joined.items():
+        frame[name] = values
+    return frame
 
 
 @states_scale
