@@ -16,16 +16,42 @@ def run(argv):
     return status, out.getvalue(), err.getvalue()
 
 
-def fake_report(k, *, seeds=True, epochs=False, cv_runs=None, signed_rank_skipped=None):
+def fake_report(k, *, seeds=True, epochs=False, cv_runs=None, signed_rank_skipped=None, plackett_luce_skipped=None):
     return SimpleNamespace(methods=[f"m{i}" for i in range(k)], has_seeds=seeds, has_epochs=epochs,
                            raw=SimpleNamespace(attrs={"cv_runs": cv_runs}),
-                           signed_rank_skipped=lambda: signed_rank_skipped)
+                           signed_rank_skipped=lambda: signed_rank_skipped,
+                           plackett_luce_skipped=lambda: plackett_luce_skipped)
 
 
 def test_a_signed_rank_test_left_out_for_its_cost_draws_no_bars():
     plan = _figure_plan(fake_report(8, signed_rank_skipped="not computed: 28 pairs × ..."))
     assert plan["signed_rank_bars"] == "needs the Bayesian signed-rank test, not computed: 28 pairs × ..."
     assert _figure_plan(fake_report(8))["signed_rank_bars"] is None
+
+
+def test_a_plackett_luce_model_left_out_for_its_cost_draws_no_rank_distribution():
+    plan = _figure_plan(fake_report(8, plackett_luce_skipped="not computed: 4 chains × ..."))
+    assert plan["rank_distribution"] == "needs the Plackett-Luce model, not computed: 4 chains × ..."
+    assert _figure_plan(fake_report(8))["rank_distribution"] is None
+
+
+@pytest.mark.parametrize("pages", [1, 4, 5, 30])
+def test_the_per_dataset_forest_beyond_its_pages_is_left_for_the_user_to_name(pages):
+    from mcda.app.cli import FOREST_PAGES_MAX
+    from mcda.present.plots._layout import check_page
+
+    report = fake_report(50)
+    report.raw.sizes = {"dataset": 2 * pages}
+
+    def plot_forest(page):  # the real figure's own page check: PageOutOfRange with its page count
+        check_page(page, pages, "the datasets' pages")
+
+    report.plot_forest = plot_forest
+    plan = _figure_plan(report)
+    if pages <= FOREST_PAGES_MAX:
+        assert plan["forest"] is None
+    else:  # not a "needs" reason: --figures forest or all still draws it
+        assert plan["forest"] == f"{pages} pages for {2 * pages} datasets of 50 methods: more than {FOREST_PAGES_MAX}"
 
 
 def test_unknown_figure_names_the_flag_and_lists_every_choice_in_order(capsys):

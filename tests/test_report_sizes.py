@@ -83,6 +83,36 @@ def test_never_leaves_it_out_and_bad_values_are_named():
         Report(_cube(4, 20), signed_rank="sometimes")
 
 
+# --------------------------------------------------------------------------- the Plackett-Luce model's cost
+
+@pytest.mark.parametrize("n_methods,n_datasets", [(5, 30), (20, 30), (50, 60)])
+def test_the_plackett_luce_model_is_left_out_by_its_cost_and_the_overview_says_so(n_methods, n_datasets):
+    from mcda.app.report import PLACKETT_LUCE_BUDGET, Report, plackett_luce_draws
+
+    # the work as the budget's docstring defines it: 4 chains x (draws + warm-up) sweeps x datasets x
+    # methods x (1 + methods / 2), with the Report's default draws and warm-up max(500, draws // 4)
+    draws = plackett_luce_draws(n_methods)
+    sweeps = draws + max(500, draws // 4)
+    work = 4 * sweeps * n_datasets * n_methods * (1 + n_methods / 2)
+    report = Report(_cube(n_methods, n_datasets), rng=0)
+    reason = report.plackett_luce_skipped()
+    assert (reason is not None) == (work > PLACKETT_LUCE_BUDGET)
+    assert (n_methods, n_datasets) != (50, 60) or reason is not None  # the 50-method benchmark run is over it
+    if reason is None:
+        return
+    assert f"4 chains × {sweeps:,} sweeps over {n_datasets:,} datasets × {n_methods} methods" in reason
+    assert reason in report.overview()
+    assert Report(_cube(n_methods, n_datasets), rng=0, plackett_luce="always").plackett_luce_skipped() is None
+
+
+def test_plackett_luce_never_leaves_it_out_and_bad_values_are_named():
+    from mcda.app.report import Report
+
+    assert "'never'" in Report(_cube(4, 20), rng=0, plackett_luce="never").plackett_luce_skipped()
+    with pytest.raises(ValueError, match="`plackett_luce` must be one of"):
+        Report(_cube(4, 20), plackett_luce="sometimes")
+
+
 # --------------------------------------------------------------------------- the per-pair views, many rows at once
 
 def _t_test_power(effect: float, n: float, alpha: float) -> float:

@@ -125,7 +125,7 @@ def _jobs(text: str):
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``mcda`` (every command has ``--help``)."""
     from mcda import __version__
-    from mcda.app.report import SIGNED_RANK_CHOICES
+    from mcda.app.report import PLACKETT_LUCE_CHOICES, SIGNED_RANK_CHOICES
 
     parser = argparse.ArgumentParser(
         prog="mcda", description="Which differences between benchmarked methods are real: across datasets, within "
@@ -200,8 +200,12 @@ def build_parser() -> argparse.ArgumentParser:
                               "order (epsilon_min, Dror et al. 2019), Bonferroni over the pairs of a dataset")
     compare.add_argument("--signed-rank", choices=SIGNED_RANK_CHOICES, default="auto",
                          help="the Bayesian signed-rank test: auto (default) leaves it out when its sampler would take "
-                              "more than about a minute and a half (pairs x draws x datasets; the report says so), "
+                              "more than about ten seconds (pairs x draws x datasets; the report says so), "
                               "always, or never")
+    compare.add_argument("--plackett-luce", choices=PLACKETT_LUCE_CHOICES, default="auto",
+                         help="the Bayesian Plackett-Luce ranking: auto (default) leaves it out when its sampler would "
+                              "take more than about seven seconds (chains x draws x datasets x methods; the report "
+                              "says so and what it would cost), always, or never")
     compare.add_argument("--rng", type=int, help="seed of the random views (default: drawn and stored in the bundle)")
     compare.add_argument("--transpose", action=argparse.BooleanOptionalAction, default=None,
                          help="a wide file whose rows are methods and columns datasets: --transpose reads it so; "
@@ -264,6 +268,7 @@ FLAGS = {
     "selection": "--epoch-selection", "epoch_selection": "--epoch-selection",
     "ci_method": "--ci-method", "pairwise_method": "--pairwise-method",
     "plackett_luce_samples": "--plackett-luce-samples", "signed_rank": "--signed-rank",
+    "plackett_luce": "--plackett-luce",
     ("strict", "False"): "--fallback-final", ("strict", "True"): "no --fallback-final",
     ("paired", "False"): "--unpaired", ("paired", "True"): "no --unpaired",
     ("seed_distributions", "True"): "--seed-distributions", ("seed_distributions", "False"): "no --seed-distributions",
@@ -329,9 +334,13 @@ PAIRWISE_PANELS_MAX = 12
 #: Beyond this many methods the posterior and signed-rank bars (a grid of P(row better) beyond
 #: a page of bars) are not written by default: the superiority matrix carries the pairwise view.
 POSTERIOR_BARS_MAX = 20
+#: Beyond this many pages the per-dataset forest (every method's interval on every dataset) is not
+#: written by default: 60 datasets of 50 methods take 30 pages and about 45 s of drawing.
+FOREST_PAGES_MAX = 4
 FIGURES_RULE = (f"by default (auto) every figure that applies, except the per-dataset pair panels (pairwise) "
-                f"beyond {PAIRWISE_PANELS_MAX} methods and the posterior and signed-rank bars beyond "
-                f"{POSTERIOR_BARS_MAX} methods (a grid past a page; the superiority matrix shows the pairs)")
+                f"beyond {PAIRWISE_PANELS_MAX} methods, the posterior and signed-rank bars beyond "
+                f"{POSTERIOR_BARS_MAX} methods (a grid past a page; the superiority matrix shows the pairs) and "
+                f"the per-dataset forest beyond {FOREST_PAGES_MAX} pages")
 
 
 ORDER_RULE = ("every figure and scores.tex sort and number the methods in one order, the across-dataset ranking (mean rank, "
@@ -397,6 +406,15 @@ def _figure_plan(report) -> dict:
     skipped = report.signed_rank_skipped()
     if skipped:
         plan["signed_rank_bars"] = "needs the Bayesian signed-rank test, " + skipped
+    if plan["rank_distribution"] is None:
+        skipped = report.plackett_luce_skipped()
+        if skipped:
+            plan["rank_distribution"] = "needs the Plackett-Luce model, " + skipped
+    if plan["forest"] is None:
+        pages = _page_count({"forest": lambda page: report.plot_forest(page=page)}, "forest")
+        if pages is not None and pages > FOREST_PAGES_MAX:
+            plan["forest"] = (f"{pages} pages for {report.raw.sizes['dataset']:,} datasets of {k} methods: more than "
+                              f"{FOREST_PAGES_MAX}")
     return plan
 
 
@@ -807,7 +825,8 @@ def _compare(args, stdout) -> int:
                 "pairwise_method": args.pairwise_method or "t", "epoch_selection": args.epoch_selection,
                 "missing": args.missing, "paired": not args.unpaired,
                 "strict": not args.fallback_final, "signed_rank": args.signed_rank,
-                "seed_distributions": args.seed_distributions}
+                "seed_distributions": args.seed_distributions,
+                "plackett_luce": args.plackett_luce}
     if args.no_figures and args.figures != ("auto",) and args.figures != ("none",):
         raise CliError(f"--no-figures contradicts --figures {','.join(args.figures)}; give one of them")
     if args.fallback_final and args.epoch_selection != "best_val":

@@ -86,6 +86,7 @@ _DEFAULTS = {
     "plackett_luce_samples": None,  # None: 2000, or 100 per method beyond 20 methods
     "signed_rank": "auto",  # the Bayesian signed-rank test in the overview, write-up and CLI: by its cost
     "seed_distributions": False,  # the almost stochastic order of the seed distributions in the overview and write-up
+    "plackett_luce": "auto",  # the Plackett-Luce model in the overview, write-up and CLI: by its cost
     "rng": None,  # None: an integer is drawn once and stored
 }
 SETTINGS = tuple(_DEFAULTS)
@@ -100,9 +101,28 @@ _CUBE_SETTINGS = ("epoch_selection", "split", "validation", "strict")
 SIGNED_RANK_CHOICES = ("auto", "always", "never")
 #: The signed-rank sampler's work a report runs unasked: pairs × posterior draws × datasets (each
 #: draw weighs every dataset of the pair). 10 ns a unit on one core is an upper bound of what the
-#: kernel takes (6.5 ns measured at 4,000 datasets), so the budget is about a minute and a half.
-SIGNED_RANK_BUDGET = 10**10
+#: kernel takes (6.5 ns measured at 4,000 datasets), so the budget is about ten seconds
+#: (50 methods on 60 datasets are 3.7e9 such steps).
+SIGNED_RANK_BUDGET = 10**9
 _SIGNED_RANK_SECONDS_PER_UNIT = 1e-8
+
+
+#: When the overview, the write-up and the command line include the Bayesian Plackett–Luce model:
+#: "auto" by its cost (at most PLACKETT_LUCE_BUDGET), "always", or "never".
+PLACKETT_LUCE_CHOICES = ("auto", "always", "never")
+#: The Plackett–Luce sampler's work a report runs unasked: chains × sweeps × datasets × methods ×
+#: (1 + methods / 2) (each sweep's Gibbs step visits every place of every ranking once, and its
+#: methods / 2 tail moves each visit every place again). 15 ns a unit on one core was measured
+#: (4 chains × 6,250 sweeps on 60 datasets × 50 methods: 1.95e9 units, 29 s of CPU), so the budget
+#: is about seven seconds of one core.
+PLACKETT_LUCE_BUDGET = 5 * 10**8
+_PLACKETT_LUCE_SECONDS_PER_UNIT = 1.5e-8
+_PLACKETT_LUCE_CHAINS = 4
+
+
+def _duration(seconds: float) -> str:
+    """A cost estimate in words: "40 seconds", "12 minutes"."""
+    return f"{seconds:,.0f} seconds" if seconds < 120 else f"{seconds / 60:,.0f} minutes"
 
 
 def plackett_luce_draws(n_methods: int) -> int:
@@ -154,6 +174,8 @@ def _check_setting(name: str, value, cube: xr.DataArray | None = None):
         return n
     if name == "signed_rank":
         return check_choice("signed_rank", value, SIGNED_RANK_CHOICES)
+    if name == "plackett_luce":
+        return check_choice("plackett_luce", value, PLACKETT_LUCE_CHOICES)
     if name in ("strict", "seed_distributions"):
         if not isinstance(value, bool):
             raise McdaArgumentTypeError(f"`{name}` must be True or False; got {value!r}",
@@ -457,6 +479,12 @@ class Report:
         Whether :meth:`overview`, :meth:`text` and ``mcda compare`` also compare the methods' seed
         distributions on each dataset by almost stochastic order
         (:meth:`almost_stochastic_order`, ``n_resamples`` resamples at ``confidence_level``).
+    plackett_luce : {"auto", "always", "never"}
+        Whether :meth:`overview`, :meth:`text` and ``mcda compare`` include the Bayesian
+        Plackett–Luce model. ``"auto"`` (default) leaves it out, saying so, why and what it would
+        cost, when its sampler would exceed :data:`PLACKETT_LUCE_BUDGET` steps (about seven seconds
+        of one core; see :meth:`plackett_luce_skipped`). :meth:`plackett_luce` computes it whenever
+        called.
     rng : int, optional
         The seed of every random view; None draws one integer now and stores it.
 
@@ -1055,7 +1083,35 @@ class Report:
 
         return self._cached(("plackett_luce", s, ties, n_samples), fit)
 
+    def plackett_luce_skipped(self) -> str | None:
+        """Why the overview, the write-up and ``mcda compare`` leave out the Plackett–Luce model (None: they include it).
+
+        With the ``plackett_luce`` setting ``"auto"`` (default) the model is left out when its
+        sampler's work, chains × sweeps × datasets × methods × (1 + methods / 2), exceeds
+        :data:`PLACKETT_LUCE_BUDGET` (about seven seconds of one core): 50 methods on 60 datasets
+        take about half a minute. :meth:`plackett_luce` computes it whenever called.
+        """
+        choice = self._settings["plackett_luce"]
+        if choice == "always":
+            return None
+        if choice == "never":
+            return "not computed: the report's `plackett_luce` setting is 'never'"
+        k, n = len(self.methods), int(self._across().sizes["dataset"])
+        draws = self._settings["plackett_luce_samples"] or plackett_luce_draws(k)
+        sweeps = draws + max(500, draws // 4)
+        work = _PLACKETT_LUCE_CHAINS * sweeps * n * k * (1 + k / 2)
+        if work <= PLACKETT_LUCE_BUDGET:
+            return None
+        return (f"not computed: {_PLACKETT_LUCE_CHAINS} chains × {sweeps:,} sweeps over {n:,} datasets × {k} methods "
+                f"is about {_duration(work * _PLACKETT_LUCE_SECONDS_PER_UNIT)} of one core, over the report's budget of {PLACKETT_LUCE_BUDGET:.0e} "
+                "such steps (about seven seconds); the mean ranks and the rank stability cover the ranking. Compute it "
+                "with report.plackett_luce() or Report(..., plackett_luce='always') (command line: "
+                "--plackett-luce always)")
+
     def _plackett_luce_text(self) -> str:
+        skipped = self.plackett_luce_skipped()
+        if skipped:
+            return skipped
         try:
             result = self.plackett_luce()
         except ComputeLimitError as exc:
@@ -1114,8 +1170,8 @@ class Report:
         """Why the overview, the write-up and ``mcda compare`` leave out the Bayesian signed-rank test (None: they include it).
 
         With the ``signed_rank`` setting ``"auto"`` (default) the test is left out when its sampler's
-        work, pairs × ``n_samples`` draws × datasets, exceeds :data:`SIGNED_RANK_BUDGET` (about a
-        minute and a half of one core): each draw weighs every dataset of a pair, so 30 methods on
+        work, pairs × ``n_samples`` draws × datasets, exceeds :data:`SIGNED_RANK_BUDGET` (about ten
+        seconds of one core): each draw weighs every dataset of a pair, so 30 methods on
         20,000 datasets take hours. :meth:`bayesian_signed_rank` computes it whenever called.
         """
         choice = self._settings["signed_rank"]
@@ -1128,9 +1184,8 @@ class Report:
         work = pairs * int(n_samples) * n
         if work <= SIGNED_RANK_BUDGET:
             return None
-        minutes = work * _SIGNED_RANK_SECONDS_PER_UNIT / 60
         return (f"not computed: {pairs:,} pairs × {int(n_samples):,} posterior draws × {n:,} datasets is about "
-                f"{minutes:,.0f} minutes of one core (each draw weighs every dataset of a pair), over the report's "
+                f"{_duration(work * _SIGNED_RANK_SECONDS_PER_UNIT)} of one core (each draw weighs every dataset of a pair), over the report's "
                 f"budget of {SIGNED_RANK_BUDGET:.0e} such steps; the Bayesian sign test covers every pair. Compute it "
                 "with report.bayesian_signed_rank() or Report(..., signed_rank='always') (command line: "
                 "--signed-rank always)")

@@ -125,7 +125,9 @@ class PosthocResult(Result):
         if self.control is not None:
             pick = lambda frame: frame.loc[second].to_numpy()  # noqa: E731
         else:
-            pick = lambda frame: np.array([frame.at[x, y] for x, y in zip(first, second)])  # noqa: E731
+            rows, cols = np.triu_indices(len(self.mean_ranks), 1)
+            # the upper triangle in _pairs' order, read from the matrix in the mean ranks' order at once
+            pick = lambda frame: frame.loc[self.mean_ranks.index, self.mean_ranks.index].to_numpy()[rows, cols]  # noqa: E731
         rank_a = self.mean_ranks.loc[first].to_numpy()
         rank_b = self.mean_ranks.loc[second].to_numpy()
         return pd.DataFrame({
