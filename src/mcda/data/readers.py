@@ -255,6 +255,20 @@ def _from_wide(frame: pd.DataFrame, columns: Mapping[str, str] | None) -> xr.Dat
             f"dataset, method, score and {', '.join(map(repr, stray))}.", argument="data")
     if dataset_col in frame.columns:
         frame = frame.set_index(dataset_col)
+    if str(frame.index.name).strip().lower() in _METHOD_COLUMN_NAMES:  # the rows are headed as methods
+        raise McdaArgumentError(
+            f"`data` is a wide DataFrame whose row labels are headed {frame.index.name!r}: its rows are methods and "
+            "its columns datasets, the transpose of what a wide table means here (rows are datasets, columns "
+            "methods). Pass `frame.T`, or a tidy frame with columns dataset, method, score.",
+            argument="data", value=frame.index.name)
+    for what, labels, kind in (("row", frame.index, "dataset"), ("column", frame.columns, "method")):
+        summary = [label for label in labels if _summary_label(label)]
+        if summary:
+            raise McdaArgumentError(
+                f"`data` has the {what} {str(summary[0]).strip()!r}, a summary of the other {what}s, not a {kind}; "
+                f"drop it (frame.drop({summary[0]!r}{', axis=1' if what == 'column' else ''})): mcda computes its "
+                f"own summaries, and a {kind} really named so needs another name",
+                argument="data", value=summary[0])
     datasets = list(_text_labels(frame.index, "dataset", "the wide table"))
     methods = list(_text_labels(frame.columns, "method", "the wide table"))
     for what, labels in (("dataset (row)", datasets), ("method (column)", methods)):
