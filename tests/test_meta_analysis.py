@@ -135,6 +135,26 @@ def test_seeds_give_numpys_mean_difference_and_standard_error():
     np.testing.assert_allclose(per.groupby(["method_a", "method_b"])["weight"].sum(), 1.0, rtol=1e-12)
 
 
+def test_unpaired_seeds_give_scipys_welch_standard_error_and_p_value():
+    # seeds that are not paired runs: each method's own seeds (different labels, one lost) as two samples;
+    # the reference is scipy's ttest_ind(equal_var=False) on the two samples
+    cube = mcda.datasets.synthetic(n_datasets=5, n_methods=3, n_seeds=7, effects=[0, 0.01, 0.02], rng=9)
+    cube = cube.where(~((cube["method"] == "method_2") & (cube["seed"] == cube["seed"][3])))
+    res = mcda.meta_analysis(cube, paired=False)
+    per = res.per_dataset
+    assert len(per) == 15 and any("Welch" in note for note in res.notes)
+    for row in per.itertuples(index=False):
+        a = cube.mcda.sel(dataset=row.dataset, method=row.method_a).values
+        b = cube.mcda.sel(dataset=row.dataset, method=row.method_b).values
+        a, b = a[~np.isnan(a)], b[~np.isnan(b)]
+        welch = stats.ttest_ind(a, b, equal_var=False)
+        assert row.mean_diff == pytest.approx(a.mean() - b.mean(), rel=1e-9)
+        assert row.standard_error == pytest.approx(np.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size), rel=1e-9)
+        assert row.p_raw == pytest.approx(welch.pvalue, rel=1e-8)
+    with pytest.raises(mcda.McdaArgumentError, match="`paired`"):
+        mcda.meta_analysis(cube, paired="no")
+
+
 def test_control_orients_every_pair_control_first():
     cube = mcda.datasets.synthetic(n_datasets=5, n_methods=3, n_seeds=6, effects=[0, 0.01, 0.02], rng=8)
     full = mcda.meta_analysis(cube).to_frame().set_index(["method_a", "method_b"])

@@ -193,6 +193,17 @@ def test_seeds_give_scipys_one_sided_paired_t_per_dataset():
         assert row.n_replicated == count_with_effect(p, row.level)
 
 
+def test_unpaired_seeds_give_scipys_one_sided_welch_t_per_dataset():
+    cube = mcda.datasets.synthetic(n_datasets=4, n_methods=3, n_seeds=6, effects=[0, 0.01, 0.02], rng=12)
+    res = mcda.replicability(cube, paired=False)
+    assert res.test == "welch"   # the result names the test that ran
+    for row in res.per_dataset.itertuples(index=False):
+        a = cube.mcda.sel(dataset=row.dataset, method=row.method_a).values
+        b = cube.mcda.sel(dataset=row.dataset, method=row.method_b).values
+        expected = stats.ttest_ind(a, b, equal_var=False, alternative="greater").pvalue  # higher is better
+        assert row.p_raw == pytest.approx(expected, rel=1e-8)
+
+
 def test_wilcoxon_over_seeds_gives_scipys_one_sided_p_on_the_favoured_side():
     cube = mcda.datasets.synthetic(n_datasets=4, n_methods=2, n_seeds=9, effects=[0, 0.02], noise_sd=0.01, rng=3)
     per = mcda.replicability(cube, test="wilcoxon").per_dataset

@@ -350,11 +350,41 @@ def test_every_count_in_the_text_is_one_the_checks_read(design):
     _, results, reading = _sections(text)
     known = [r"separated \d+ of \d+ comparisons", r"sign tests found \d+ of \d+ pairs", r"decided \d+ of \d+ pairs",
              r"decides \d+ of \d+ pairs", r"separates \d+ of (?:the )?\d+ pairs", r"sign tests separate \d+ of \d+",
-             r"Within datasets, \d+ of \d+ \(dataset, pair\)"]
+             r"Within datasets, \d+ of \d+ \(dataset, pair\)", r"Replicability: \d+ of \d+ claims",
+             r"beats .{1,40} on at least \d+ of \d+", r"In the meta-analysis, \d+ of \d+ pairs"]
     for paragraph in (results, reading):
         for hit in re.finditer(r"\d+ of (?:the )?\d+", paragraph):
             window = paragraph[max(0, hit.start() - 40):hit.end() + 20]
             assert any(re.search(k, window) for k in known), window
+
+
+def test_replicability_and_meta_analysis_counts(design):
+    """With seeds: the replicability and meta-analysis counts are those of their results, and each pair's
+    per-dataset p-value is scipy's one-sided paired t (the replicability count itself is checked against
+    its definition by brute force in test_replicability.py)."""
+    _, scores, report, text = design
+    _, results, _ = _sections(text)
+    if scores.ndim == 2:
+        assert "Replicability:" not in results
+        return
+    claims = report.replicability().to_frame()
+    supported = claims[claims["n_replicated"] > 0]
+    assert f"Replicability: {len(supported)} of {len(claims)} claims hold on at least one dataset" in results
+    for row in supported.itertuples(index=False):
+        line = f"{row.method_a} beats {row.method_b} on at least {row.n_replicated} of {row.n_datasets}"
+        assert line in results or "more." in results, line  # a long list ends with "and n more"
+    per = report.replicability().per_dataset.iloc[0]
+    a = report.cube.mcda.sel(dataset=per["dataset"], method=per["method_a"]).values
+    b = report.cube.mcda.sel(dataset=per["dataset"], method=per["method_b"]).values
+    side = "greater" if report.direction.startswith("higher") else "less"
+    assert per["p_raw"] == pytest.approx(stats.ttest_rel(a, b, alternative=side).pvalue, rel=1e-8)
+    pairs = report.meta_analysis().to_frame()
+    fitted = pairs[np.isfinite(pairs["standard_error"].to_numpy(dtype=float))]
+    if len(fitted):
+        excludes = int(((fitted["prediction_low"] > 0) | (fitted["prediction_high"] < 0)).sum())
+        significant = int((fitted["p_raw"] <= report.alpha).sum())
+        assert (f"In the meta-analysis, {significant} of {len(fitted)} pairs have a mean difference significant at "
+                f"α = {report.alpha:g}, and for {excludes} the prediction interval") in results
 
 
 def test_the_overview_counts_the_same_decisions(design):

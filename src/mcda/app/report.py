@@ -862,28 +862,30 @@ class Report:
     def replicability(self, *, method: str = "bonferroni", **overrides):
         """On how many datasets each method beats each other (:func:`mcda.replicability`): one-sided tests over
         seeds per dataset (the report's ``pairwise_method`` when its p-value has a side: "t", "wilcoxon" or a
-        corrected t over folds; after a 5×2cv test the corrected repeated k-fold t, else the paired t), partial
-        conjunction counts with Holm over the claims at the report's ``alpha``."""
+        corrected t over folds; after a 5×2cv test the corrected repeated k-fold t, else the paired t; their
+        unpaired forms when the report's ``paired`` is False), partial conjunction counts with Holm over the
+        claims at the report's ``alpha``."""
         from mcda.stats.procedures import one_sided_over_seeds
         from mcda.stats.replicability import replicability
 
         self._requires_seeds("replicability")
-        s = self._resolve(overrides, _CUBE_SETTINGS + ("pairwise_method", "alpha"))
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("pairwise_method", "alpha", "paired"))
         test = s["pairwise_method"]
         if test not in one_sided_over_seeds():   # the folds stay folds: a 5×2cv report reads the corrected t
             test = "corrected-repeated-cv-t" if test in names("seeds-cv") else "t"
         return self._cached(("replicability", method, s), lambda: replicability(
-            self._selected(s), method=method, test=test, alpha=s["alpha"]))
+            self._selected(s), method=method, test=test, alpha=s["alpha"], paired=s["paired"]))
 
     def meta_analysis(self, *, method: str = "reml", **overrides):
         """Random-effects meta-analysis of every pair's per-dataset mean difference over seeds
-        (:func:`mcda.meta_analysis`) at the report's ``confidence_level``."""
+        (:func:`mcda.meta_analysis`) at the report's ``confidence_level``, seeds paired as the report's
+        ``paired`` says."""
         from mcda.stats.meta_analysis import meta_analysis
 
         self._requires_seeds("meta_analysis")
-        s = self._resolve(overrides, _CUBE_SETTINGS + ("confidence_level",))
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("confidence_level", "paired"))
         return self._cached(("meta_analysis", method, s), lambda: meta_analysis(
-            self._selected(s), method=method, confidence_level=s["confidence_level"]))
+            self._selected(s), method=method, confidence_level=s["confidence_level"], paired=s["paired"]))
 
     def plot_meta_forest(self, pair=None, **kwargs):
         """The forest plot of :meth:`meta_analysis` for one pair (default: its first)."""

@@ -11,6 +11,7 @@ p-values beside it.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,7 +19,7 @@ import pandas as pd
 from scipy import optimize, stats
 
 from mcda._core.results import Result, p_text, states_scale
-from mcda._core.validation import McdaArgumentError, check_control, check_probability, shown
+from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError, check_control, check_probability, shown
 from mcda.stats.procedures import canonical, display_name, names
 
 __composes__ = ("within",)
@@ -186,7 +187,7 @@ class MetaAnalysisResult(Result):
         return "\n".join([head, *lines, *(f"note: {n}" for n in self.notes)])
 
 
-def _from_seeds(scores, direction, metric, method_names):
+def _from_seeds(scores, direction, metric, method_names, paired=True):
     """Per (dataset, pair) effects over seeds: mean difference, its standard error and the t test's p-values."""
     from mcda.stats._shared.folds import fold_design
     from mcda.stats._shared.intervals import spread
@@ -197,6 +198,12 @@ def _from_seeds(scores, direction, metric, method_names):
         raise McdaArgumentError(f"`scores` has several metrics {[b.metric for b in blocks]}; meta_analysis reads "
                                 "one: pass `metric=` or select one first.", argument="metric")
     block = blocks[0]
+    if not paired:
+        if fold_design(cube) is not None:
+            raise McdaArgumentError("`paired` is False, but the seeds are cross-validation folds, which every method "
+                                    "shares (the cube states their design): leave `paired` True.",
+                                    argument="paired", value=paired)
+        return _from_unpaired_seeds(cube, blocks, _pairing_notes)
     pairs = _pairs(block)
     mean, sd = spread(pairs.diff, pairs.n)
     reason, _ = _pair_reasons(pairs, sd, t_based=True)
@@ -221,6 +228,44 @@ def _from_seeds(scores, direction, metric, method_names):
     if (~ok).any():
         notes.append(f"{int((~ok).sum())} (dataset, pair) effect(s) have no standard error (fewer than 2 shared "
                      "seeds, or no spread of the differences) and are left out")
+    return frame, block.direction, block.metric or None, notes
+
+
+def _from_unpaired_seeds(cube, blocks, pairing_notes):
+    """Per (dataset, pair) effects of each method's seeds as two samples: the difference of the means, Welch's
+    standard error √(s_a²/n_a + s_b²/n_b) and Welch's t on the Welch–Satterthwaite degrees of freedom."""
+    block = blocks[0]
+    values = block.values  # (datasets, methods, seeds)
+    count = (~np.isnan(values)).sum(axis=2)
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a method without seeds on a dataset: its mean is NaN
+        mean = np.nanmean(values, axis=2)
+        var = np.nanvar(values, axis=2, ddof=1)
+    ia, ib = np.triu_indices(values.shape[1], 1)
+    n_a, n_b = count[:, ia], count[:, ib]
+    va, vb = var[:, ia] / n_a, var[:, ib] / n_b
+    ok = (n_a >= 2) & (n_b >= 2) & (va + vb > 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        diff = mean[:, ia] - mean[:, ib]
+        se = np.where(ok, np.sqrt(va + vb), np.nan)
+        t = np.where(ok, diff / se, np.nan)
+        df = np.where(ok, (va + vb) ** 2 / (va ** 2 / (n_a - 1) + vb ** 2 / (n_b - 1)), 1.0)
+    d, p = diff.shape
+    methods = np.array(block.methods, dtype=object)
+    frame = pd.DataFrame({"dataset": np.repeat(np.array(block.datasets, dtype=object), p).astype(str),
+                          "method_a": np.tile(methods[ia], d).astype(str),
+                          "method_b": np.tile(methods[ib], d).astype(str),
+                          "n_seeds": np.minimum(n_a, n_b).ravel().astype(np.int64),
+                          "mean_diff": np.where((n_a > 0) & (n_b > 0), diff, np.nan).ravel(),
+                          "standard_error": se.ravel(),
+                          "p_raw": np.where(ok, 2.0 * stats.t.sf(np.abs(t), df), np.nan).ravel(),
+                          "_p_greater": np.where(ok, stats.t.sf(t, df), np.nan).ravel()})
+    notes = list(pairing_notes(cube, blocks, paired=False, view="meta_analysis"))
+    notes.append("the seeds are not paired: each dataset's effect is the difference of the two methods' means over "
+                 "their own seeds, with Welch's standard error √(s_a²/n_a + s_b²/n_b)")
+    if (~ok).any():
+        notes.append(f"{int((~ok).sum())} (dataset, pair) effect(s) have no standard error (a method with fewer than "
+                     "2 seeds, or no spread) and are left out")
     return frame, block.direction, block.metric or None, notes
 
 
@@ -259,7 +304,8 @@ def _from_table(frame: pd.DataFrame):
 
 @states_scale
 def meta_analysis(scores, direction=None, *, method: str = "reml", confidence_level: float = 0.95,
-                  control: str | None = None, metric=None, method_names=None) -> MetaAnalysisResult:
+                  control: str | None = None, paired: bool = True, metric=None,
+                  method_names=None) -> MetaAnalysisResult:
     """How large is a − b across datasets, and on a new one? A random-effects meta-analysis per pair.
 
     Parameters
@@ -282,6 +328,11 @@ def meta_analysis(scores, direction=None, *, method: str = "reml", confidence_le
         Level of the confidence interval of μ and of the prediction interval.
     control : str, optional
         Only the pairs (control, other), with ``method_a`` the control.
+    paired : bool
+        With seeds: True (default) pairs the seeds by label; False treats each method's seeds as
+        a sample of its own (seeds that are not paired runs): the effect is the difference of
+        the two means and its standard error Welch's √(s_a²/n_a + s_b²/n_b), the per-dataset
+        p-value Welch's t.
     metric, method_names : optional
         As in :func:`mcda.data.cube.as_cube`.
 
@@ -345,12 +396,14 @@ def meta_analysis(scores, direction=None, *, method: str = "reml", confidence_le
     """
     method = canonical("method", method, allowed=names("meta-analysis"))
     confidence_level = check_probability("confidence_level", confidence_level)
+    if not isinstance(paired, bool):
+        raise McdaArgumentTypeError(f"`paired` must be True or False; got {paired!r}", argument="paired", value=paired)
     notes: list[str] = []
     if isinstance(scores, pd.DataFrame) and "standard_error" in scores.columns:
         per = _from_table(scores)
         metric_name = None if metric is None else str(metric)
     else:
-        per, direction, metric_name, notes = _from_seeds(scores, direction, metric, method_names)
+        per, direction, metric_name, notes = _from_seeds(scores, direction, metric, method_names, paired)
     if control is not None:
         methods = list(dict.fromkeys(per["method_a"].tolist() + per["method_b"].tolist()))
         control = check_control(control, methods)

@@ -22,7 +22,7 @@ from scipy import stats
 from mcda._core.results import Result, states_scale
 from mcda._core.validation import McdaArgumentError, McdaArgumentTypeError, check_alpha, check_control, shown
 from mcda.data.cards import direction_sign
-from mcda.stats.procedures import canonical, display_name, names, one_sided_over_seeds
+from mcda.stats.procedures import PROCEDURES, canonical, display_name, names, one_sided_over_seeds
 
 __composes__ = ("within",)
 
@@ -200,8 +200,8 @@ def _levels(pc: list[np.ndarray], alpha: float, adjust: str) -> np.ndarray:
 
 @states_scale
 def replicability(scores, direction=None, *, alpha: float = 0.05, method: str = "bonferroni",
-                  test: str | None = None, adjust: str = "holm", control: str | None = None, metric=None,
-                  method_names=None) -> ReplicabilityResult:
+                  test: str | None = None, adjust: str = "holm", control: str | None = None, paired: bool = True,
+                  metric=None, method_names=None) -> ReplicabilityResult:
     """On how many datasets does each method beat each other? Partial conjunction tests (Dror et al. 2017).
 
     Parameters
@@ -232,6 +232,10 @@ def replicability(scores, direction=None, *, alpha: float = 0.05, method: str = 
         The family-wise adjustment over claims (see Notes).
     control : str, optional
         Only the claims of the control against each other method, in both orders.
+    paired : bool
+        With seeds: True (default) pairs the seeds by label; False tests each method's seeds as a
+        sample of its own (:func:`mcda.paired_tests` with ``paired=False``: Welch's t for "t",
+        Mann–Whitney U for "wilcoxon").
     metric, method_names : optional
         As in :func:`mcda.data.cube.as_cube`.
 
@@ -321,14 +325,17 @@ def replicability(scores, direction=None, *, alpha: float = 0.05, method: str = 
         from mcda.stats.within.seeds import paired_tests
 
         test_name = test or "t"
-        paired = paired_tests(scores, direction, method=test_name, metric=metric, method_names=method_names)
-        if not isinstance(paired.metric, str):
-            raise McdaArgumentError(f"`scores` has several metrics {list(paired.metric)}; replicability reads one: "
+        tests = paired_tests(scores, direction, method=test_name, metric=metric, method_names=method_names,
+                             paired=paired)
+        if not isinstance(tests.metric, str):
+            raise McdaArgumentError(f"`scores` has several metrics {list(tests.metric)}; replicability reads one: "
                                     "pass `metric=` or select one first.", argument="metric")
-        direction = paired.direction
-        metric_name = paired.metric or None
-        per = _one_sided(paired.table, direction_sign(direction))
-        notes.extend(paired.notes)
+        direction = tests.direction
+        metric_name = tests.metric or None
+        per = _one_sided(tests.table, direction_sign(direction))
+        notes.extend(tests.notes)
+        if not paired:   # the result names the test that ran: Welch's t or Mann-Whitney U
+            test_name = PROCEDURES[test_name].unpaired
     if control is not None:
         methods = list(dict.fromkeys(per["method_a"].tolist() + per["method_b"].tolist()))
         control = check_control(control, methods)

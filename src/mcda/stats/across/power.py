@@ -19,7 +19,7 @@ from scipy import special, stats
 
 from mcda._core.numeric import SCORE_ULPS
 from mcda.data.cards import DIRECTIONS, direction_sign
-from mcda._core.results import Result
+from mcda._core.results import Result, states_scale
 from mcda._core.validation import (McdaArgumentError, McdaArgumentTypeError, as_rng, check_alpha, check_positive_int,
                                    check_probability, check_rope)
 from mcda.stats._shared.ranks import prepare_across
@@ -371,6 +371,7 @@ def _never_reason(test, n, k, alpha, reached) -> str:
 # --------------------------------------------------------------------------- the function
 
 
+@states_scale
 def design_power(scores, direction=None, *, n_datasets=None, tests=TESTS, alpha: float = 0.05,
                  target_power: float = 0.8, rope=None, sd=None, n_resamples: int = 400, max_datasets: int | None = 200,
                  rng=None, method_names=None) -> DesignPower:

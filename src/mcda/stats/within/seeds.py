@@ -192,10 +192,13 @@ def _pairing_notes(cube: xr.DataArray, blocks: list[_Block], *, paired: bool = T
             what = (f"seed labels differ between methods{where}: {int(differ.sum())} of {differ.size} (dataset, pair) "
                     f"comparisons share fewer seeds than each method has (e.g. {first} has seeds "
                     f"{shown(labels[first], 5)}, {second} has {shown(labels[second], 5)})")
-            if view != "paired_tests":
+            if not paired:
+                what += ("; the unpaired tests compare" if view == "paired_tests" else f"; {view} compares") + \
+                    " each method's seeds as two samples"
+            elif view != "paired_tests":
                 what += (f"; {view} pairs seeds by label, so these pairs use only the shared seeds (or none). If the "
                          "seeds are paired runs, relabel them to match")
-            elif paired:
+            else:
                 what += "; paired comparisons align seeds by label, so these pairs use only the shared seeds (or none)."
                 fix = ("If the seeds are not paired runs, {} (Welch t / Mann-Whitney); if they are, relabel them to "
                        "match").format
@@ -203,8 +206,6 @@ def _pairing_notes(cube: xr.DataArray, blocks: list[_Block], *, paired: bool = T
                 warn(what, UnpairedSeedsWarning, remedy={"library": fix("use paired_tests(..., paired=False)") + ".",
                                                          "cli": fix("give --unpaired") + "."})
                 continue
-            else:
-                what += "; the unpaired tests compare each method's seeds as two samples"
             notes.append(what)
             warn(what + ".", UnpairedSeedsWarning)
     return notes
