@@ -114,6 +114,7 @@ CALLS = {
     ("meta_analysis", "method"): lambda v: mcda.meta_analysis(SEEDS, method=v),
     ("wilcoxon_signed_ranks", "zero_method"):
         lambda v: mcda.wilcoxon_signed_ranks(np.array([1.0, 2, -1, 0, 3]), zero_method=v),
+    ("rank_confidence_sets", "missing"): lambda v: mcda.rank_confidence_sets(S, H, missing=v, n_resamples=10, rng=0),
 }
 
 

@@ -120,6 +120,10 @@ _EXPORTS: dict[str, str] = {
     "OverlappingFoldsWarning": "_core.validation",
     # how much a benchmark of N datasets could detect
     "design_power": "stats.across.power",
+    # confidence sets for ranks
+    "rank_confidence_sets": "stats.rank_sets",
+    "rank_confidence_sets_from_estimates": "stats.rank_sets",
+    "RankConfidenceSets": "stats.rank_sets",
 }
 
 # the public namespaces that are modules of their own (figures, LaTeX, large cubes, example data)

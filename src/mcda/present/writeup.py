@@ -644,6 +644,17 @@ BIBTEX = {
   address   = {San Francisco},
   year      = {1975}
 }""",
+    "mogstad2024": """@article{mogstad2024,
+  author  = {Mogstad, Magne and Romano, Joseph P. and Shaikh, Azeem M. and Wilhelm, Daniel},
+  title   = {Inference for Ranks with Applications to Mobility across Neighbourhoods and Academic Achievement
+             across Countries},
+  journal = {Review of Economic Studies},
+  volume  = {91},
+  number  = {1},
+  pages   = {476--518},
+  year    = {2024},
+  doi     = {10.1093/restud/rdad006}
+}""",
 }
 
 def _display(name) -> str:

@@ -54,8 +54,9 @@ class Procedure:
         per-dataset differences, by its estimator of the between-dataset variance),
         "p-combination" (a combination of per-dataset p-values), "items" (pairs of methods over
         the items of one test set), "seeds-cv" (two methods over the cross-validation folds of
-        one dataset, knowing that the folds overlap) or "planning" (before a benchmark is run: how much
-        the procedures across datasets could detect).
+        one dataset, knowing that the folds overlap), "planning" (before a benchmark is run: how much
+        the procedures across datasets could detect) or "rank-sets" (confidence sets for each
+        method's rank).
     display : str
         The name as the write-up, the figures and LaTeX print it.
     words : str
@@ -276,6 +277,10 @@ _ENTRIES = (
                                                                                "lehmann1975"),
               None, ("all-pairs",), "mcda.stats.across.power:design_power", aliases=("power-across-datasets",),
               simulates=("nemenyi", "holm", "wilcoxon", "sign", "bayesian-sign")),
+    Procedure("rank-confidence-sets", "rank-sets", "rank confidence sets",
+              "confidence sets for ranks from the pairwise differences of the estimates, with a parametric "
+              "bootstrap of the largest studentized difference and a step-down", ("mogstad2024",), None,
+              ("ranking",), "mcda.stats.rank_sets:rank_confidence_sets", aliases=("csranks", "rank-sets")),
 )
 
 #: Canonical name -> :class:`Procedure`.
