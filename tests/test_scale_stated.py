@@ -24,7 +24,8 @@ _NO_CUBE = {"design_adequacy", "attainable_significance", "q_alpha", "critical_d
             "adjust_pvalues"}
 # the criteria cases rebuild a two-metric cube from the values (tests/contract/cases_criteria.py):
 # they run below on a two-metric cube converted per metric
-_CRITERIA = {"compare_criteria", "practical_dominance", "promethee", "promethee[available]", "weight_stability"}
+_CRITERIA = {"compare_criteria", "practical_dominance", "promethee", "promethee[available]", "weight_stability",
+             "smaa"}
 _NO_CUBE |= _CRITERIA
 
 
@@ -117,6 +118,7 @@ def test_the_criteria_state_the_conversion_of_their_metric():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         results = [mcda.compare_criteria(multi), mcda.practical_dominance(multi),
-                   mcda.promethee(multi, weights={"accuracy": 2, "runtime": 1}), mcda.weight_stability(multi, n_steps=5)]
+                   mcda.promethee(multi, weights={"accuracy": 2, "runtime": 1}), mcda.weight_stability(multi, n_steps=5),
+                   mcda.smaa(multi, n_draws=500, rng=0)]
     for result in results:
         assert result.summary().endswith(scale_sentence(note)), type(result).__name__

@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 import tracemalloc
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -71,11 +72,11 @@ def test_two_methods_two_criteria_uniform_weights_match_the_integral():
     # A first iff w U > 1/2:  P = ∫_{1/2}^1 (1 − 1/(2w)) dw = 1/2 − (ln 2)/2 = 0.15342640972...
     # A's central weight on c1: E[w ; wU > 1/2] / P = (∫_{1/2}^1 w dw − 1/4) / P = (1/8) / P = 0.81472...
     cube, given = two_by_two(scipy.stats.uniform(0, 1), 0.0, 0.5, 0.5)
-    res = mcda.smaa(cube, uncertainty=given, ranges=UNIT, n_draws=200_000, rng=3)
+    res = mcda.smaa(cube, uncertainty=given, ranges=UNIT, n_draws=100_000, rng=3)
     p = 0.5 - math.log(2) / 2
     b = res.rank_acceptability
     assert abs(b.loc["A", 1] - p) < 4 * res.rank_acceptability_se.loc["A", 1]
-    assert res.rank_acceptability_se.loc["A", 1] == pytest.approx(math.sqrt(b.loc["A", 1] * (1 - b.loc["A", 1]) / 2e5))
+    assert res.rank_acceptability_se.loc["A", 1] == pytest.approx(math.sqrt(b.loc["A", 1] * (1 - b.loc["A", 1]) / 1e5))
     assert b.loc["A", 1] + b.loc["B", 1] == pytest.approx(1.0) and b.loc["A", 2] == pytest.approx(1 - b.loc["A", 1])
     cw = res.central_weights.loc["A", "c1"]
     assert abs(cw - 0.125 / p) < 4 * res.central_weights_se.loc["A", "c1"]
@@ -346,3 +347,95 @@ def test_figures_draw_every_method_and_criterion(k):
     assert [t.get_text() for t in weights.get_legend().get_texts()] == res.metrics
     plt.close(fig)
     plt.close(fig2)
+
+
+# --------------------------------------------------------------------------- the report and the command line
+
+def test_report_of_several_metrics_writes_smaa_from_the_result(tmp_path):
+    cube = mcda.datasets.synthetic_criteria(n_datasets=12, n_methods=5, rng=0)
+    report = mcda.Report(cube, metric="accuracy", rng=5)
+    res = report.smaa(n_draws=10_000)
+    assert res is report.smaa() and res.metrics == ["accuracy", "runtime", "memory_mb"]
+    overview = report.overview()
+    assert "== Several criteria under uncertainty: SMAA-2" in overview
+    top = res.order[0]
+    assert f"{top}: first-rank acceptability {res.rank_acceptability.loc[top, 1]:.3f}" in overview
+    text = report.text()
+    assert "weighed together with SMAA-2 [@lahdelma2001; @tervonen2008]" in text
+    assert f"{top.replace('_', chr(92) + '_')} {res.rank_acceptability.loc[top, 1]:.1%}" in text
+    assert "@article{lahdelma2001" in text
+    single = mcda.Report(cube.mcda.sel(metric="accuracy"), rng=5)
+    assert not single.has_criteria and "SMAA-2" not in single.overview()
+
+
+def test_compare_on_a_multi_metric_file_writes_the_smaa_figures(tmp_path):
+    from mcda.app.cli import main
+
+    cube = mcda.datasets.synthetic_criteria(n_datasets=10, n_methods=4, rng=1)
+    path = tmp_path / "tradeoffs.csv"
+    cube.to_dataframe(name="score").reset_index()[["dataset", "method", "metric", "score"]].to_csv(path, index=False)
+    import io
+
+    out = io.StringIO()
+    code = main(["compare", str(path), "--metric", "accuracy", "--out", str(tmp_path / "out"), "--rng", "3",
+                 "--figures", "rank_acceptability,central_weights", "--jobs", "1"], stdout=out)
+    assert code == 0
+    assert "== Several criteria under uncertainty: SMAA-2" in out.getvalue()
+    for name in ("rank_acceptability.png", "central_weights.png", "report.md"):
+        assert (tmp_path / "out" / name).exists(), name
+    assert "SMAA-2" in (tmp_path / "out" / "report.md").read_text()
+
+
+# The sentences are read back against the result's own fields (no reference numbers: the test
+# checks that the text states what the result holds, over a grid of sizes, weights and exclusions).
+_ENTRY = r"(?P<name>[\w\\]+) (?P<share>[\d.]+)% \(± (?P<se>[\d.e-]+)%\)(?:, confidence factor (?P<cf>[\d.]+), " \
+         r"central weights (?P<cw>[^;.]+(?:\.\d+[^;.]*)*))?"
+
+
+@pytest.mark.parametrize(("n_methods", "weights", "missing"), [
+    (3, None, None),
+    (6, ["runtime", "accuracy", "memory"], ("d01", "m2")),
+    (15, None, None),                                   # more methods ranking first than the sentence lists
+    (4, {"accuracy": 0.5, "runtime": 0.3, "memory": 0.2}, None),
+])
+def test_sentences_state_the_result_over_a_grid(n_methods, weights, missing):
+    import re
+
+    from mcda.present.writeup import smaa_methods, smaa_results
+
+    cube = criteria_cube(n_datasets=6, n_methods=n_methods, missing=missing, rng=n_methods)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mcda.McdaWarning)  # the method with a missing result is excluded, named
+        res = mcda.smaa(cube, weights=weights, n_draws=4_000, rng=2)
+    methods = smaa_methods(res, "[@cite]")
+    assert f"The 3 criteria ({', '.join(res.metrics)})" in methods and "4,000 Monte Carlo draws" in methods
+    for metric, row in res.ranges.iterrows():
+        stated = re.search(rf"{metric} from (\S+) \(0\) to (\S+) \(1\)", methods)
+        assert float(stated.group(1)) == pytest.approx(row.worst, rel=1e-3)
+        assert float(stated.group(2)) == pytest.approx(row.best, rel=1e-3)
+    assert ("weights were fixed" in methods) == (weights is not None and isinstance(weights, dict))
+    assert (f"({', '.join(res.excluded)}) was left out" in methods) == bool(res.excluded)
+
+    limit = 5
+    text = smaa_results(res, max_methods=limit)
+    body = text.split(" was ", 1)[1].rstrip(".")
+    first = res.rank_acceptability[1]
+    ranked_first = [m for m in res.order if first[m] > 0]
+    entries = [re.fullmatch(_ENTRY, part) for part in body.split("; ")[:min(limit, len(ranked_first))]]
+    assert [e.group("name") for e in entries] == ranked_first[:limit]
+    for e in entries:
+        m = e.group("name")
+        assert float(e.group("share")) / 100 == pytest.approx(first[m], rel=0.05)  # two or three significant digits
+        assert float(e.group("se")) / 100 == pytest.approx(res.rank_acceptability_se.loc[m, 1], rel=0.05)
+        if np.isnan(res.confidence_factors[m]):
+            assert e.group("cf") is None
+        else:
+            assert float(e.group("cf")) == pytest.approx(res.confidence_factors[m], abs=0.00501)
+            stated = dict(part.rsplit(" ", 1) for part in e.group("cw").split(", "))
+            assert {k: float(v) for k, v in stated.items()} == pytest.approx(
+                res.central_weights.loc[m].to_dict(), abs=0.00501)
+    more = len(ranked_first) - limit
+    assert (f"and {more} more" in text) == (more > 0)
+    never = int((first == 0).sum())
+    assert (f"{never} method{'s' if never != 1 else ''} never ranked first" in text) == (never > 0)
+

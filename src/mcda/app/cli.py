@@ -143,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("scores", nargs="?", metavar="SCORES.csv", help="the CSV file (omit with --example)")
     compare.add_argument("--example", choices=EXAMPLES, help="analyse bundled example data instead of a file")
     compare.add_argument("--metric", help="the metric card (e.g. ari, accuracy, runtime); with a metric column, "
-                                          "the metric to analyse")
+                                          "the metric to analyse (SMAA-2 weighs every metric of the column together)")
     compare.add_argument("--direction", choices=("higher_is_better", "lower_is_better"),
                          help="which way is better (needed when the metric has no card)")
     compare.add_argument("--scale", choices=("fraction", "percent"),
@@ -328,7 +328,7 @@ def _load(args):
 #: Every figure ``mcda compare`` can write, in the order it writes them (``--figures`` names).
 FIGURES = ("critical_difference", "superiority", "relation", "posterior_bars", "signed_rank_bars",
            "posterior_top_pair", "rank_stability", "forest", "pairwise", "learning_curves", "rank_distribution",
-           "shrinkage_top_pair", "hierarchical_top_pair")
+           "shrinkage_top_pair", "hierarchical_top_pair", "rank_acceptability", "central_weights")
 #: Beyond this many methods the per-dataset k x k panels of ``pairwise`` are not written by default.
 PAIRWISE_PANELS_MAX = 12
 #: Beyond this many methods the posterior and signed-rank bars (a grid of P(row better) beyond
@@ -415,6 +415,8 @@ def _figure_plan(report) -> dict:
         if pages is not None and pages > FOREST_PAGES_MAX:
             plan["forest"] = (f"{pages} pages for {report.raw.sizes['dataset']:,} datasets of {k} methods: more than "
                               f"{FOREST_PAGES_MAX}")
+    if not getattr(report, "has_criteria", False):  # a report of one metric
+        plan["rank_acceptability"] = plan["central_weights"] = "needs several metrics (a metric column)"
     return plan
 
 
@@ -456,7 +458,9 @@ def _figures(report, out_dir: Path, stdout, chosen=("auto",), jobs=1, cd_width="
              "learning_curves": lambda: report.plot_learning_curves(),
              "rank_distribution": lambda: _rank_distribution(report),
              "shrinkage_top_pair": lambda: report.plot_shrinkage(top_pair()),
-             "hierarchical_top_pair": hierarchical}
+             "hierarchical_top_pair": hierarchical,
+             "rank_acceptability": lambda: report.plot_rank_acceptability(order=order),
+             "central_weights": lambda: report.plot_central_weights(order=order)}
     plan = _figure_plan(report)
     if chosen in (("auto",), ("all",)):
         everything = chosen == ("all",)
@@ -628,7 +632,8 @@ def _figures_parallel(report, out_dir, stdout, wanted, draws, paged, top_pair, j
                 "posterior_top_pair": lambda: (report.bayesian(),
                                                report._posterior_pair(tuple(report.bayesian().order[:2]), {})),
                 "rank_stability": lambda: report.rank_stability(), "rank_distribution": lambda: report.plackett_luce(),
-                "shrinkage_top_pair": lambda: top_pair(), "hierarchical_top_pair": lambda: top_pair()}
+                "shrinkage_top_pair": lambda: top_pair(), "hierarchical_top_pair": lambda: top_pair(),
+                "rank_acceptability": lambda: report.smaa(), "central_weights": lambda: report.smaa()}
     tasks = []
     for name in wanted:
         try:
@@ -847,7 +852,8 @@ def _compare(args, stdout) -> int:
             has_metric_column = isinstance(data, pd.DataFrame) and "metric" in data.columns
             if has_metric_column and args.metric is None and data["metric"].nunique() > 1:
                 raise CliError(f"{source}: the metric column holds several metrics "
-                               f"({shown(pd.unique(data['metric']))}); choose one with --metric")
+                               f"({shown(pd.unique(data['metric']))}); choose the one the tests are about with --metric "
+                               "(SMAA-2 then weighs all of them together)")
             if args.metric is None and args.direction is None and not has_metric_column:
                 raise CliError("name the metric with --metric (a card such as accuracy or ari; see `mcda cards list`) "
                                "or give --direction higher_is_better|lower_is_better")

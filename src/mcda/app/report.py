@@ -323,6 +323,24 @@ def _one_metric(scores, metric, direction, method_names) -> xr.DataArray:
     return score_cube(scores, metric=metric, direction=direction, method_names=method_names)
 
 
+def _several_metrics(scores, method_names) -> tuple[xr.DataArray | None, str]:
+    """(the cube of every metric, "") when ``scores`` holds several (a ``metric`` dim or column), else
+    (None, why not): the report's metric is analysed alone, and all of them together by :meth:`Report.smaa`."""
+    from mcda.data.cards import UnknownMetricError
+
+    if isinstance(scores, pd.DataFrame) and "metric" in scores.columns and "method" in scores.columns:
+        if scores["metric"].nunique() < 2:
+            return None, ""
+        try:
+            return score_cube(scores, method_names=method_names), ""
+        except UnknownMetricError as exc:  # a metric without a card has no direction to weigh it by
+            return None, (f"not run: {exc.args[0].split('. ')[0]}, so its direction is unknown (name the metrics "
+                          "by their cards, e.g. memory_mb, or register a card)")
+    if isinstance(scores, xr.DataArray) and "metric" in scores.dims and scores.sizes["metric"] > 1:
+        return as_cube(scores), ""
+    return None, ""
+
+
 def _bayes_lines(result, max_pairs: int) -> list[str]:
     """The decided pairs and their count, from the one definition of "decided" the write-up uses too."""
     from mcda.present.writeup import BayesDecisions
@@ -522,6 +540,7 @@ class Report:
             scores = score_cube(scores, metric=metric, direction=direction, method_names=method_names, scale=scale)
             metric = direction = method_names = None
         raw = _one_metric(scores, metric, direction, method_names)
+        criteria, criteria_note = _several_metrics(scores, method_names)
         if scale is not None:  # score_cube records it for one scale; for a mapping, the report's metric's
             raw.attrs[SCALE_FACTOR_ATTR] = _scale_factor(scale, raw)
         rope = settings.get("rope")
@@ -529,6 +548,8 @@ class Report:
             settings = dict(settings)
             settings["rope"] = _rope_in_cube_units(rope, raw, scale, converted_before)
         object.__setattr__(self, "_raw", raw)
+        object.__setattr__(self, "_criteria", criteria)
+        object.__setattr__(self, "_criteria_note", criteria_note)
         object.__setattr__(self, "_cache", {})
         object.__setattr__(self, "_settings", {})
         for name, default in _DEFAULTS.items():
@@ -1110,6 +1131,47 @@ class Report:
                 "with report.plackett_luce() or Report(..., plackett_luce='always') (command line: "
                 "--plackett-luce always)")
 
+    @property
+    def has_criteria(self) -> bool:
+        """Whether the scores hold several metrics (then :meth:`smaa` weighs them together)."""
+        return self._criteria is not None
+
+    @property
+    def criteria(self) -> xr.DataArray | None:
+        """The cube of every metric the scores hold (None with one metric)."""
+        return self._criteria
+
+    def smaa(self, *, n_draws: int = 10_000, weights=None, **overrides):
+        """SMAA-2 over every metric of the scores (:func:`mcda.smaa`), the seeds reduced as the report
+        reduces them (``seed_reduction``) and the datasets bootstrapped; the report's ``rng``."""
+        from mcda.stats.smaa import smaa
+
+        if self._criteria is None:
+            raise McdaArgumentError("SMAA-2 weighs several metrics, and this report's scores hold one "
+                                    f"({self.metric_name()}); give scores with a metric column or dim",
+                                    argument="scores")
+        s = self._resolve(overrides, ("seed_reduction", "rng"))
+
+        def compute():
+            cube = self._criteria
+            if "seed" in cube.dims:
+                cube = reduce_seeds(cube, how=s["seed_reduction"])
+            return smaa(cube, weights=weights, n_draws=n_draws, rng=s["rng"])
+
+        return self._cached(("smaa", n_draws, weights, s["seed_reduction"], s["rng"]), compute)
+
+    def plot_rank_acceptability(self, **kwargs):
+        """:func:`mcda.plots.plot_rank_acceptability` of :meth:`smaa` (keywords of both)."""
+        return self._figure("plot_rank_acceptability", self.smaa, kwargs)
+
+    def plot_central_weights(self, **kwargs):
+        """:func:`mcda.plots.plot_central_weights` of :meth:`smaa` (keywords of both)."""
+        return self._figure("plot_central_weights", self.smaa, kwargs)
+
+    def _smaa_text(self) -> str:
+        """The SMAA-2 section of the overview: its summary, from the result."""
+        return self.smaa().summary()
+
     def _plackett_luce_text(self) -> str:
         skipped = self.plackett_luce_skipped()
         if skipped:
@@ -1541,6 +1603,11 @@ class Report:
         if self.has_seeds and self._raw.attrs.get("cv_runs") is not None:
             lines += ["", "== Hierarchical model on the cross-validation folds (Corani et al. 2017)"]
             lines += ["  " + line for line in self._hierarchical_text(max_pairs).split("\n")]
+
+        if self.has_criteria or self._criteria_note:
+            lines += ["", "== Several criteria under uncertainty: SMAA-2 (Lahdelma & Salminen 2001)"]
+            lines += ["  " + line for line in (self._smaa_text() if self.has_criteria
+                                               else self._criteria_note).split("\n")]
 
         from mcda.present.writeup import BayesDecisions, reading_paragraph
 

@@ -25,7 +25,7 @@ from mcda._core.validation import McdaArgumentError
 from mcda._core.validation import as_rng, check_nonnegative_float, check_positive_int, check_probability
 from mcda.data.cube import score_cube
 
-__all__ = ["load", "available", "describe", "synthetic"]
+__all__ = ["load", "available", "describe", "synthetic", "synthetic_criteria"]
 
 _DATA = {
     "demsar2006": ("demsar2006_table6_auc.csv",
@@ -201,4 +201,59 @@ def synthetic(*, n_datasets: int = 10, n_methods: int = 5, n_seeds: int = 5, eff
                       dataset_names=[f"dataset_{i}" for i in range(n_datasets)])
     cube = cube.assign_coords(true_effect=("method", effects))
     cube.attrs["source"] = "mcda.datasets.synthetic"
+    return cube
+
+
+def synthetic_criteria(*, n_datasets: int = 30, n_methods: int = 10, rng=None) -> xr.DataArray:
+    """A synthetic benchmark on three criteria that pull against each other: accuracy, runtime, memory.
+
+    Method j has a size s_j = j / (n_methods − 1) in [0, 1]: larger methods are more accurate
+    and cost more. Per dataset d (a difficulty a_d ~ N(0, 0.05²) and a size factor
+    g_d ~ LogNormal(0, 0.5)):
+
+    - ``accuracy`` = 0.72 + 0.08 s_j + a_d + e, e ~ N(0, 0.015²), clipped to [0, 1];
+    - ``runtime`` (seconds) = g_d · 2 · exp(2.5 s_j + u_j) · LogNormal(0, 0.15), u_j ~ N(0, 0.4²)
+      a method's own efficiency;
+    - ``memory_mb`` (MB) = 200 · (1 + 3 s_j + v_j) · LogNormal(0, 0.05), v_j ~ |N(0, 0.5²)|.
+
+    So no method wins every criterion: the small methods are fast and frugal, the large ones
+    accurate, and a few are inefficient for their size. One score per (dataset, method, metric).
+
+    Parameters
+    ----------
+    n_datasets, n_methods : int
+    rng : Generator or seed
+
+    Returns
+    -------
+    xarray.DataArray
+        dims ``dataset × method × metric``, the metrics named by their cards: ``accuracy``,
+        ``runtime`` and ``memory_mb``.
+
+    Examples
+    --------
+    >>> from mcda.datasets import synthetic_criteria
+    >>> cube = synthetic_criteria(rng=0)
+    >>> dict(cube.sizes), cube.coords["direction"].values.tolist()
+    ({'dataset': 30, 'method': 10, 'metric': 3}, ['higher_is_better', 'lower_is_better', 'lower_is_better'])
+    """
+    n_datasets = check_positive_int("n_datasets", n_datasets)
+    n_methods = check_positive_int("n_methods", n_methods, minimum=2)
+    gen = as_rng(rng)
+    size = np.linspace(0.0, 1.0, n_methods)
+    difficulty = gen.normal(0.0, 0.05, size=(n_datasets, 1))
+    scale = gen.lognormal(0.0, 0.5, size=(n_datasets, 1))
+    efficiency = gen.normal(0.0, 0.4, size=n_methods)
+    footprint = np.abs(gen.normal(0.0, 0.5, size=n_methods))
+    accuracy = np.clip(0.72 + 0.08 * size + difficulty + gen.normal(0.0, 0.015, size=(n_datasets, n_methods)), 0, 1)
+    runtime = scale * 2.0 * np.exp(2.5 * size + efficiency) * gen.lognormal(0.0, 0.15, size=(n_datasets, n_methods))
+    memory = 200.0 * (1.0 + 3.0 * size + footprint) * gen.lognormal(0.0, 0.05, size=(n_datasets, n_methods))
+    methods = [f"method_{j}" for j in range(n_methods)]
+    datasets = [f"dataset_{i:02d}" for i in range(n_datasets)]
+    frame = pd.DataFrame({
+        "dataset": np.repeat(datasets, n_methods * 3), "method": np.tile(np.repeat(methods, 3), n_datasets),
+        "metric": np.tile(["accuracy", "runtime", "memory_mb"], n_datasets * n_methods),
+        "score": np.stack([accuracy, runtime, memory], axis=-1).ravel()})
+    cube = score_cube(frame)
+    cube.attrs["source"] = "mcda.datasets.synthetic_criteria"
     return cube

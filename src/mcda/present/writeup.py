@@ -938,6 +938,9 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
                        "between the two quantile functions on which a method is the worse, "
                        + ("Bonferroni-adjusted over the pairs of each dataset" if aso.adjust else "unadjusted")
                        + f"; a method almost stochastically dominates another when ε_min < τ = {aso.threshold:g}.")
+    smaa = report.smaa() if getattr(report, "has_criteria", False) else None
+    if smaa is not None:
+        methods.append(smaa_methods(smaa, cited("smaa-2"), escape=md))
     methods.append(f"Analyses used mcda {__version__} (random seed {report.rng}).")
 
     # ---------------------------------------------------------------- results
@@ -1004,6 +1007,9 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
                        + (": " + _listing([f"{md(a)} {verb} {md(b)} on {md(d)} (ε_min = {eps:.3g})"
                                            for d, a, b, eps, verb in claims], max_pairs) if claims else "") + ".")
 
+    if smaa is not None:
+        results.append(smaa_results(smaa, max_methods=max_pairs, escape=md))
+
     reading = reading_paragraph(report, comparison, sign, alpha, escape=md)
     return " ".join(methods), " ".join(results), reading, cites
 
@@ -1015,6 +1021,54 @@ def dominance_claims(result) -> list[tuple[str, str, str, float, str]]:
     return [(str(r.dataset), str(r.method_a), str(r.method_b), float(r.epsilon_min),
              "stochastically dominates" if r.epsilon_min == 0 else "almost stochastically dominates")
             for r in rows.itertuples(index=False)]
+
+
+def smaa_methods(result, citation: str, *, escape=str) -> str:
+    """The Methods sentences of a SMAA-2 result (:func:`mcda.smaa`), from its fields."""
+    ranges = "; ".join(f"{escape(m)} from {r.worst:.4g} (0) to {r.best:.4g} (1), {_RANGE_WORDS[r.source]}"
+                       for m, r in result.ranges.iterrows())
+    return (f"The {len(result.metrics)} criteria ({', '.join(escape(m) for m in result.metrics)}) were weighed "
+            f"together with SMAA-2 {citation}: in each of {result.n_draws:,} Monte Carlo draws the criterion values "
+            f"of every method were {result.uncertainty_words()} and the weights were "
+            + (f"fixed ({escape(result.weight_words())})" if result.weight_information == "exact"
+               else f"drawn {escape(result.weight_words())}")
+            + "; each criterion was oriented by its card's direction and normalised "
+            f"linearly ({ranges}), and a method's value was the weighted sum. A method's rank acceptability is the "
+            "share of draws in which it takes a rank (tied values share the better rank), its central weights the "
+            "mean weights of the draws in which it ranks first, and its confidence factor the share of the "
+            "measurement draws in which it ranks first under its central weights; each is reported with its Monte "
+            f"Carlo standard error (at most {0.5 / result.n_draws ** 0.5:.2g})."
+            + (f" {len(result.excluded)} method{'s' if len(result.excluded) != 1 else ''} lacking a result on some "
+               f"dataset and criterion ({', '.join(escape(m) for m in result.excluded)}) "
+               f"{'were' if len(result.excluded) != 1 else 'was'} left out of it." if result.excluded else ""))
+
+
+def _percent(share: float) -> str:
+    """A share as a percentage with two significant digits below 10 % ("0.052%", "8.5%", "55.2%")."""
+    return f"{share:.1%}" if share >= 0.1 else f"{100 * share:.2g}%"
+
+
+_RANGE_WORDS = {"observed": "the worst and best method's mean", "card": "the card's range", "given": "given"}
+
+
+def smaa_results(result, *, max_methods: int = 12, escape=str) -> str:
+    """The Results sentences of a SMAA-2 result: first-rank acceptabilities, confidence factors and central
+    weights of the methods that rank first in some draw, from its fields."""
+    frame = result.to_frame("methods").set_index("method")
+    first = [m for m in result.order if frame.loc[m, "acceptability"] > 0]
+    never = len(result.methods) - len(first)
+
+    def one(m) -> str:
+        row = frame.loc[m]
+        text = f"{escape(m)} {_percent(row.acceptability)} (± {_percent(row.acceptability_se)})"
+        if np.isfinite(row.confidence_factor):
+            weights = ", ".join(f"{escape(c)} {w:.2f}" for c, w in result.central_weights.loc[m].items())
+            text += f", confidence factor {row.confidence_factor:.2f}, central weights {weights}"
+        return text
+
+    return ("Under SMAA-2, the share of draws in which a method ranked first (± its Monte Carlo standard error) was "
+            f"{_listing([one(m) for m in first], max_methods)}"
+            + (f"; {never} method{'s' if never != 1 else ''} never ranked first" if never else "") + ".")
 
 
 def _sign_significant(report) -> dict:

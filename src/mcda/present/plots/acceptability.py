@@ -263,7 +263,7 @@ def plot_central_weights(result, *, width="column", ax=None, order=None):
                      gid="confidence_error")
         right.plot(cf, y, linestyle="none", marker="o", markersize=3.0, color=_style.PALETTE[0],
                    gid="confidence_factor")
-        right.set_xlim(0, 1.02)
+        right.set_xlim(0, 1.05)
         right.set_xticks([0, 0.5, 1], ["0", ".5", "1"])
         right.set_ylim(k - 0.5, -0.5)
         right.set_yticks(range(k), [""] * k)
@@ -276,7 +276,6 @@ def plot_central_weights(result, *, width="column", ax=None, order=None):
             _common.key_legend(fig, key_labels, key, title="methods, by confidence factor" if order is None
                                else "methods")
         never = len(result.methods) - k
-        fig.suptitle("SMAA-2 central weights" + (f" ({never} method{'s' if never != 1 else ''} never first, "
-                                                 "not shown)" if never else ""), x=0.02, ha="left",
-                     fontsize=_style.FONT_SIZE)
+        fig.suptitle("SMAA-2 central weights" + (f"; {never} never first (not shown)" if never else ""), x=0.02,
+                     ha="left", fontsize=_style.FONT_SIZE)
     return fig, [left, right]
