@@ -27,6 +27,7 @@ The figures
 ``plot_rank_acceptability(result)``       SMAA-2 stacked rank acceptabilities per method (SmaaResult)
 ``plot_central_weights(result)``          SMAA-2 central weights and confidence factors (SmaaResult)
 ``plot_meta_forest(result, pair)``        per-dataset differences, pooled mean, prediction interval (MetaAnalysisResult)
+``plot_rank_sets(result)``                one rank confidence set per method, the best set marked (RankConfidenceSets)
 ========================================  ================================================
 
 Every rank axis has rank 1 (best) at the left. Save with :func:`savefig` to keep the vector
@@ -66,6 +67,8 @@ _PLOTS: dict[str, str] = {
     "plot_central_weights": "acceptability",
     # across datasets: a random-effects meta-analysis
     "plot_meta_forest": "meta_forest",
+    # confidence sets for ranks
+    "plot_rank_sets": "rank_sets",
 }
 
 __all__ = ["style", "savefig", "WIDTHS", *sorted(_PLOTS)]
