@@ -124,6 +124,10 @@ _EXPORTS: dict[str, str] = {
     "rank_confidence_sets": "stats.rank_sets",
     "rank_confidence_sets_from_estimates": "stats.rank_sets",
     "RankConfidenceSets": "stats.rank_sets",
+    # over items
+    "item_means": "stats.items",
+    "reduce_items": "stats.items",
+    "paired_items": "stats.items",
 }
 
 # the public namespaces that are modules of their own (figures, LaTeX, large cubes, example data)

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-__all__ = ["is_lazy", "require_in_memory", "PerBlock", "reduce", "block_sizes", "map_rows",
+__all__ = ["is_lazy", "require_in_memory", "PerBlock", "reduce", "reduce_over_items", "block_sizes", "map_rows",
            "as_table", "NUMBA_LOCK"]
 
 _MEMORY_CELLS = 8_000_000  # datasets × methods per in-memory slice: bounded memory for very large N
@@ -141,3 +141,59 @@ def as_table(matrix, datasets, methods, name: str):
         labels = pd.Index(labels, dtype=object, copy=False, name="dataset")
     return xr.DataArray(matrix, dims=("dataset", "method"), name=name,
                         coords={"dataset": labels, "method": np.array(list(methods), dtype=object)})
+
+
+# --------------------------------------------------------------------------- blocks of items
+
+def _item_block(raw, positions, groups, block, args):
+    return block(np.asarray(raw, dtype=np.float64), positions, groups, *args)
+
+
+def _group_chunks(groups: np.ndarray, target: int) -> tuple:
+    """Chunk sizes along ``item`` of about ``target`` items each that never split a run of equal ``groups``."""
+    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+    sizes, first = [], 0
+    for start in starts[1:]:
+        if start - first >= target:
+            sizes.append(int(start - first))
+            first = int(start)
+    sizes.append(int(groups.size - first))
+    return tuple(sizes)
+
+
+def reduce_over_items(cube: xr.DataArray, block, combine, *args, groups=None):
+    """``combine`` of ``block(values, positions, groups, *args)`` over blocks of the cube's ``item`` dim.
+
+    ``values`` is a float64 array in the cube's dim order (``dataset``, ``method``, ``item`` and any
+    later dim whole) holding the items at ``positions`` (int64, their places along ``item``);
+    ``groups`` (int64 codes, one per item, e.g. the items' clusters; None: none) is the slice of the
+    codes for those items. An in-memory cube is one block. A lazy cube is read one task per chunk
+    along ``item``; when ``groups`` is given its items are first put in group order and the chunks
+    are cut so that no group is split between two blocks (a cluster's sums are then whole in one
+    block). ``combine`` must not depend on how the items are split.
+    """
+    axis = cube.dims.index("item")
+    n_items = cube.sizes["item"]
+    codes = None if groups is None else np.ascontiguousarray(groups, dtype=np.int64)
+    if not is_lazy(cube):
+        return block(np.asarray(cube.values, dtype=np.float64), np.arange(n_items, dtype=np.int64), codes, *args)
+    import dask
+
+    data, positions = cube.data, np.arange(n_items, dtype=np.int64)
+    target = max(1, int(max(data.chunks[axis])))
+    if codes is not None:
+        if codes.size > 1 and np.any(codes[1:] < codes[:-1]):
+            order = np.argsort(codes, kind="stable")
+            data, codes, positions = data[(slice(None),) * axis + (order,)], codes[order], positions[order]
+        sizes = _group_chunks(codes, target)
+    else:
+        sizes = data.chunks[axis]
+    data = data.rechunk({i: (sizes if i == axis else -1) for i in range(data.ndim)})
+    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    raws = data.to_delayed().ravel()
+    run = dask.delayed(_item_block, pure=True)
+    parts = [run(r, positions[o:o + n], None if codes is None else codes[o:o + n], block, args)
+             for r, o, n in zip(raws, offsets, sizes)]
+    from mcda._core.progress import compute
+
+    return compute(_tree(parts, dask.delayed(combine, pure=True)))[0]

@@ -80,6 +80,8 @@ def better_phrase(direction) -> str:
     return "higher is better" if higher_is_better(direction) else "lower is better"
 TASKS = ("classification", "clustering", "regression", "ranking", "cost", "other")
 INTERVALS = ("t", "bootstrap")
+#: What one score is: 0/1 (correct or not), a value in a closed range (a judge's 1-10), or any real.
+OUTCOMES = ("binary", "bounded", "continuous")
 
 
 class CardError(McdaArgumentError):
@@ -131,6 +133,11 @@ class MetricCard:
         One sentence each.
     references : tuple of str
         Citations (with DOI where there is one).
+    outcome : {"binary", "bounded", "continuous"}
+        What one score is: 0 or 1 (an exact match, a pass), a value in the card's closed range
+        (a judge's rating), or any real number (a loss). Per-item statistics read it (rate
+        intervals and McNemar's test for binary scores). By default "bounded" when the card has
+        both ends of a range, else "continuous".
     source : str
         Where the card came from (a file path, or ``"registered"``).
     """
@@ -151,6 +158,7 @@ class MetricCard:
     interval_note: str = ""
     references: tuple[str, ...] = field(default=())
     source: str = "registered"
+    outcome: str = ""
 
     def __post_init__(self):
         # the invariants card_from_dict checks for files hold for a card built directly, too
@@ -179,6 +187,13 @@ class MetricCard:
             raise bad("interval", f"must be one of {{'t', 'bootstrap'}}; got {self.interval!r}")
         if self.task not in TASKS:
             raise bad("task", f"must be one of {set(TASKS)}; got {self.task!r}")
+        if self.outcome == "":
+            object.__setattr__(self, "outcome", "bounded" if self.lower is not None and self.upper is not None
+                               else "continuous")
+        if self.outcome not in OUTCOMES:
+            raise bad("outcome", f"must be one of {{'binary', 'bounded', 'continuous'}}; got {self.outcome!r}")
+        if self.outcome == "binary" and (self.lower, self.upper) != (0.0, 1.0):
+            raise bad("outcome", f"'binary' needs the range [0, 1]; got [{self.lower}, {self.upper}]")
         for fieldname in ("bounded", "heavy_tailed"):
             if not isinstance(getattr(self, fieldname), bool):
                 raise bad(fieldname, f"must be True or False; got {getattr(self, fieldname)!r}")
@@ -217,6 +232,7 @@ class MetricCard:
             f"  interval      {self.interval}"
             + (f"  ({self.interval_note})" if self.interval_note else ""),
             f"  bounded       {self.bounded}; heavy-tailed {self.heavy_tailed}",
+            f"  outcome       {self.outcome}",
         ]
         if self.aliases:
             lines.append(f"  aliases       {', '.join(self.aliases)}")
@@ -341,6 +357,7 @@ def card_from_dict(data: dict, source: str = "registered") -> MetricCard:
         description=_text(source, "description", flat.get("description")),
         interval_note=_text(source, "distribution.note", dist.get("note", flat.get("interval_note"))),
         references=tuple(refs),
+        outcome=_text(source, "distribution.outcome", dist.get("outcome", flat.get("outcome"))),
         source=_text(source, "source", flat.get("source"), default=source) if source == "registered" else source,
     )
 

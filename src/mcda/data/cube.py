@@ -1,7 +1,8 @@
 """The score cube: every input becomes one ``xarray.DataArray`` here, in one place.
 
-Dims are ``dataset`` and ``method`` and, when present, ``seed``, ``metric``, ``epoch`` and
-``split`` (in that order). Coordinates carry the labels. The metric's card travels in the
+Dims are ``dataset`` and ``method`` and, when present, ``item``, ``sample``, ``seed``, ``metric``,
+``epoch`` and ``split`` (in that order); per-item scores may carry a ``cluster`` coordinate along
+``item``. Coordinates carry the labels. The metric's card travels in the
 attrs (single metric: ``metric``, ``direction``, ``noise_floor``, ``card`` as JSON) or, with
 a ``metric`` dim, as the coordinates ``direction(metric)`` and ``noise_floor(metric)`` plus
 the attr ``cards`` (JSON). NaN means "no result": it is kept, counted and reported, never
@@ -48,7 +49,11 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
     ----------
     data : DataFrame, dict, array or DataArray
         - a **tidy** DataFrame with columns ``dataset``, ``method``, ``score`` and optionally
-          ``seed``, ``metric``, ``epoch``, ``split`` (rename with ``columns``);
+          ``item``, ``sample``, ``seed``, ``metric``, ``epoch``, ``split`` (rename with ``columns``).
+          Per-item scores: the item column may be called ``item``, ``question``, ``example``,
+          ``prompt`` or ``id`` (read as items when the other keys repeat without it); a
+          ``cluster`` column (one value per item: a passage, a repository, a task) becomes the
+          ``cluster`` coordinate on ``item``; ``sample`` numbers several generations per item;
         - a **wide** DataFrame, datasets × methods (the index, or a ``dataset`` column, gives the
           datasets);
         - a nested dict ``{dataset: {method: score or [scores per seed]}}``;
@@ -68,7 +73,9 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
     method_names, dataset_names, seed_names : sequence, optional
         Labels for array input.
     columns : mapping, optional
-        Role -> column name for tidy frames, e.g. ``{"dataset": "data", "score": "ari"}``.
+        Role -> column name for tidy frames, e.g. ``{"dataset": "data", "score": "ari"}`` or
+        ``{"item": "question_id", "cluster": "passage"}``. A column named for one role is not
+        read for another.
     chunks : int, optional
         Datasets per chunk when opening a Zarr store or a netCDF file: the cube stays lazy
         (dask-backed) and every chunk-wise function reads it a chunk at a time. A netCDF file
@@ -85,8 +92,9 @@ def score_cube(data, *, metric=None, direction=None, method_names: Sequence | No
     Returns
     -------
     xarray.DataArray
-        Dims ``dataset``, ``method`` and, when present, ``seed``, ``metric``, ``epoch``,
-        ``split``; float64 values with NaN for missing results.
+        Dims ``dataset``, ``method`` and, when present, ``item``, ``sample``, ``seed``,
+        ``metric``, ``epoch``, ``split`` (in that order); float64 values with NaN for missing
+        results; per-item scores may carry a ``cluster`` coordinate along ``item``.
 
     Notes
     -----
@@ -252,6 +260,11 @@ def single_score_cube(scores, direction=None, *, method_names=None,
     if "metric" in cube.dims and cube.sizes["metric"] == 1:  # cube.sel(metric=["ari"]): that one metric
         cube = as_cube(cube, metric=str(cube.coords["metric"].values[0]))
     extra = [d for d in cube.dims if d not in ("dataset", "method")]
+    if "item" in extra:
+        raise McdaArgumentError(f"the scores have an 'item' dim (extra dims {extra}); {what} needs one score per "
+                                "(dataset, method). Reduce the items explicitly first, e.g. "
+                                "mcda.reduce_items(cube), or compare over the items with mcda.paired_items(cube).",
+                                argument="scores")
     if "seed" in extra:
         raise McdaArgumentError(f"the scores have a 'seed' dim (extra dims {extra}); {what} needs one score per "
                          "(dataset, method). Reduce the seeds explicitly first, e.g. "

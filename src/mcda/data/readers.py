@@ -43,10 +43,12 @@ _OPTIONAL_DIMS = DIMS[2:]
 _STRING_DIMS = ("dataset", "method", "metric", "split")
 JSON_FORMAT = "mcda-cube"
 JSON_VERSION = 1
-_DEFAULT_COLUMNS = {d: d for d in DIMS} | {"score": "score"}
+_DEFAULT_COLUMNS = {d: d for d in DIMS} | {"score": "score", "cluster": "cluster"}
 _MAX_SHOWN = 8
 #: Column names people give the method column of a tidy table (matched case-insensitively).
 _METHOD_COLUMN_NAMES = ("method", "model", "algorithm", "classifier", "system", "approach")
+#: Column names people give the item column of a tidy table of per-item scores (matched case-insensitively).
+ITEM_COLUMN_NAMES = ("item", "question", "example", "prompt", "id")
 
 
 # --------------------------------------------------------------------------- frames, dicts, arrays, DataArrays
@@ -209,7 +211,13 @@ def _from_tidy(frame: pd.DataFrame, columns: Mapping[str, str]) -> xr.DataArray:
             if name not in frame.columns:
                 raise McdaArgumentError(f"`columns` maps {role!r} to {name!r}, which is not a column; the columns are "
                                  f"{shown(frame.columns)}", argument="columns")
-    dims = ["dataset", "method"] + [d for d in _OPTIONAL_DIMS if cols[d] in frame.columns]
+    explicit = set((columns or {}).values())  # a column named for one role is not read for another by default
+    for role in (*_OPTIONAL_DIMS, "cluster"):
+        if role not in (columns or {}) and cols[role] in explicit:
+            cols[role] = None
+    if "item" not in (columns or {}) and cols["item"] not in frame.columns:
+        cols["item"] = _item_column(frame, cols, explicit)
+    dims = ["dataset", "method"] + [d for d in _OPTIONAL_DIMS if cols[d] is not None and cols[d] in frame.columns]
     keys = [cols[d] for d in dims]
     key_frame = frame[keys]
     for d, k in zip(dims, keys):
@@ -234,7 +242,49 @@ def _from_tidy(frame: pd.DataFrame, columns: Mapping[str, str]) -> xr.DataArray:
     shape = tuple(len(labels[d]) for d in dims)
     data = np.full(shape, np.nan)
     data[tuple(codes)] = values
-    return xr.DataArray(data, dims=dims, coords={d: labels[d] for d in dims}, name="score")
+    out = xr.DataArray(data, dims=dims, coords={d: labels[d] for d in dims}, name="score")
+    if cols["cluster"] is not None and cols["cluster"] in frame.columns and ("item" in dims or "cluster" in (columns or {})):
+        if "item" not in dims:
+            raise McdaArgumentError(f"the table has a cluster column {cols['cluster']!r} but no item column: clusters "
+                                    "group the items of a test set (name the item column with "
+                                    "`columns={'item': ...}`)", argument="columns", value=columns)
+        out = out.assign_coords(cluster=("item", _item_clusters(frame[cols["cluster"]], codes[dims.index("item")],
+                                                               labels["item"], cols["cluster"])))
+    return out
+
+
+def _item_column(frame: pd.DataFrame, cols: dict, explicit: set) -> str | None:
+    """The column that names the items when none is called ``item``: one of :data:`ITEM_COLUMN_NAMES`
+    (any case), used only when the other key columns repeat without it (several rows per cell)."""
+    taken = {c for c in cols.values() if c is not None} | explicit
+    named = [c for c in frame.columns if str(c).lower() in ITEM_COLUMN_NAMES and c not in taken]
+    if not named:
+        return None
+    keys = [cols[d] for d in ("dataset", "method", *_OPTIONAL_DIMS)
+            if d != "item" and cols[d] is not None and cols[d] in frame.columns]
+    if not frame.duplicated(subset=keys).any():
+        return None  # one row per cell already: the column is a row label, not an item
+    if len(named) > 1:
+        raise McdaArgumentError(f"columns {shown(named)} could each name the items; name it with "
+                                f"`columns={{'item': {named[0]!r}}}`", argument="columns", value=None)
+    return named[0]
+
+
+def _item_clusters(raw: pd.Series, item_codes: np.ndarray, items: np.ndarray, column: str) -> np.ndarray:
+    """One cluster label per item, refusing an item given two clusters or none."""
+    values = pd.Series(raw.to_numpy(), dtype=object)
+    if values.isna().any():
+        rows = list(raw.index[values.isna().to_numpy()])
+        raise McdaArgumentError(f"the cluster column {column!r} is empty in rows {shown(rows)}", argument=None)
+    pairs = pd.DataFrame({"item": item_codes, "cluster": values.astype(str)}).drop_duplicates()
+    twice = pairs["item"].duplicated(keep=False)
+    if twice.any():
+        bad = [items[i] for i in pd.unique(pairs.loc[twice, "item"])]
+        raise McdaArgumentError(f"items must each belong to one cluster; items {shown(bad)} have two or more "
+                                f"values in the cluster column {column!r}", argument=None)
+    out = np.empty(len(items), dtype=object)
+    out[pairs["item"].to_numpy()] = pairs["cluster"].to_numpy()
+    return out
 
 
 def _from_wide(frame: pd.DataFrame, columns: Mapping[str, str] | None) -> xr.DataArray:
@@ -447,6 +497,21 @@ def _refuse_repeated(labels: np.ndarray, d: str):
     raise McdaArgumentError(f"duplicate {d} labels: {shown(index[index.duplicated()])}", argument=None)
 
 
+def _check_clusters(da: xr.DataArray) -> None:
+    """A ``cluster`` coordinate labels the items: one label per item, none missing."""
+    if "cluster" not in da.coords:
+        return
+    cluster = da.coords["cluster"]
+    if cluster.dims != ("item",):
+        raise McdaArgumentError(f"a cube's 'cluster' coordinate must lie along the 'item' dim (one cluster per item); "
+                                f"got dims {shown(cluster.dims)}", argument=None)
+    missing = pd.isna(pd.Series(cluster.values, dtype=object)).to_numpy()
+    if missing.any():
+        items = da.coords["item"].values[missing] if "item" in da.coords else np.flatnonzero(missing)
+        raise McdaArgumentError(f"items {shown(items)} have no cluster (the 'cluster' coordinate is empty there)",
+                                argument=None)
+
+
 def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
     unknown = [d for d in da.dims if d not in DIMS]
     if unknown:
@@ -457,6 +522,7 @@ def _from_dataarray(da: xr.DataArray) -> xr.DataArray:
             raise McdaArgumentError(f"a score cube needs a {d!r} dim; got dims {shown(da.dims)}", argument=None)
     order = [d for d in DIMS if d in da.dims]
     da = da.transpose(*order)
+    _check_clusters(da)
     coords = {}
     lazy = hasattr(da.data, "dask")
     for d in order:
@@ -787,7 +853,7 @@ def read_zarr(path, *, spec=None, dataset_labels=None) -> xr.DataArray:
 # ``mcda compare SCORES.csv`` reads the file here, naming lines (the header is line 1): what a
 # user can get wrong in a hand-made CSV is refused before any cube is built.
 
-_ROLES = ("dataset", "method", "score", "seed", "epoch", "split", "metric")
+_ROLES = ("dataset", "method", "score", "item", "sample", "seed", "epoch", "split", "metric", "cluster")
 _SHOWN = 5
 
 

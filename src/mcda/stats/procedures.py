@@ -52,8 +52,9 @@ class Procedure:
         compared whole), "replicability" (on how many datasets a method beats another: partial
         conjunction tests of per-dataset p-values), "meta-analysis" (a random-effects model of the
         per-dataset differences, by its estimator of the between-dataset variance),
-        "p-combination" (a combination of per-dataset p-values), "items" (pairs of methods over
-        the items of one test set), "seeds-cv" (two methods over the cross-validation folds of
+        "p-combination" (a combination of per-dataset p-values), "items" (over the items of one
+        test set: per-model standard errors and intervals, paired tests and intervals of two models,
+        tests of k models, planning), "seeds-cv" (two methods over the cross-validation folds of
         one dataset, knowing that the folds overlap), "planning" (before a benchmark is run: how much
         the procedures across datasets could detect) or "rank-sets" (confidence sets for each
         method's rank).
@@ -121,6 +122,7 @@ _INCOMPLETE = "mcda.stats.across.incomplete"
 _POOL_INDEPENDENT = "mcda.stats.across.pool_independent:pairwise_over_datasets"
 _SEEDS = "mcda.stats.within.seeds"
 _BAYESIAN = "mcda.stats.bayesian"
+_ITEMS = "mcda.stats.items"
 
 _ENTRIES = (
     Procedure("friedman", "omnibus", "Friedman", "the Friedman test", ("friedman1937", "demsar2006"), None, (),
@@ -281,6 +283,29 @@ _ENTRIES = (
               "confidence sets for ranks from the pairwise differences of the estimates, with a parametric "
               "bootstrap of the largest studentized difference and a step-down", ("mogstad2024",), None,
               ("ranking",), "mcda.stats.rank_sets:rank_confidence_sets", aliases=("csranks", "rank-sets")),
+    # over items (the first pair test is paired_items' default)
+    Procedure("paired-items-t", "items", "paired t over items",
+              "paired t tests on the per-item differences, with cluster-robust standard errors when items are "
+              "clustered", ("miller2024", "cameron2015"), None, _BOTH, f"{_ITEMS}.paired:paired_items",
+              aliases=("items-t", "paired-items", "clustered-t"), noun="the paired t test over items"),
+    Procedure("mcnemar-exact", "items", "McNemar (exact)", "McNemar's exact (binomial) test", ("mcnemar1947",),
+              None, _BOTH, f"{_ITEMS}.paired:paired_items", aliases=("mcnemar", "mcnemar-binomial"),
+              noun="McNemar's exact test"),
+    Procedure("mcnemar-mid-p", "items", "McNemar (mid-p)", "McNemar's mid-p test",
+              ("mcnemar1947", "fagerland2013"), None, _BOTH, f"{_ITEMS}.paired:paired_items",
+              aliases=("mcnemar-midp", "mid-p"), noun="McNemar's mid-p test"),
+    Procedure("mcnemar-asymptotic", "items", "McNemar (asymptotic)",
+              "McNemar's asymptotic chi-squared test without continuity correction", ("mcnemar1947", "fagerland2013"),
+              None, _BOTH, f"{_ITEMS}.paired:paired_items", aliases=("mcnemar-chi2", "mcnemar-chi-squared"),
+              noun="McNemar's asymptotic test"),
+    Procedure("cluster-robust-se", "items", "cluster-robust standard error",
+              "cluster-robust standard errors of the mean item score", ("miller2024", "cameron2015"), None, (),
+              f"{_ITEMS}.means:item_means", aliases=("clustered-se", "clustered-standard-error")),
+    Procedure("wilson", "items", "Wilson", "Wilson score intervals of the rates", ("wilson1927",), None, (),
+              f"{_ITEMS}.means:item_means", aliases=("wilson-score",), noun="Wilson's interval"),
+    Procedure("clopper-pearson", "items", "Clopper–Pearson", "exact Clopper–Pearson intervals of the rates",
+              ("clopper1934",), None, (), f"{_ITEMS}.means:item_means", aliases=("exact-binomial-interval",),
+              noun="the Clopper–Pearson interval"),
 )
 
 #: Canonical name -> :class:`Procedure`.
