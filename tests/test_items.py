@@ -268,3 +268,92 @@ def test_a_lazy_cube_chunked_along_items_gives_the_in_memory_results():
                 lambda c: mcda.paired_items(c, test="mcnemar-mid-p").to_frame()):
         pd.testing.assert_frame_equal(run(lazy), run(cube), rtol=1e-9)
     assert mcda.item_means(lazy).missing_items.equals(mcda.item_means(cube).missing_items)
+
+
+# --------------------------------------------------------------------------- k models
+
+def test_item_omnibus_is_statsmodels_cochrans_q_for_binary_scores():
+    from statsmodels.stats.contingency_tables import cochrans_q
+
+    frame = _tidy(n_items=80, n_clusters=80, rng=14, methods=(("a", 0.5), ("b", 0.0), ("c", -0.2), ("d", 0.1)))
+    row = mcda.item_omnibus(frame, metric="exact_match").to_frame().iloc[0]
+    table = frame.pivot(index="item", columns="method", values="score").to_numpy()
+    expected = cochrans_q(table)  # oracle: statsmodels
+    assert row["test"] == "cochran-q" and row["df"] == expected.df
+    np.testing.assert_allclose([row["statistic"], row["p_raw"]], [expected.statistic, expected.pvalue], rtol=1e-10)
+
+
+def test_item_omnibus_is_scipys_friedman_over_items_for_continuous_scores():
+    frame = _tidy(n_items=40, n_clusters=40, rng=15, binary=False)
+    frame["score"] = frame["score"].round(1)  # ties within items
+    frame = frame[~((frame["method"] == "b") & (frame["item"] == "q3"))]  # an item some model lacks
+    res = mcda.item_omnibus(frame, direction="higher_is_better")
+    row = res.to_frame().iloc[0]
+    table = frame.pivot(index="item", columns="method", values="score").dropna().to_numpy()
+    expected = stats.friedmanchisquare(*table.T)  # oracle: scipy, with its tie correction
+    assert (row["test"], row["n_items"], row["n_excluded"]) == ("friedman-items", 39, 1)
+    np.testing.assert_allclose([row["statistic"], row["p_raw"]], [expected.statistic, expected.pvalue], rtol=1e-10)
+    # oracle: pandas' average ranks within each item (1 = best)
+    ranks = pd.DataFrame(-table).rank(axis=1).mean().to_numpy()
+    np.testing.assert_allclose(res.mean_ranks.to_numpy()[0], ranks, rtol=1e-12)
+
+
+def test_the_leaderboard_groups_the_models_no_test_separates_from_the_best():
+    frame = _tidy(n_items=200, n_clusters=50, rng=16, methods=(("a", 0.0), ("b", 1.5), ("c", 1.45), ("d", -1.0)))
+    board = mcda.item_leaderboard(frame, metric="exact_match")
+    table = board.to_frame()
+    assert table["method"].tolist()[:2] in (["b", "c"], ["c", "b"])
+    pairs = board.pairs.to_frame().set_index(["method_a", "method_b"])
+    best = table["method"].iloc[0]
+    for row in table.itertuples():  # group 1: the best and every model its test does not separate from it
+        if row.method != best:
+            key = tuple(sorted((best, row.method)))
+            assert row.tied_with_best == (not pairs.loc[key, "significant"])
+    assert table["rank"].iloc[1] == 1 and "1=" in board.summary()
+
+
+# --------------------------------------------------------------------------- planning
+
+def test_items_needed_reaches_its_power_in_simulation():
+    # oracle: a Monte Carlo run of the paired t test (scipy's ttest_rel) at the planned size
+    gen = np.random.default_rng(17)
+    sd, delta, power = 1.0, 0.25, 0.8
+
+    def pair(n):
+        shared = gen.normal(size=n)
+        return shared + delta + gen.normal(0, sd, n), shared + gen.normal(0, sd, n)
+
+    a, b = pair(400)
+    pilot = pd.DataFrame([{"dataset": "pilot", "method": m, "item": i, "score": float(v)}
+                          for m, values in (("a", a), ("b", b)) for i, v in enumerate(values)])
+    needed = int(mcda.items_needed(pilot, direction="higher_is_better", difference=delta, power=power)
+                 .to_frame()["n_items_needed"].iloc[0])
+    assert 200 < needed < 320  # 2 sd² (z_.975 + z_.8)² / delta² = 251 for the true variance
+    hits = np.mean([stats.ttest_rel(*pair(needed)).pvalue < 0.05 for _ in range(300)])
+    assert abs(hits - power) < 0.08
+
+
+# --------------------------------------------------------------------------- coverage
+
+def test_the_clustered_interval_covers_at_its_level_and_the_naive_one_does_not():
+    # oracle: the true mean of the simulated population (0.5 by symmetry), 300 test sets of 40 clusters of 10
+    gen = np.random.default_rng(18)
+    n_clusters, size, reps = 40, 10, 300
+    values = (gen.normal(size=(reps, n_clusters, 1)) * 1.0 + gen.normal(size=(reps, n_clusters, size)) > 0)
+    values = values.reshape(reps, 1, n_clusters * size).astype(float)
+    cube = mcda.score_cube(xr_cube(np.concatenate([values, 1.0 - values], axis=1), n_clusters, size),
+                           metric="exact_match")
+    table = mcda.item_means(cube).to_frame()
+    table = table[table["method"] == "m0"]
+    clustered = ((table["ci_low"] <= 0.5) & (0.5 <= table["ci_high"])).mean()
+    naive = ((table["wilson_low"] <= 0.5) & (0.5 <= table["wilson_high"])).mean()
+    assert abs(clustered - 0.95) < 0.035 and naive < 0.8
+
+
+def xr_cube(values, n_clusters, size):
+    import xarray as xr
+
+    reps, k, n = values.shape
+    return xr.DataArray(values, dims=("dataset", "method", "item"),
+                        coords={"dataset": [f"set{r}" for r in range(reps)], "method": [f"m{j}" for j in range(k)],
+                                "item": np.arange(n), "cluster": ("item", np.repeat(np.arange(n_clusters), size))})

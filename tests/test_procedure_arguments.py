@@ -50,6 +50,8 @@ def _data():
 
 
 S, SEEDS, CRITERIA, EPOCHS = _data()
+ITEMS = mcda.score_cube(xr.DataArray((np.random.default_rng(41).uniform(size=(1, 3, 20)) > 0.4).astype(float),
+                                     dims=("dataset", "method", "item")), metric="exact_match")
 PAIR = S[["a", "b"]]
 
 #: (function, parameter) -> a call of the function with that parameter set to v (everything else valid)
@@ -115,6 +117,12 @@ CALLS = {
     ("wilcoxon_signed_ranks", "zero_method"):
         lambda v: mcda.wilcoxon_signed_ranks(np.array([1.0, 2, -1, 0, 3]), zero_method=v),
     ("rank_confidence_sets", "missing"): lambda v: mcda.rank_confidence_sets(S, H, missing=v, n_resamples=10, rng=0),
+    # over items
+    ("paired_items", "test"): lambda v: mcda.paired_items(ITEMS, test=v),
+    ("paired_items", "adjust"): lambda v: mcda.paired_items(ITEMS, adjust=v),
+    ("item_omnibus", "test"): lambda v: mcda.item_omnibus(ITEMS, test=v),
+    ("item_leaderboard", "test"): lambda v: mcda.item_leaderboard(ITEMS, test=v),
+    ("item_leaderboard", "adjust"): lambda v: mcda.item_leaderboard(ITEMS, adjust=v),
 }
 
 

@@ -128,6 +128,9 @@ _EXPORTS: dict[str, str] = {
     "item_means": "stats.items",
     "reduce_items": "stats.items",
     "paired_items": "stats.items",
+    "item_omnibus": "stats.items",
+    "item_leaderboard": "stats.items",
+    "items_needed": "stats.items",
 }
 
 # the public namespaces that are modules of their own (figures, LaTeX, large cubes, example data)

@@ -65,3 +65,25 @@ CASES = [
          bad_inputs=[({"alpha": 0}, ValueError, "`alpha` must lie in")])
     for test in ("mcnemar-exact", "mcnemar-mid-p", "mcnemar-asymptotic")
 ]
+
+CASES += [
+    Case(name=f"items.item_omnibus[{kind}]", call=lambda cube, **kw: mcda.item_omnibus(cube, **kw),
+         prepare=_items(kind == "binary"), n_datasets=18, n_methods=5, method_columns=(), ignore_columns=("reason",),
+         fields=("table", "mean_ranks", "alpha", "clustered", "notes"), pvalue_columns=("p_raw",),
+         bad_inputs=[({"test": "anova"}, ValueError, "`test` must be one of"),
+                     ({"alpha": 2}, ValueError, "`alpha` must lie in")])
+    for kind in ("binary", "continuous")
+] + [
+    Case(name="items.item_leaderboard", call=lambda cube, **kw: mcda.item_leaderboard(cube, **kw),
+         prepare=_items(False), n_datasets=18, n_methods=5,
+         fields=("table", "pairs", "confidence_level", "alpha", "notes"),
+         flip_columns=("mean", "ci_low", "ci_high"), flip_swap={"ci_low": "ci_high"},
+         bad_inputs=[({"test": "nemenyi"}, ValueError, "`test` must be one of"),
+                     ({"adjust": "bogus"}, ValueError, "`adjust` must be")]),
+    Case(name="items.items_needed", call=lambda cube, **kw: mcda.items_needed(cube, **({"difference": 0.01} | kw)),
+         prepare=_items(False), n_datasets=18, n_methods=5, method_columns=("method_a", "method_b"),
+         pair_columns=("method_a", "method_b"), negate_columns=("mean_diff",), flip_columns=("mean_diff",),
+         ignore_columns=("reason",), fields=("table", "difference", "alpha", "power", "clustered", "notes"),
+         bad_inputs=[({"difference": -1.0}, ValueError, "`difference` must be a positive number"),
+                     ({"power": 1.5}, ValueError, "`power` must lie in")]),
+]

@@ -306,6 +306,13 @@ _ENTRIES = (
     Procedure("clopper-pearson", "items", "Clopper–Pearson", "exact Clopper–Pearson intervals of the rates",
               ("clopper1934",), None, (), f"{_ITEMS}.means:item_means", aliases=("exact-binomial-interval",),
               noun="the Clopper–Pearson interval"),
+    Procedure("cochran-q", "items", "Cochran's Q", "Cochran's Q test", ("cochran1950",), None, (),
+              f"{_ITEMS}.omnibus:item_omnibus", aliases=("cochrans-q", "cochran"), noun="Cochran's Q test"),
+    Procedure("friedman-items", "items", "Friedman over items", "the Friedman test over items (ranks within items)",
+              ("friedman1937",), None, (), f"{_ITEMS}.omnibus:item_omnibus", aliases=("items-friedman",),
+              noun="the Friedman test over items"),
+    Procedure("items-needed", "items", "items needed", "the items needed for a given power (Miller's formula)",
+              ("miller2024",), None, (), f"{_ITEMS}.planning:items_needed", aliases=("item-power",)),
 )
 
 #: Canonical name -> :class:`Procedure`.

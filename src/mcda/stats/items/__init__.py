@@ -22,9 +22,11 @@ along ``item`` runs unchanged.
 """
 
 from mcda.stats.items.means import ItemMeans, item_means, reduce_items
+from mcda.stats.items.omnibus import ItemLeaderboard, ItemOmnibus, item_leaderboard, item_omnibus
 from mcda.stats.items.paired import PairedItems, paired_items
 from mcda.stats.items.resampling import (ItemBootstrapIntervals, ItemPermutationTests, paired_bootstrap,
                                          paired_permutation_test)
+from mcda.stats.items.planning import ItemsNeeded, items_needed
 
 __all__ = [
     "ItemMeans",
@@ -36,4 +38,10 @@ __all__ = [
     "ItemBootstrapIntervals",
     "paired_permutation_test",
     "paired_bootstrap",
+    "ItemOmnibus",
+    "item_omnibus",
+    "ItemLeaderboard",
+    "item_leaderboard",
+    "ItemsNeeded",
+    "items_needed",
 ]
