@@ -209,10 +209,12 @@ def test_mcnemar_matches_statsmodels_and_the_mid_p_formula(test):
 
 
 def test_every_spelling_of_a_pair_test_over_items_dispatches():
-    from mcda.stats.procedures import PROCEDURES, names
+    from mcda.stats.items.paired import PAIR_TESTS
+    from mcda.stats.procedures import PROCEDURES
 
     frame = _tidy(rng=9)
-    for test in names("items", comparisons="all-pairs"):
+    assert PAIR_TESTS == ("paired-items-t", "mcnemar-exact", "mcnemar-mid-p", "mcnemar-asymptotic")
+    for test in PAIR_TESTS:
         direct = mcda.paired_items(frame, metric="exact_match", test=test)
         for spelling in (test, *PROCEDURES[test].aliases, test.upper()):
             got = mcda.paired_items(frame, metric="exact_match", test=spelling)

@@ -123,6 +123,11 @@ CALLS = {
     ("item_omnibus", "test"): lambda v: mcda.item_omnibus(ITEMS, test=v),
     ("item_leaderboard", "test"): lambda v: mcda.item_leaderboard(ITEMS, test=v),
     ("item_leaderboard", "adjust"): lambda v: mcda.item_leaderboard(ITEMS, adjust=v),
+    ("paired_permutation_test", "adjust"):
+        lambda v: mcda.paired_permutation_test(ITEMS, adjust=v, n_resamples=99, rng=0),
+    ("paired_permutation_test", "alternative"):
+        lambda v: mcda.paired_permutation_test(ITEMS, alternative=v, n_resamples=99, rng=0),
+    ("paired_bootstrap", "ci_method"): lambda v: mcda.paired_bootstrap(ITEMS, ci_method=v, n_resamples=99, rng=0),
 }
 
 

@@ -654,6 +654,7 @@ BIBTEX = {
   pages   = {476--518},
   year    = {2024},
   doi     = {10.1093/restud/rdad006}
+}""",
     "miller2024": """@misc{miller2024,
   author        = {Miller, Evan},
   title         = {Adding Error Bars to Evals: A Statistical Approach to Language Model Evaluations},
