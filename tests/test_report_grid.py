@@ -351,7 +351,8 @@ def test_every_count_in_the_text_is_one_the_checks_read(design):
     known = [r"separated \d+ of \d+ comparisons", r"sign tests found \d+ of \d+ pairs", r"decided \d+ of \d+ pairs",
              r"decides \d+ of \d+ pairs", r"separates \d+ of (?:the )?\d+ pairs", r"sign tests separate \d+ of \d+",
              r"Within datasets, \d+ of \d+ \(dataset, pair\)", r"Replicability: \d+ of \d+ claims",
-             r"beats .{1,40} on at least \d+ of \d+", r"In the meta-analysis, \d+ of \d+ pairs"]
+             r"beats .{1,40} on at least \d+ of \d+", r"In the meta-analysis, \d+ of \d+ pairs",
+             r"\d+ of \d+ methods may be the", r"\d+ of \d+ methods have a rank"]
     for paragraph in (results, reading):
         for hit in re.finditer(r"\d+ of (?:the )?\d+", paragraph):
             window = paragraph[max(0, hit.start() - 40):hit.end() + 20]
@@ -416,3 +417,28 @@ def test_within_datasets_count(design):
         raw = [stats.ttest_rel(scores[d, i], scores[d, j]).pvalue for i in range(k) for j in range(i + 1, k)]
         expected += int((_holm(raw) <= report.alpha).sum())
     assert int(match.group(1)) == expected
+
+
+def test_rank_set_counts(design):
+    """The rank-set sentence counts the result's best set and single places, and the result reads the mean ranks
+    and their covariance that scipy's rankdata gives on the complete datasets of the kept methods."""
+    _, _, report, text = design
+    _, results, _ = _sections(text)
+    if report.rank_sets_not_applicable():   # e.g. every dataset misses a method: no common datasets to rank on
+        assert "may be the best" not in results
+        return
+    result = report.rank_sets()
+    frame = result.to_frame()
+    n_best, n_single = len(result.best_set), int((frame["rank_low"] == frame["rank_high"]).sum())
+    best = (f"{result.best_set[0]} alone may be the best; " if n_best == 1 else
+            f"{n_best} of {result.n_methods} methods may be the best (")
+    assert f"With {result.confidence_level:.0%} confidence, {best}" in results
+    assert f"{n_single} of {result.n_methods} methods have a rank set of a single place" in results
+    assert n_best == int((result.rank_low_simultaneous == 1).sum()) >= 1
+    cube = report.across_cube.mcda.sel(method=list(result.estimates.index)).transpose("dataset", "method").values
+    cube = cube[~np.isnan(cube).any(axis=1)]
+    sign = -1.0 if report.direction.startswith("higher") else 1.0
+    ranks = stats.rankdata(sign * cube, axis=1)
+    np.testing.assert_allclose(result.estimates.to_numpy(), ranks.mean(axis=0), rtol=1e-12)
+    np.testing.assert_allclose(result.covariance.to_numpy(), np.cov(ranks, rowvar=False) / len(ranks), rtol=1e-9,
+                               atol=1e-15)

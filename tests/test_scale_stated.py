@@ -27,6 +27,8 @@ _NO_CUBE = {"design_adequacy", "attainable_significance", "q_alpha", "critical_d
 _CRITERIA = {"compare_criteria", "practical_dominance", "promethee", "promethee[available]", "weight_stability",
              "smaa"}
 _NO_CUBE |= _CRITERIA
+# these take estimates and their covariance, not the cube: the contract case computes them from the cube's values
+_NO_CUBE |= {"rank_confidence_sets_from_estimates"}
 
 
 def _percent(cube):

@@ -1008,6 +1008,63 @@ class Report:
         empty = missing.all(other).values
         return self.cube.coords["dataset"].values[empty].tolist()
 
+    def rank_sets(self, *, estimate: str = "mean_rank", simultaneous: bool = True, **overrides):
+        """Confidence sets for each method's rank across datasets and the set that may hold the best
+        (:func:`mcda.rank_confidence_sets`) at the report's ``confidence_level`` and ``rng``, on the seed-reduced
+        cube; ``missing="available"`` falls back to dropping the incomplete methods (the covariance of the
+        estimates needs the same datasets for every method)."""
+        from mcda.stats.rank_sets import rank_confidence_sets
+
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "confidence_level", "rng", "missing"))
+        policy = "methods" if s["missing"] == "available" else s["missing"]
+        return self._cached(("rank_sets", s, estimate, simultaneous), lambda: rank_confidence_sets(
+            without_empty_datasets(self._across(s)), estimate=estimate, simultaneous=simultaneous,
+            confidence_level=s["confidence_level"], rng=self._rng(s["rng"]), missing=policy))
+
+    def rank_sets_not_applicable(self, **overrides) -> str:
+        """Why :meth:`rank_sets` cannot run on these scores ("" when it can): it needs 2 methods with a result on
+        2 common datasets, to estimate the covariance of their mean ranks."""
+        s = self._resolve(overrides, _CUBE_SETTINGS + ("seed_reduction", "missing"))
+        present = without_empty_datasets(self._across(s)).notnull().transpose("dataset", "method").values
+        if s["missing"] == "datasets":
+            n_datasets, n_methods = int(present.all(axis=1).sum()), present.shape[1]
+        else:
+            n_datasets, n_methods = present.shape[0], int(present.all(axis=0).sum())
+        if n_datasets >= 2 and n_methods >= 2:
+            return ""
+        return (f"they estimate the covariance of the methods' mean ranks over the datasets, which needs 2 methods "
+                f"with results on 2 common datasets; there are {n_methods} method(s) on {n_datasets} dataset(s) "
+                f"({'missing=datasets' if s['missing'] == 'datasets' else 'incomplete methods dropped'})")
+
+    def plot_rank_sets(self, **kwargs):
+        """:func:`mcda.plots.plot_rank_sets` of :meth:`rank_sets` (keywords of both)."""
+        return self._figure("plot_rank_sets", self.rank_sets, kwargs)
+
+    def _rank_sets_text(self, max_pairs: int) -> list[str]:
+        """The overview's lines on the rank confidence sets, from the result."""
+        why_not = self.rank_sets_not_applicable()
+        if why_not:
+            return [f"do not apply: {why_not}"]
+        from mcda.stats.rank_sets import ESTIMATE_WORDS
+
+        result = self.rank_sets()
+        level = f"{result.confidence_level * 100:g}%"
+        frame = result.to_frame()
+        lines = [f"{level} {'simultaneous' if result.simultaneous else 'marginal'} confidence sets for the ranks, "
+                 f"from each method's {result.what} ({result.n_resamples} parametric-bootstrap draws, "
+                 f"{'stepwise' if result.stepdown else 'single step'}; report.rank_sets(), report.plot_rank_sets())",
+                 f"may be the best: {shown(result.best_set, max_pairs, fmt=str)} ({len(result.best_set)} of "
+                 f"{result.n_methods}); places that are certain: {result.n_certain} of {result.n_methods}"]
+        for row in frame.head(max_pairs).itertuples(index=False):
+            places = f"{row.rank_low}-{row.rank_high}" if row.rank_low < row.rank_high else f"{row.rank_low}"
+            lines.append(f"  {row.method}: rank {row.rank}, set {places} ({ESTIMATE_WORDS[result.estimate]} "
+                         f"{row.estimate:.4g})")
+        if len(frame) > max_pairs:
+            lines.append(f"  … and {len(frame) - max_pairs} more")
+        if result.excluded:
+            lines.append(f"  left out (missing results): {shown(list(result.excluded), fmt=str)}")
+        return lines
+
     def compare_not_applicable(self, **overrides) -> str:
         """Why :meth:`compare` cannot run on these scores ("" when it can).
 
@@ -1578,6 +1635,9 @@ class Report:
             ranks = comparison.mean_ranks
             for i, group in enumerate(comparison.groups, 1):
                 lines.append(f"    {i}. " + ", ".join(f"{m} ({ranks[m]:.2f})" for m in group))
+
+        lines += ["", "== Confidence sets for the ranks (Mogstad, Romano, Shaikh & Wilhelm 2024)"]
+        lines += ["  " + line for line in self._rank_sets_text(max_pairs)]
 
         superiority = self.superiority()
         lines += ["", "== Pairwise superiority (exact sign test on the datasets each pair shares)"]

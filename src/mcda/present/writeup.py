@@ -965,6 +965,9 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
                            + ", ".join(f"{md(m)} {int(n)}" for m, n in comparison.datasets_per_method.items())
                            + f"); only if it rejected, pairs were compared with {_incomplete_posthoc(comparison, cite)} "
                            "(each pair net of the competitors its two methods met on their datasets).")
+    rank_sets = None if report.rank_sets_not_applicable() else report.rank_sets()
+    if rank_sets is not None:
+        methods.append(rank_set_methods(rank_sets, cited("rank-confidence-sets"), escape=md))
     methods.append(f"For every pair of methods, on the datasets both have, we counted the datasets on which each is "
                    f"better by more than the rope and tested the split with {phrase('sign')}, "
                    + (f"{_display(report.adjust)}-adjusted over the pairs" if report.adjust else "unadjusted")
@@ -1042,6 +1045,8 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
             results.append("No post-hoc test applies to this design, so no pair may be claimed different from it.")
         else:
             results.append("No difference between methods may be claimed from this procedure.")
+    if rank_sets is not None:
+        results.append(rank_set_results(rank_sets, max_methods=max_pairs, escape=md))
     sup = report.superiority().to_frame()
     sig = sup[sup["superior"].notna()] if "superior" in sup.columns else sup.iloc[0:0]
     results.append(f"The pairwise sign tests found {len(sig)} of {len(sup)} pairs significantly different after "
@@ -1137,6 +1142,44 @@ def smaa_results(result, *, max_methods: int = 12, escape=str) -> str:
     return ("Under SMAA-2, the share of draws in which a method ranked first (± its Monte Carlo standard error) was "
             f"{_listing([one(m) for m in first], max_methods)}"
             + (f"; {never} method{'s' if never != 1 else ''} never ranked first" if never else "") + ".")
+
+
+def rank_set_methods(result, citation: str, *, escape=str) -> str:
+    """The Methods sentences of rank confidence sets (:func:`mcda.rank_confidence_sets`), from the result's fields."""
+    from mcda.stats.rank_sets import ESTIMATE_WORDS
+
+    level = f"{result.confidence_level * 100:g}%"
+    over = f" over the {result.n_datasets} datasets" if result.n_datasets is not None else ""
+    left_out = ""
+    if result.excluded:
+        n = len(result.excluded)
+        left_out = (f" {n} method{'s' if n != 1 else ''} lacking results ({', '.join(escape(m) for m in result.excluded)}) "
+                    f"{'were' if n != 1 else 'was'} left out of them.")
+    return (f"To say which places of the ranking the data support, each method's {ESTIMATE_WORDS[result.estimate]} "
+            f"received a {level} {'simultaneous' if result.simultaneous else 'marginal'} confidence set for its rank "
+            f"{citation}: every difference between two methods' {ESTIMATE_WORDS[result.estimate]}s was studentized "
+            f"by its standard error from their covariance{over}, and a difference larger than the {level} quantile "
+            f"of the largest studentized difference ({result.n_resamples} parametric-bootstrap draws from a normal "
+            "with that covariance) placed one method confidently above the other"
+            + (", repeated without the decided pairs until no more were decided" if result.stepdown else "")
+            + "; a method's set runs from one plus the methods confidently above it to the number of methods less "
+            "those confidently below it, and the methods whose set reaches rank 1 form the set that "
+            + ("holds the best method at that confidence" if result.simultaneous else
+               "holds the best method at that confidence (from the simultaneous sets)")
+            + "." + left_out)
+
+
+def rank_set_results(result, *, max_methods: int = 12, escape=str) -> str:
+    """The Results sentences of rank confidence sets: the best set, the places that are certain and each set."""
+    level = f"{result.confidence_level * 100:g}%"
+    frame = result.to_frame()
+    sets = [f"{escape(r.method)} {r.rank_low}–{r.rank_high}" if r.rank_low < r.rank_high else
+            f"{escape(r.method)} {r.rank_low}" for r in frame.itertuples(index=False)]
+    n_best = len(result.best_set)
+    best = (f"{escape(result.best_set[0])} alone may be the best" if n_best == 1 else
+            f"{n_best} of {result.n_methods} methods may be the best ({_listing(map(escape, result.best_set), max_methods)})")
+    return (f"With {level} confidence, {best}; {result.n_certain} of {result.n_methods} methods have a rank set of a "
+            f"single place. The rank sets, by estimated rank, are: {_listing(sets, max_methods)}.")
 
 
 def _sign_significant(report) -> dict:

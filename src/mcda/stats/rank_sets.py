@@ -34,6 +34,8 @@ from mcda.stats._shared.ranks import _ranks_of, prepare_across
 __all__ = ["RankConfidenceSets", "rank_confidence_sets", "rank_confidence_sets_from_estimates"]
 
 ESTIMATES = ("mean_rank", "mean")
+#: Each ``estimate`` in words, as summaries and sentences print it.
+ESTIMATE_WORDS = {"mean_rank": "mean rank", "mean": "mean score", "given": "estimate"}
 _DIRECTIONS = ("higher_is_better", "lower_is_better")
 
 
@@ -142,7 +144,7 @@ class RankConfidenceSets(Result):
     def what(self) -> str:
         """The estimate in words ("mean rank over 14 datasets")."""
         over = f" over {self.n_datasets} datasets" if self.n_datasets is not None else ""
-        return {"mean_rank": "mean rank", "mean": "mean score", "given": "estimate"}[self.estimate] + over
+        return ESTIMATE_WORDS[self.estimate] + over
 
     def summary(self) -> str:
         level = f"{100 * self.confidence_level:g}%"
