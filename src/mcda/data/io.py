@@ -161,7 +161,8 @@ def open_cube(path, *, chunks: int | None = None) -> xr.DataArray:
     Returns
     -------
     xarray.DataArray
-        A dask-backed cube with its card; nothing is loaded but the labels.
+        A dask-backed cube with its card; nothing is loaded but the labels. A cube over items
+        keeps the store's chunks along ``item`` too.
     """
     return as_cube(read_store(path, chunks=chunks))
 
@@ -173,8 +174,12 @@ def open_zarr_cube(path, *, spec=None, dataset_labels=None) -> xr.DataArray:
     return as_cube(read_zarr(path, spec=spec, dataset_labels=dataset_labels))
 
 
-def to_zarr(cube: xr.DataArray, path, *, chunk_datasets: int = 100_000, overwrite: bool = False) -> None:
+def to_zarr(cube: xr.DataArray, path, *, chunk_datasets: int = 100_000, overwrite: bool = False,
+            chunk_items: int = 100_000) -> None:
     """Write a cube to a Zarr store, chunked along ``dataset`` (labels, NaNs and card kept).
+
+    A cube over items (an ``item`` dim) is chunked along ``item`` too, ``chunk_items`` items per
+    chunk, its ``cluster`` coordinate kept.
 
     An existing ``path`` is refused unless ``overwrite=True`` (a store is often the result of a
     long ingestion; replacing it silently loses it).
@@ -191,6 +196,7 @@ def to_zarr(cube: xr.DataArray, path, *, chunk_datasets: int = 100_000, overwrit
     """
     require_dask()
     chunk_datasets = check_positive_int("chunk_datasets", chunk_datasets)
+    chunk_items = check_positive_int("chunk_items", chunk_items)
     if not isinstance(overwrite, bool):
         raise McdaArgumentTypeError(f"`overwrite` must be True or False; got {overwrite!r}",
                                     argument="overwrite", value=overwrite)
@@ -200,7 +206,8 @@ def to_zarr(cube: xr.DataArray, path, *, chunk_datasets: int = 100_000, overwrit
     for name in list(out.coords):
         if out.coords[name].dtype == object:
             out = out.assign_coords({name: (out.coords[name].dims, out.coords[name].values.astype(str))})
-    out = out.chunk({"dataset": chunk_datasets, **{d: -1 for d in out.dims if d != "dataset"}})
+    out = out.chunk({"dataset": chunk_datasets, **{d: -1 for d in out.dims if d not in ("dataset", "item")},
+                     **({"item": chunk_items} if "item" in out.dims else {})})
     attrs = {k: ("" if v is None else v) for k, v in out.attrs.items()}
     out.attrs = attrs
     out.name = "score"

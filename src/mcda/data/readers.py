@@ -817,8 +817,8 @@ def read_zarr(path, *, spec=None, dataset_labels=None) -> xr.DataArray:
         raise McdaArgumentError(f"`path` {path!r} is a Zarr store without a 'score' array; it has {list(ds)}",
                                 argument="path", value=path)
     da = ds["score"]
-    axes = [i for i, d in enumerate(da.dims) if d != "dataset" and da.data.numblocks[i] > 1]
-    if axes:  # one chunk along every dim but dataset (on the dask array: no hashing of the labels)
+    axes = [i for i, d in enumerate(da.dims) if d not in ("dataset", "item") and da.data.numblocks[i] > 1]
+    if axes:  # one chunk along every dim but dataset and item (on the dask array: no hashing of the labels)
         da = da.copy(data=da.data.rechunk({i: -1 for i in axes}))
     for name in list(da.coords):
         coord = da.coords[name]

@@ -1404,6 +1404,8 @@ def _convert(source: _Source, store_path: str, *, metric, direction, chunk_datas
 
 
 def _checked(chunk_datasets, rows_in_memory, columns) -> tuple[int, int, dict]:
+    from mcda.ingest.items import ITEM_ROLES
+
     chunk_datasets = check_positive_int("chunk_datasets", chunk_datasets)
     rows_in_memory = check_positive_int("rows_in_memory", rows_in_memory, minimum=2)
     cols = {r: r for r in _ROLES}
@@ -1411,12 +1413,40 @@ def _checked(chunk_datasets, rows_in_memory, columns) -> tuple[int, int, dict]:
         if not isinstance(columns, dict):
             raise McdaArgumentTypeError(f"`columns` must be a dict role -> column name; got {columns!r}",
                                         argument="columns", value=columns)
-        unknown = [r for r in columns if r not in _ROLES]
+        unknown = [r for r in columns if r not in ITEM_ROLES]
         if unknown:
-            raise McdaArgumentError(f"`columns` keys must be among {shown(_ROLES)}; got {shown(unknown)}",
-                                    argument="columns", allowed=_ROLES)
+            raise McdaArgumentError(f"`columns` keys must be among {shown(ITEM_ROLES)}; got {shown(unknown)}",
+                                    argument="columns", allowed=ITEM_ROLES)
         cols.update(columns)
     return chunk_datasets, rows_in_memory, cols
+
+
+def _item_roles(kind: str, path, cols: dict, delimiter: str = ",") -> dict | None:
+    """The roles of a file of per-item scores (an ``item`` column, named by ``columns`` or by its name), or
+    None for a file of one score per (dataset, method)."""
+    from mcda.ingest.items import file_columns
+
+    if not os.path.exists(str(path)):
+        return None  # the source names the missing file
+    names = file_columns(kind, path, delimiter)
+    roles = dict(cols)
+    for role in ("item", "cluster", "sample"):
+        if role not in roles and role in names:
+            roles[role] = role
+    if "item" not in roles:
+        extra = [r for r in ("cluster", "sample") if r in cols]
+        if extra:
+            raise McdaArgumentError(f"`columns` names {shown(extra)} but no 'item' column: clusters and samples are "
+                                    "of items; name the item column too (`columns={'item': ...}`)",
+                                    argument="columns", value=cols)
+        return None
+    missing = [roles[r] for r in ("dataset", "method", "item", "score", "cluster", "sample")
+               if r in roles and roles[r] not in names]
+    if missing:
+        raise McdaArgumentError(f"the {kind} file {str(path)!r} has no column(s) {shown(missing)}; its columns are "
+                                f"{shown(names)}. Name them with `columns={{'dataset': ..., 'item': ..., ...}}`.",
+                                argument="columns", value=missing)
+    return roles
 
 
 _COMMON_DOC = """
@@ -1430,10 +1460,17 @@ _COMMON_DOC = """
     chunk_datasets : int
         Datasets per chunk of the store.
     columns : dict, optional
-        Role (``"dataset"``, ``"method"``, ``"score"``) -> column name.
+        Role (``"dataset"``, ``"method"``, ``"score"``; for per-item scores also ``"item"``,
+        ``"cluster"``, ``"sample"``) -> column name.
     rows_in_memory : int
         Sets the memory bound (see Notes), not the result: pass 1 reads batches of
         ``rows_in_memory / 4`` rows, a partition of pass 2 holds at most half of it.
+    chunk_items : int
+        Items per chunk of a store of per-item scores. A file with an ``item`` column (or
+        ``columns={"item": ...}``) becomes the cube ``dataset × method × item`` (× ``sample``
+        with a ``sample`` column), with a ``cluster`` coordinate on ``item`` from a ``cluster``
+        column (:mod:`mcda.ingest.items`): label passes with bounded memory, then one pass per
+        group of datasets whose scores fit in ``rows_in_memory`` values.
     overwrite : bool
         Replace an existing ``path`` (refused otherwise, as :func:`mcda.store.to_zarr` does).
     work_dir : str or Path, optional
@@ -1501,7 +1538,7 @@ _COMMON_DOC = """
 
 def parquet_to_zarr(parquet, path, *, metric=None, direction=None, chunk_datasets: int = 1_000_000,
                     columns: dict | None = None, rows_in_memory: int = 2_000_000, work_dir=None,
-                    overwrite: bool = False, scale=None):
+                    overwrite: bool = False, scale=None, chunk_items: int = 100_000):
     """Turn a tidy Parquet file of scores into a Zarr cube, streaming, rows in any order.
 
     Parameters
@@ -1512,6 +1549,12 @@ def parquet_to_zarr(parquet, path, *, metric=None, direction=None, chunk_dataset
         numeric type (or text holding numbers).
     """
     chunk_datasets, rows_in_memory, cols = _checked(chunk_datasets, rows_in_memory, columns)
+    roles = _item_roles("Parquet", parquet, cols)
+    if roles is not None:
+        from mcda.ingest.items import items_to_zarr
+
+        return items_to_zarr("Parquet", parquet, path, cols=roles, metric=metric, direction=direction,
+                             chunk_items=chunk_items, rows_in_memory=rows_in_memory, overwrite=overwrite, scale=scale)
     source = _ParquetSource(parquet, cols, max(1, rows_in_memory // 4))
     return _ingest(source, path, metric=metric, direction=direction, chunk_datasets=chunk_datasets,
                    rows_in_memory=rows_in_memory, work_dir=work_dir, overwrite=overwrite, scale=scale)
@@ -1519,7 +1562,7 @@ def parquet_to_zarr(parquet, path, *, metric=None, direction=None, chunk_dataset
 
 def csv_to_zarr(csv, path, *, metric=None, direction=None, chunk_datasets: int = 1_000_000,
                 columns: dict | None = None, rows_in_memory: int = 2_000_000, work_dir=None, delimiter: str = ",",
-                overwrite: bool = False, scale=None):
+                overwrite: bool = False, scale=None, chunk_items: int = 100_000):
     """Turn a tidy CSV file of scores into a Zarr cube, streaming, rows in any order.
 
     Parameters
@@ -1536,6 +1579,12 @@ def csv_to_zarr(csv, path, *, metric=None, direction=None, chunk_datasets: int =
     if not isinstance(delimiter, str) or len(delimiter) != 1:
         raise McdaArgumentError(f"`delimiter` must be one character; got {delimiter!r}",
                                 argument="delimiter", value=delimiter)
+    roles = _item_roles("CSV", csv, cols, delimiter)
+    if roles is not None:
+        from mcda.ingest.items import items_to_zarr
+
+        return items_to_zarr("CSV", csv, path, cols=roles, metric=metric, direction=direction, chunk_items=chunk_items,
+                             rows_in_memory=rows_in_memory, overwrite=overwrite, scale=scale, delimiter=delimiter)
     source = _CsvSource(csv, cols, max(1, rows_in_memory // 4), delimiter)
     return _ingest(source, path, metric=metric, direction=direction, chunk_datasets=chunk_datasets,
                    rows_in_memory=rows_in_memory, work_dir=work_dir, overwrite=overwrite, scale=scale)
