@@ -131,3 +131,19 @@ def test_resampling_on_the_store_equals_the_in_memory_cube(tmp_path):
         from_store = mcda.paired_permutation_test(lazy, n_resamples=199, rng=3).table
         from_memory = mcda.paired_permutation_test(in_memory, n_resamples=199, rng=3).table
     pd.testing.assert_frame_equal(from_store, from_memory)
+
+
+def test_item_means_and_paired_items_on_the_store_equal_the_in_memory_cube(tmp_path):
+    # chunks of 18 items cut clusters of 4: the block-wise sums must regroup them
+    rows = _rows(seed=7)
+    rows.to_parquet(tmp_path / "items.parquet", index=False)
+    lazy = store.parquet_to_zarr(tmp_path / "items.parquet", tmp_path / "items.zarr", metric="exact_match",
+                                 chunk_items=18)
+    assert store.is_lazy(lazy) and lazy.chunks[2][0] == 18
+    in_memory = mcda.score_cube(_reference(rows), metric="exact_match")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mcda.MissingDataWarning)
+        for function in (mcda.item_means, mcda.paired_items):
+            from_store, from_memory = function(lazy), function(in_memory)
+            assert from_store.clustered and from_memory.clustered
+            pd.testing.assert_frame_equal(from_store.table, from_memory.table, check_exact=False, rtol=1e-12)

@@ -1430,8 +1430,9 @@ def _item_roles(kind: str, path, cols: dict, delimiter: str = ",") -> dict | Non
         return None  # the source names the missing file
     names = file_columns(kind, path, delimiter)
     roles = dict(cols)
+    taken = set(cols.values())  # a column `columns` gives another role (an "item" column read as datasets)
     for role in ("item", "cluster", "sample"):
-        if role not in roles and role in names:
+        if role not in roles and role in names and role not in taken:
             roles[role] = role
     if "item" not in roles:
         extra = [r for r in ("cluster", "sample") if r in cols]
