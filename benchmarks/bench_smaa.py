@@ -17,7 +17,9 @@ Two ratios per size, R's seconds over mcda's:
 - ``whole call``: ``mcda.smaa`` end to end, which also draws the bootstrap resamples and the
   weights, normalises, and streams in blocks (R is handed its draws ready-made).
 
-The rank counts must agree exactly (checked here as in tests/test_smaa.py). Times are the
+The rank counts must agree exactly (checked here as in tests/test_smaa.py), except through a
+draw in which two methods' values lie within mcda's tie tolerance (1e-9): mcda ties them, R's
+exact comparison does not (rare; the benchmark prints how many such draws there were). Times are the
 best of ``--repeats`` runs for mcda; R runs once per size.
 """
 
@@ -68,6 +70,13 @@ def kernels(meas, weights):
     return counts
 
 
+def near_ties(meas, weights) -> int:
+    """Draws in which two methods' values lie within mcda's tie tolerance (R ranks them apart)."""
+    values = np.einsum("nkm,nm->nk", meas, np.broadcast_to(weights, (meas.shape[0], meas.shape[2])))
+    gaps = np.diff(np.sort(values, axis=1), axis=1)
+    return int((gaps <= smaa_module._TOL).any(axis=1).sum())
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
@@ -76,7 +85,7 @@ def main():
     sizes = [tuple(int(v) for v in s.split("x")) for s in args.sizes.split(",")]
     work = Path(tempfile.mkdtemp(prefix="bench_smaa_"))
     install_r_smaa("Rscript", work / "library")
-    rows = []
+    rows, agreement = [], []
     for k, m, n_draws in sizes:
         cube = make_cube(k, m)
         name = f"s{k}x{m}x{n_draws}"
@@ -94,8 +103,15 @@ def main():
             raise SystemExit(done.stderr)
         r_ranks, r_cf = (float(x) for x in (work / f"{name}.seconds").read_text().split())
         r_counts = np.loadtxt(work / f"{name}.counts", ndmin=2)
-        assert np.array_equal(counts, r_counts) and np.array_equal(np.round(res.rank_acceptability.to_numpy()
-                                                                            * n_draws), r_counts)
+        assert np.array_equal(np.round(res.rank_acceptability.to_numpy() * n_draws), counts)
+        near = near_ties(meas, weights)
+        # mcda ties values closer than its tolerance (they share the better rank), R compares them exactly: the
+        # counts may differ only through the draws that hold such a pair
+        assert np.array_equal(counts, r_counts) or near > 0, "rank counts differ from R's without a near tie"
+        agreement.append(f"{k} x {m} x {n_draws:,}: rank counts "
+                         + ("identical" if np.array_equal(counts, r_counts) else
+                            f"differ by {int(np.abs(counts - r_counts).sum())} in total, through {near} draw(s) with "
+                            f"two values within {smaa_module._TOL:g}"))
         r_total = r_ranks + r_cf
         rows.append((f"{k} methods x {m} criteria x {n_draws:,} draws", r_total, t_kernels, t_call))
     print("SMAA-2: rank acceptabilities, central weights and confidence factors on the same draws")
@@ -105,6 +121,9 @@ def main():
     for label, r_total, t_kernels, t_call in rows:
         print(f"{label:<40} {r_total:>8.3f}s {t_kernels:>12.3f}s {r_total / t_kernels:>6.1f}x | "
               f"{t_call:>9.3f}s {r_total / t_call:>6.1f}x")
+    print("agreement with R on the same draws:")
+    for line in agreement:
+        print("  " + line)
 
 
 if __name__ == "__main__":
