@@ -123,6 +123,7 @@ _EXPORTS: dict[str, str] = {
     # confidence sets for ranks
     "rank_confidence_sets": "stats.rank_sets",
     "rank_confidence_sets_from_estimates": "stats.rank_sets",
+    "rank_confidence_sets_over_items": "stats.rank_sets",
     "RankConfidenceSets": "stats.rank_sets",
     # over items
     "item_means": "stats.items",

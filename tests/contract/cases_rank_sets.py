@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 import mcda
+from tests.contract.cases_items import _items
 from tests.contract.harness import Case
 
 _BAD = [({"confidence_level": 1.5}, ValueError, "`confidence_level`"),
@@ -44,4 +45,9 @@ CASES = [
     Case(name="rank_confidence_sets_from_estimates", call=_from_estimates, n_methods=5,
          fields=("estimates", "covariance", "rank_low", "rank_high", "best_set"), flip_columns=("estimate",),
          bad_inputs=_BAD + [({"direction": "up"}, ValueError, "`direction` must be one of")]),
+    Case(name="rank_confidence_sets_over_items", prepare=_items(False), n_datasets=18, n_methods=5,
+         call=lambda cube, **kwargs: mcda.rank_confidence_sets_over_items(cube, **({"n_resamples": 400, "rng": 0}
+                                                                                 | kwargs)),
+         fields=("estimates", "covariance", "rank_low", "rank_high", "best_set", "n_items", "n_clusters"),
+         flip_columns=("estimate",), bad_inputs=_BAD),
 ]

@@ -31,11 +31,14 @@ from mcda.data.checks import cube_direction, cube_metric
 from mcda.data.design import missing_policy, warn_dropped_datasets, warn_excluded
 from mcda.stats._shared.ranks import _ranks_of, prepare_across
 
-__all__ = ["RankConfidenceSets", "rank_confidence_sets", "rank_confidence_sets_from_estimates"]
+__all__ = ["RankConfidenceSets", "rank_confidence_sets", "rank_confidence_sets_from_estimates",
+           "rank_confidence_sets_over_items"]
+# per-item means read the item cube through the items family's one reading of it
+__composes__ = ("items",)
 
 ESTIMATES = ("mean_rank", "mean")
 #: Each ``estimate`` in words, as summaries and sentences print it.
-ESTIMATE_WORDS = {"mean_rank": "mean rank", "mean": "mean score", "given": "estimate"}
+ESTIMATE_WORDS = {"mean_rank": "mean rank", "mean": "mean score", "given": "estimate", "item_mean": "mean score"}
 _DIRECTIONS = ("higher_is_better", "lower_is_better")
 
 
@@ -64,7 +67,8 @@ class RankConfidenceSets(Result):
         The methods that may be the best: a set containing every best method with probability
         at least ``confidence_level`` (:meth:`top` with τ = 1).
     estimate : str
-        What ranks the methods: "mean_rank", "mean" (score over the datasets) or "given"
+        What ranks the methods: "mean_rank", "mean" (score over the datasets), "item_mean" (score
+        over the items of one test set, :func:`rank_confidence_sets_over_items`) or "given"
         (:func:`rank_confidence_sets_from_estimates`).
     direction : str
         "higher_is_better" or "lower_is_better": which estimates rank first.
@@ -83,6 +87,9 @@ class RankConfidenceSets(Result):
     excluded : dict
         Methods (or datasets) left out for missing results, with what they lack.
     metric : str or None
+    n_items, n_clusters : int or None
+        Over items: the items every method has a score on, and the clusters they fall in (None
+        without clusters, and for the other estimates).
     """
 
     estimates: pd.Series
@@ -104,6 +111,8 @@ class RankConfidenceSets(Result):
     n_methods: int
     excluded: dict = field(default_factory=dict)
     metric: str | None = None
+    n_items: int | None = None
+    n_clusters: int | None = None
 
     def top(self, tau: int) -> tuple:
         """The methods that may be among the ``tau`` best: a set containing every method whose true rank is
@@ -144,6 +153,8 @@ class RankConfidenceSets(Result):
     def what(self) -> str:
         """The estimate in words ("mean rank over 14 datasets")."""
         over = f" over {self.n_datasets} datasets" if self.n_datasets is not None else ""
+        if self.n_items is not None:
+            over = f" over {self.n_items} items" + (f" in {self.n_clusters} clusters" if self.n_clusters else "")
         return ESTIMATE_WORDS[self.estimate] + over
 
     def summary(self) -> str:
@@ -266,7 +277,7 @@ def _check_options(confidence_level, n_resamples, simultaneous, stepdown, rng):
 
 
 def _result(methods, values, covariance, *, direction, estimate, level, n_resamples, simultaneous, stepdown,
-            gen, n_datasets, excluded, metric) -> RankConfidenceSets:
+            gen, n_datasets, excluded, metric, n_items=None, n_clusters=None) -> RankConfidenceSets:
     from mcda._core.options import check_count_allocation
 
     k = len(methods)
@@ -287,7 +298,7 @@ def _result(methods, values, covariance, *, direction, estimate, level, n_resamp
         best_set=tuple(methods[j] for j in np.lexsort((theta * -1.0, ranks)) if low_simultaneous[j] == 1),
         estimate=estimate, direction=direction, simultaneous=simultaneous, stepdown=stepdown,
         confidence_level=level, n_resamples=n_resamples, critical_values=critical, n_datasets=n_datasets,
-        n_methods=k, excluded=excluded, metric=metric)
+        n_methods=k, excluded=excluded, metric=metric, n_items=n_items, n_clusters=n_clusters)
 
 
 def rank_confidence_sets_from_estimates(estimates, covariance, direction: str = "higher_is_better", *,
@@ -507,3 +518,117 @@ def rank_confidence_sets(scores, direction=None, *, estimate: str = "mean_rank",
                    estimate=estimate, level=level, n_resamples=n_resamples, simultaneous=simultaneous,
                    stepdown=stepdown, gen=gen, n_datasets=int(n), excluded=prep.excluded,
                    metric=cube_metric(prep.cube))
+
+
+# --------------------------------------------------------------------------- from the items of one test set
+
+def item_covariance(values: np.ndarray, clusters: np.ndarray | None) -> np.ndarray:
+    """The cluster-robust (CR1) covariance of the per-method means of ``values`` (items × methods).
+
+    ``G/(G − 1) · Σ_g S_g S_gᵀ / n²`` with S_g the sum over cluster g's items of the deviations
+    from the means (G clusters, n items); without clusters every item is its own cluster, which
+    gives the sample covariance over n (numpy's ``cov / n``). The variance of one mean is the
+    items family's :func:`mcda.stats.items.means.cluster_variance`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.array([[1.0, 0.0], [0.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    >>> bool(np.allclose(item_covariance(x, None), np.cov(x, rowvar=False) / 4))
+    True
+    """
+    n = values.shape[0]
+    centred = values - values.mean(axis=0)
+    if clusters is None:
+        sums, g = centred, n
+    else:
+        codes, g = np.unique(clusters, return_inverse=True)[1], int(np.unique(clusters).size)
+        sums = np.zeros((g, values.shape[1]))
+        np.add.at(sums, codes, centred)
+    return g / (g - 1.0) * (sums.T @ sums) / (n * n)
+
+
+@states_scale
+def rank_confidence_sets_over_items(scores, direction=None, *, simultaneous: bool = True,
+                                    confidence_level: float = 0.95, n_resamples: int = 1000, stepdown: bool = True,
+                                    rng=None, metric=None, method_names=None) -> RankConfidenceSets:
+    """Confidence sets for each method's rank on one test set, from its per-item mean scores.
+
+    Parameters
+    ----------
+    scores : an item cube (:func:`mcda.score_cube` of a table with an item column)
+        One dataset (test set), one score per (method, item); a ``cluster`` coordinate on
+        ``item`` (passages, prompts of one template, …) makes the covariance cluster-robust.
+    direction : {"higher_is_better", "lower_is_better"}, optional
+    simultaneous, confidence_level, n_resamples, stepdown, rng
+        As in :func:`rank_confidence_sets`.
+    metric, method_names : optional
+        As in :func:`mcda.score_cube`.
+
+    Returns
+    -------
+    RankConfidenceSets
+        With ``estimate="item_mean"``, ``n_items`` and ``n_clusters``; ``estimates`` are the
+        mean scores in the metric's own units.
+
+    Raises
+    ------
+    ValueError
+        Scores without an ``item`` dim, with several datasets or a ``sample`` dim, fewer than 2
+        items (or clusters) every method has a score on, and bad options.
+
+    Warns
+    -----
+    MissingDataWarning
+        When items some method lacks are left out (the covariance needs every method on the
+        same items).
+
+    Notes
+    -----
+    The estimates are the methods' mean scores over the items every method has, and their
+    covariance :func:`item_covariance` (CR1: G/(G − 1) times the outer products of the
+    clusters' summed deviations, over n²). The sets are then those of
+    :func:`rank_confidence_sets_from_estimates`; the guarantee is asymptotic in the number of
+    clusters (items, without clusters).
+
+    Examples
+    --------
+    >>> import numpy as np, xarray as xr, mcda
+    >>> gen = np.random.default_rng(0)
+    >>> correct = (gen.uniform(size=(1, 3, 400)) < np.array([0.6, 0.7, 0.9])[None, :, None]).astype(float)
+    >>> cube = mcda.score_cube(xr.DataArray(correct, dims=("dataset", "method", "item"),
+    ...                                      coords={"dataset": ["test"], "method": ["a", "b", "c"],
+    ...                                              "item": np.arange(400)}), metric="accuracy")
+    >>> res = mcda.rank_confidence_sets_over_items(cube, rng=0)
+    >>> res.best_set, res.what
+    (('c',), 'mean score over 400 items')
+    """
+    from mcda._core.validation import MissingDataWarning, warn
+    from mcda.stats.items.design import prepare_items
+
+    level, n_resamples, simultaneous, stepdown, gen = _check_options(confidence_level, n_resamples, simultaneous,
+                                                                     stepdown, rng)
+    design = prepare_items(scores, direction, metric=metric, method_names=method_names,
+                           what="rank_confidence_sets_over_items")
+    if len(design.datasets) != 1 or design.has_samples:
+        raise McdaArgumentError(f"rank_confidence_sets_over_items ranks the methods on one test set from one score per "
+                                f"(method, item); got {len(design.datasets)} datasets"
+                                + (" and a 'sample' dim" if design.has_samples else "")
+                                + ": select one dataset (mcda.select) and reduce the samples first.",
+                                argument="scores")
+    values = np.asarray(design.cube.values, dtype=float)[0].T          # items × methods
+    complete = ~np.isnan(values).any(axis=1)
+    clusters = None if design.clusters is None else design.clusters[complete]
+    if not complete.all():
+        warn(f"{int((~complete).sum())} of {complete.size} items lack a score for some method and are left out of "
+             "the rank confidence sets (the covariance needs every method on the same items)", MissingDataWarning)
+    values = values[complete]
+    n_groups = values.shape[0] if clusters is None else int(np.unique(clusters).size)
+    if n_groups < 2 or len(design.methods) < 2:
+        raise McdaArgumentError(f"rank_confidence_sets_over_items needs 2 methods on at least 2 items (clusters) they "
+                                f"all have; got {len(design.methods)} methods and {n_groups}.", argument="scores")
+    return _result(list(design.methods), values.mean(axis=0), item_covariance(values, clusters),
+                   direction=design.direction, estimate="item_mean", level=level, n_resamples=n_resamples,
+                   simultaneous=simultaneous, stepdown=stepdown, gen=gen, n_datasets=None, excluded={},
+                   metric=design.metric, n_items=int(values.shape[0]),
+                   n_clusters=None if clusters is None else n_groups)
