@@ -127,8 +127,10 @@ def _scores_functions():
 @pytest.mark.parametrize("name,function,params", list(_scores_functions()), ids=lambda v: v if isinstance(v, str) else "")
 def test_a_hint_names_only_arguments_of_the_function_called(name, function, params):
     # friedman_test on an incomplete cube said "Try `policy='datasets'`", an argument it does not take
-    extra = {"control": "a"} if "control" in params and inspect.signature(function).parameters[
-        "control"].default is inspect.Parameter.empty else {}
+    # the required keyword-only arguments get a valid value (items_needed's `difference`: the effect to detect)
+    required = {"control": "a", "difference": 0.05}
+    extra = {k: v for k, v in required.items() if k in params and inspect.signature(function).parameters[
+        k].default is inspect.Parameter.empty}
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", mcda.McdaWarning)

@@ -37,7 +37,7 @@ def _paired(test):
     return call
 
 
-_INTERVALS = {"ci_low": "ci_high", "wilson_low": "wilson_high", "exact_low": "exact_high"}
+_INTERVALS = {"ci_low": "ci_high", "naive_ci_low": "naive_ci_high", "wilson_low": "wilson_high", "exact_low": "exact_high"}
 _PAIR = dict(method_columns=("method_a", "method_b"), pair_columns=("method_a", "method_b"), n_methods=5,
              ignore_columns=("reason", "superior"), n_datasets=18, pvalue_columns=("p_raw", "p_adjusted"),
              swap_columns={"mean_a": "mean_b", "n_a_only": "n_b_only", "ci_low": "ci_high"},

@@ -215,12 +215,20 @@ def build_parser() -> argparse.ArgumentParser:
     for role in ("dataset", "method", "score", "seed"):
         compare.add_argument(f"--{role}-column", metavar="NAME", help=f"the {role} column of a tidy file "
                                                                       f"(default: {role})")
+    compare.add_argument("--item-column", metavar="NAME",
+                         help="the item column of a tidy file of per-item scores (default: a column named item, "
+                              "question, example, prompt or id, when the other columns repeat without it): the "
+                              "scores become an item cube and the analysis starts over the items of each test set")
+    compare.add_argument("--cluster-column", metavar="NAME",
+                         help="the column grouping the items (a passage, a repository, a task), one value per item: "
+                              "the item intervals and paired tests become cluster-robust (default: cluster)")
     compare.add_argument("--figures", type=_figure_choice, default=("auto",), metavar="NAMES",
                          help="which figures to write (PNG and PDF): auto, all, none, or a comma-separated list of "
                               f"{', '.join(FIGURES)}. {FIGURES_RULE[0].upper() + FIGURES_RULE[1:]}; all writes every "
                               "figure that applies to the data (default: auto). " + ORDER_RULE[0].upper() + ORDER_RULE[1:] + ". A figure taller than a page is "
                               "written one file per page (forest.png, forest_page2.png, ...): critical_difference, "
-                              "forest, pairwise, learning_curves and shrinkage_top_pair")
+                              "forest, pairwise, learning_curves, shrinkage_top_pair and the item figures (the pages "
+                              "of each test set in turn)")
     compare.add_argument("--cd-width", choices=("auto", "column", "page"), default="auto",
                          help="width of the critical-difference diagram: a column (3.35 in) or a page (7 in); "
                               "auto takes the column when the whole diagram fits one page there with every "
@@ -319,7 +327,8 @@ def _load(args):
         return cube, args.example
     if not args.scores:
         raise CliError("give a CSV of scores (mcda compare SCORES.csv) or --example demsar2006|duo2018")
-    columns = {role: getattr(args, f"{role}_column") for role in ("dataset", "method", "score", "seed")
+    columns = {role: getattr(args, f"{role}_column") for role in ("dataset", "method", "score", "seed", "item",
+                                                                  "cluster")
                if getattr(args, f"{role}_column")}
     return read_scores(args.scores, columns=columns, metric=args.metric, transpose=args.transpose), \
         Path(args.scores).name
@@ -328,7 +337,10 @@ def _load(args):
 #: Every figure ``mcda compare`` can write, in the order it writes them (``--figures`` names).
 FIGURES = ("critical_difference", "superiority", "relation", "posterior_bars", "signed_rank_bars",
            "posterior_top_pair", "rank_stability", "forest", "pairwise", "learning_curves", "rank_distribution",
-           "shrinkage_top_pair", "hierarchical_top_pair", "rank_acceptability", "central_weights")
+           "shrinkage_top_pair", "hierarchical_top_pair", "rank_acceptability", "central_weights",
+           "item_intervals", "item_forest", "item_matrix")
+#: The figures over items (per-item scores); with one test set they are the only figures that apply.
+ITEM_FIGURES = ("item_intervals", "item_forest", "item_matrix")
 #: Beyond this many methods the per-dataset k x k panels of ``pairwise`` are not written by default.
 PAIRWISE_PANELS_MAX = 12
 #: Beyond this many methods the posterior and signed-rank bars (a grid of P(row better) beyond
@@ -351,6 +363,8 @@ ORDER_RULE = ("every figure and scores.tex sort and number the methods in one or
 def run_order(report) -> list:
     """The one order of the methods in every figure of a run (:data:`ORDER_RULE`)."""
     methods = [str(m) for m in report.methods]
+    if _one_test_set(report):  # no ranking across datasets: the leaderboard of the one test set
+        return [str(m) for m in report.item_leaderboard().to_frame()["method"]]
     try:
         if report.compare_not_applicable():
             return methods
@@ -417,7 +431,19 @@ def _figure_plan(report) -> dict:
                               f"{FOREST_PAGES_MAX}")
     if not getattr(report, "has_criteria", False):  # a report of one metric
         plan["rank_acceptability"] = plan["central_weights"] = "needs several metrics (a metric column)"
+    _item_figure_plan(report, plan)
     return plan
+
+
+def _item_figure_plan(report, plan: dict) -> None:
+    """The figures over items apply to per-item scores only; on one test set the across-dataset ones do not."""
+    if not getattr(report, "has_items", False):
+        for name in ITEM_FIGURES:
+            plan[name] = "needs per-item scores (an item column)"
+    elif len(report.datasets) < 2:
+        for name in plan:
+            if name not in ITEM_FIGURES:
+                plan[name] = "needs 2 or more datasets (these are per-item scores of one test set)"
 
 
 def _figures(report, out_dir: Path, stdout, chosen=("auto",), jobs=1, cd_width="auto") -> list[str]:
@@ -460,7 +486,10 @@ def _figures(report, out_dir: Path, stdout, chosen=("auto",), jobs=1, cd_width="
              "shrinkage_top_pair": lambda: report.plot_shrinkage(top_pair()),
              "hierarchical_top_pair": hierarchical,
              "rank_acceptability": lambda: report.plot_rank_acceptability(order=order),
-             "central_weights": lambda: report.plot_central_weights(order=order)}
+             "central_weights": lambda: report.plot_central_weights(order=order),
+             "item_intervals": lambda: report.plot_item_intervals(),
+             "item_forest": lambda: report.plot_item_forest(),
+             "item_matrix": lambda: report.plot_item_matrix()}
     plan = _figure_plan(report)
     if chosen in (("auto",), ("all",)):
         everything = chosen == ("all",)
@@ -479,7 +508,10 @@ def _figures(report, out_dir: Path, stdout, chosen=("auto",), jobs=1, cd_width="
              "forest": lambda page: report.plot_forest(page=page),  # datasets beyond a page: further files
              "pairwise": lambda page: report.plot_pairwise(page=page),
              "learning_curves": lambda page: report.plot_learning_curves(page=page),
-             "shrinkage_top_pair": lambda page: report.plot_shrinkage(top_pair(), page=page)}
+             "shrinkage_top_pair": lambda page: report.plot_shrinkage(top_pair(), page=page),
+             "item_intervals": lambda page: report.plot_item_intervals(page=page),  # each test set's pages in turn
+             "item_forest": lambda page: report.plot_item_forest(page=page),
+             "item_matrix": lambda page: report.plot_item_matrix(page=page)}
     jobs = _jobs_for(jobs, wanted)
     # A figure is a few thousand objects in reference cycles (artists, transforms, the figure):
     # the collector's youngest generation, at 700 allocations, ran about a thousand times and its
@@ -633,7 +665,10 @@ def _figures_parallel(report, out_dir, stdout, wanted, draws, paged, top_pair, j
                                                report._posterior_pair(tuple(report.bayesian().order[:2]), {})),
                 "rank_stability": lambda: report.rank_stability(), "rank_distribution": lambda: report.plackett_luce(),
                 "shrinkage_top_pair": lambda: top_pair(), "hierarchical_top_pair": lambda: top_pair(),
-                "rank_acceptability": lambda: report.smaa(), "central_weights": lambda: report.smaa()}
+                "rank_acceptability": lambda: report.smaa(), "central_weights": lambda: report.smaa(),
+                "item_intervals": lambda: (report.item_means(), report.item_leaderboard()),
+                "item_forest": lambda: report.item_pairs(control=report.item_control()),
+                "item_matrix": lambda: report.item_leaderboard()}
     tasks = []
     for name in wanted:
         try:
@@ -917,7 +952,8 @@ def _compare(args, stdout) -> int:
             written.append(str(bundle))
             report.to_latex(stage / "scores.tex", order=run_order(report))  # the figures' order and keys
             written.append(str(stage / "scores.tex"))
-            if not report.compare_not_applicable():  # else the overview said why
+            written += _item_tables(report, stage, args.control)
+            if not _one_test_set(report) and not report.compare_not_applicable():  # else the overview said why
                 comparison_to_latex(report.compare(), stage / "comparison.tex")
                 written.append(str(stage / "comparison.tex"))
             unwritten = []   # tables too long to read (mcda.export.PAIRWISE_MAX_ROWS): said, not written
@@ -957,9 +993,29 @@ def _compare(args, stdout) -> int:
     return 0
 
 
+def _one_test_set(report) -> bool:
+    """Per-item scores of one test set: the across-dataset views do not apply (the overview says so)."""
+    return getattr(report, "has_items", False) and len(report.datasets) < 2
+
+
+def _item_tables(report, stage: Path, control) -> list[str]:
+    """With per-item scores: the leaderboard and the paired table over items (and against --control)."""
+    if not getattr(report, "has_items", False):
+        return []
+    from mcda.present.latex import item_leaderboard_to_latex, item_pairs_to_latex
+
+    item_leaderboard_to_latex(report.item_leaderboard(), stage / "items_leaderboard.tex")
+    item_pairs_to_latex(report.item_pairs(), stage / "items_pairs.tex")
+    written = [str(stage / "items_leaderboard.tex"), str(stage / "items_pairs.tex")]
+    if control is not None:
+        item_pairs_to_latex(report.item_pairs(control=control), stage / "items_pairs_control.tex")
+        written.append(str(stage / "items_pairs_control.tex"))
+    return written
+
+
 def _missing_ways(report, missing: str) -> str:
     """With --missing methods, the flags that would keep the methods the across-dataset ranking left out."""
-    if missing != "methods":
+    if missing != "methods" or _one_test_set(report):
         return ""
     try:
         excluded = {} if report.compare_not_applicable() else report.compare().excluded

@@ -651,6 +651,8 @@ class Report:
     def _across(self, overrides: dict | None = None) -> xr.DataArray:
         overrides = overrides or {}
         cube = self._selected(overrides)
+        if "item" in cube.dims:  # over items: the one explicit step to a dataset cube (mcda.reduce_items)
+            return self._items_reduced(cube, self._resolve(overrides, _CUBE_SETTINGS).values())
         if "seed" not in cube.dims:
             return cube
         how = self._resolve(overrides, ("seed_reduction",))["seed_reduction"]
@@ -750,8 +752,8 @@ class Report:
         return out
 
     def missing_cells(self, **overrides) -> pd.DataFrame:
-        """The (dataset, method) cells with no result after epoch selection."""
-        return missing_cells(self._selected(overrides))
+        """The (dataset, method) cells with no result after epoch selection (over items: no item at all)."""
+        return missing_cells(self._across(overrides) if self.has_items else self._selected(overrides))
 
     # ------------------------------------------------------------------ caching
 
@@ -1436,7 +1438,8 @@ class Report:
 
         if confidence_level is not None:
             overrides = overrides | {"confidence_level": confidence_level}
-        source = self.summary(**overrides) if self.has_seeds else self._selected(overrides)
+        source = (self.summary(**overrides) if self.has_seeds else
+                  self._across(overrides) if self.has_items else self._selected(overrides))
         return scores_to_latex(source, path, bold_best=bold_best, digits=digits, caption=caption, label=label,
                                direction=self.direction, metric=self.metric_name(long=True),
                                scale=self._raw.attrs.get("scale") or None, order=order)
@@ -1601,6 +1604,8 @@ class Report:
                     "n_seeds)" if n_short else "")
             seeds = (f"{full} seeds per cell (reduced by their {self._settings['seed_reduction']} across datasets"
                      f"{lost})")
+        elif "item" in cube.dims:
+            seeds = self._items_header()
         else:
             seeds = "one score per dataset and method (no seeds)"
         scale = self._raw.attrs.get("scale")
@@ -1620,6 +1625,10 @@ class Report:
             rules = self.selected_epochs()["rule"].value_counts()
             runs = ", ".join(f"{n} runs {r}" for r, n in rules.items())
             lines.append(f"epochs: {self.epoch_selection} ({runs})")
+        if self.has_items:  # the level the scores are at comes first; the across-dataset views read its means
+            lines += self._items_text(max_pairs)
+            if len(self.datasets) < 2:
+                return "\n".join(lines)
 
         why_not = self.compare_not_applicable()
         comparison = None if why_not else self.compare()
@@ -1796,6 +1805,124 @@ class Report:
                          f"in the metric's units; the rope is {self.rope_value():g}")
         return "\n".join(lines)
 
+
+    # ------------------------------------------------------------------ over items
+
+    @property
+    def has_items(self) -> bool:
+        """Whether the scores are per item (an ``item`` dim): then the items section (:meth:`item_leaderboard`,
+        :meth:`item_pairs`, :meth:`item_omnibus`) leads, and the across-dataset views read :func:`mcda.reduce_items`."""
+        return "item" in self._raw.dims
+
+    def _require_items(self, view: str):
+        if not self.has_items:
+            raise McdaArgumentError(f"report.{view}() compares methods over the items of a test set, and these scores "
+                                    "have no `item` dim (one score per run); give per-item scores (a tidy file with an "
+                                    "item column, or a cube with an `item` dim)", argument="scores")
+
+    def _item_settings(self, overrides: dict) -> dict:
+        return self._resolve(overrides, _CUBE_SETTINGS + ("alpha", "confidence_level", "adjust"))
+
+    def item_means(self, **overrides):
+        """Each method's mean item score per dataset with its CLT and cluster-robust standard errors and intervals
+        (:func:`mcda.item_means`) at the report's ``confidence_level``."""
+        from mcda.stats.items import item_means
+
+        self._require_items("item_means")
+        s = self._item_settings(overrides)
+        return self._cached(("item_means", s), lambda: item_means(self._selected(s),
+                                                                  confidence_level=s["confidence_level"]))
+
+    def item_pairs(self, *, control: str | None = None, test: str = "paired-items-t", power: float = 0.8,
+                   **overrides):
+        """Every pair of methods (or every method against ``control``) on the items both have (:func:`mcda.paired_items`):
+        the report's ``alpha``, ``confidence_level`` and ``adjust`` (Holm by default) over the pairs of each dataset."""
+        from mcda.stats.items import paired_items
+
+        self._require_items("item_pairs")
+        s = self._item_settings(overrides)
+        if control is not None:
+            control = check_control(control, self.methods)
+        return self._cached(("item_pairs", s, control, test, power), lambda: paired_items(
+            self._selected(s), test=test, adjust=s["adjust"], control=control, alpha=s["alpha"],
+            confidence_level=s["confidence_level"], power=power))
+
+    def item_omnibus(self, *, test: str | None = None, **overrides):
+        """Cochran's Q (0/1 scores) or the Friedman test over items per dataset (:func:`mcda.item_omnibus`)."""
+        from mcda.stats.items import item_omnibus
+
+        self._require_items("item_omnibus")
+        s = self._item_settings(overrides)
+        return self._cached(("item_omnibus", s, test), lambda: item_omnibus(self._selected(s), test=test,
+                                                                            alpha=s["alpha"]))
+
+    def item_leaderboard(self, *, test: str = "paired-items-t", **overrides):
+        """The methods of each dataset sorted by mean item score with intervals and tie groups
+        (:func:`mcda.item_leaderboard`), the report's ``alpha``, ``confidence_level`` and ``adjust``."""
+        from mcda.stats.items import item_leaderboard
+
+        self._require_items("item_leaderboard")
+        s = self._item_settings(overrides)
+        return self._cached(("item_leaderboard", s, test), lambda: item_leaderboard(
+            self._selected(s), test=test, adjust=s["adjust"], alpha=s["alpha"],
+            confidence_level=s["confidence_level"]))
+
+    def item_control(self) -> str:
+        """The method the paired forest compares with: the report's ``control``, else the best of the first
+        dataset's leaderboard."""
+        if self.control is not None:
+            return self.control
+        board = self.item_leaderboard().to_frame()
+        return str(board["method"].iloc[0])
+
+    def _board_order(self, settings: dict) -> dict:
+        """dataset -> the methods in the leaderboard's order (best first): every per-model figure's rows."""
+        board = self.item_leaderboard(**settings).to_frame()
+        return {d: list(block["method"]) for d, block in board.groupby("dataset", sort=False)}
+
+    def plot_item_intervals(self, **kwargs):
+        """:func:`mcda.plots.plot_item_intervals` of :meth:`item_means`, the models in the leaderboard's order."""
+        settings, rest = self._split(kwargs)
+        rest.setdefault("order", self._board_order(settings))
+        return self._plot("plot_item_intervals", self.item_means(**settings), rest)
+
+    def plot_item_forest(self, *, control: str | None = None, **kwargs):
+        """:func:`mcda.plots.plot_item_forest` of :meth:`item_pairs` against ``control`` (default :meth:`item_control`),
+        the models in the leaderboard's order."""
+        control = control if control is not None else self.item_control()
+        settings, rest = self._split(kwargs)
+        rest.setdefault("order", self._board_order(settings))
+        return self._plot("plot_item_forest", self.item_pairs(control=control, **settings), rest)
+
+    def plot_item_matrix(self, **kwargs):
+        """:func:`mcda.plots.plot_item_matrix` of :meth:`item_leaderboard` (every pair; keywords of both)."""
+        return self._figure("plot_item_matrix", self.item_leaderboard, kwargs)
+
+    def _items_reduced(self, cube: xr.DataArray, key) -> xr.DataArray:
+        """:func:`mcda.reduce_items` of ``cube`` (cached): the cube every across-dataset view of an item report reads."""
+        from mcda.stats.items import reduce_items
+
+        full = ("_items_reduced",) + tuple(key)
+        if full not in self._cache:
+            self._cache[full] = reduce_items(cube)
+        return self._cache[full]
+
+    def _items_header(self) -> str:
+        """The overview's first-line words on per-item scores: items per dataset and their clusters."""
+        cube = self.cube
+        n_items = cube.sizes["item"]
+        words = f"per-item scores ({n_items:,} item labels"
+        if "cluster" in cube.coords:
+            words += f" in {len(pd.unique(np.asarray(cube.coords['cluster'].values))):,} clusters"
+        if "sample" in cube.dims:
+            words += f", {cube.sizes['sample']} samples per item"
+        return words + ")"
+
+    def _items_text(self, max_pairs: int) -> list[str]:
+        """The overview's section over items, from the result objects."""
+        from mcda.present.writeup import items_overview_lines
+
+        return items_overview_lines(self, max_pairs=max_pairs)
 
     def __repr__(self) -> str:
         dims = " × ".join(f"{self._raw.sizes[d]} {d}s" for d in self._raw.dims)

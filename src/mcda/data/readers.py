@@ -890,7 +890,7 @@ def read_scores(path, *, columns: dict | None = None, metric: str | None = None,
     Parameters
     ----------
     path : str or Path
-        A CSV file. **Tidy**: one row per result, columns ``dataset, method, score`` and
+        A CSV file (or a Parquet file, read as the same table). **Tidy**: one row per result, columns ``dataset, method, score`` and
         optionally ``seed, epoch, split, metric``. **Wide**: one row per dataset (first column
         or a ``dataset`` column), one column per method.
     columns : dict, optional
@@ -922,18 +922,21 @@ def read_scores(path, *, columns: dict | None = None, metric: str | None = None,
         raise CliError(f"{source}: no such file")
     if path.is_dir():
         raise CliError(f"{source}: is a directory, not a CSV file")
-    try:
-        frame = pd.read_csv(path, dtype=str, skipinitialspace=True)
-    except pd.errors.EmptyDataError:
-        raise CliError(f"{source}: the file is empty") from None
-    except pd.errors.ParserError as exc:
-        raise CliError(f"{source}: not a readable CSV ({' '.join(str(exc).split())})") from None
-    except UnicodeDecodeError:
-        raise CliError(f"{source}: not a UTF-8 text file") from None
-    try:
-        check_csv_fields(frame, source)
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
+    if path.suffix.lower() in (".parquet", ".pq"):
+        frame = _parquet_as_text(path, source)
+    else:
+        try:
+            frame = pd.read_csv(path, dtype=str, skipinitialspace=True)
+        except pd.errors.EmptyDataError:
+            raise CliError(f"{source}: the file is empty") from None
+        except pd.errors.ParserError as exc:
+            raise CliError(f"{source}: not a readable CSV ({' '.join(str(exc).split())})") from None
+        except UnicodeDecodeError:
+            raise CliError(f"{source}: not a UTF-8 text file") from None
+        try:
+            check_csv_fields(frame, source)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
     frame.columns = [str(c).strip() for c in frame.columns]
     if len(frame.columns) == 1:
         header = str(frame.columns[0])
@@ -974,6 +977,8 @@ def read_scores(path, *, columns: dict | None = None, metric: str | None = None,
                        f"({shown([c for c in frame.columns if c != roles['method']], 4)}) and no dataset or score "
                        "column: a wide table with one row per method. Give --transpose to read its rows as methods "
                        "and its columns as datasets")
+    if "item" not in columns and roles["item"] not in frame.columns:
+        roles["item"] = _csv_item_column(frame, roles, source, notes)
     if roles["method"] in frame.columns:
         if transpose is False:
             raise CliError(f"{source}: --no-transpose applies to a wide file; this one is tidy (its method column "
@@ -985,6 +990,37 @@ def read_scores(path, *, columns: dict | None = None, metric: str | None = None,
         raise CliError(f"{source}: no method column {roles['method']!r}; a tidy file needs one (name it with "
                        "--method-column), a wide file has one column per method")
     return _read_wide(frame, roles["dataset"], source, transpose=transpose)
+
+
+def _parquet_as_text(path: Path, source: str) -> pd.DataFrame:
+    """A Parquet file's table with every cell as text (missing cells NaN), as the CSV reader gives it, so one
+    set of checks (keys, duplicates, numeric scores by row) reads both."""
+    try:
+        table = pd.read_parquet(path)
+    except Exception as exc:  # pyarrow's own errors: the file is not Parquet, or is damaged
+        raise CliError(f"{source}: not a readable Parquet file ({' '.join(str(exc).split())[:200]})") from None
+    out = pd.DataFrame(index=table.index)
+    for name in table.columns:
+        column = table[name]
+        text = column.astype(str).astype(object)
+        text[column.isna().to_numpy()] = np.nan
+        out[str(name)] = text
+    return out
+
+
+def _csv_item_column(frame: pd.DataFrame, roles: dict, source: str, notes: list) -> str:
+    """The item column of a tidy file without one called ``item``: the one column named as in
+    :data:`ITEM_COLUMN_NAMES` (question, example, prompt, id), read as items when the other keys repeat
+    without it (as :func:`mcda.score_cube` reads a table); else ``"item"`` (no item column)."""
+    named = [c for c in frame.columns if str(c).lower() in ITEM_COLUMN_NAMES]
+    keys = [roles[r] for r in ("dataset", "method", "sample", "seed", "epoch", "split", "metric")
+            if roles[r] in frame.columns]
+    if not named or not keys or not frame.duplicated(subset=keys).any():
+        return "item"
+    if len(named) > 1:
+        raise CliError(f"{source}: columns {shown(named)} could each name the items; name it with --item-column")
+    notes.append(f"read as per-item scores with {named[0]!r} as the item column (name another with --item-column)")
+    return named[0]
 
 
 def _read_tidy(frame: pd.DataFrame, roles: dict, source: str, explicit_score: bool,
@@ -1000,7 +1036,7 @@ def _read_tidy(frame: pd.DataFrame, roles: dict, source: str, explicit_score: bo
         raise CliError(f"{source}: no score column {roles['score']!r}{hint}; the columns are "
                        f"{shown(frame.columns, 20)}")
     present = [r for r in _ROLES if roles[r] in frame.columns]
-    keys = [r for r in present if r != "score"]
+    keys = [r for r in present if r not in ("score", "cluster")]  # a cluster labels items; it keys no row
     unused = [c for c in frame.columns if c not in {roles[r] for r in present}]
     notes = []
     if unused:  # runtime, notes, ...: ignored and said; a numeric one can be analysed instead with --metric

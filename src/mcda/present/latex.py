@@ -48,7 +48,8 @@ from mcda._core.validation import check_positive_int
 from mcda.data.cards import DIRECTIONS, better_phrase, higher_is_better
 from mcda.stats.procedures import display_name
 
-__all__ = ["scores_to_latex", "pairwise_to_latex", "comparison_to_latex", "latex_escape", "significance_marker"]
+__all__ = ["scores_to_latex", "pairwise_to_latex", "comparison_to_latex", "item_leaderboard_to_latex", "item_pairs_to_latex",
+           "latex_escape", "significance_marker"]
 
 _SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
              "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
@@ -696,3 +697,98 @@ def comparison_to_latex(result, path=None, *, caption: str | None = None, label:
     header = ["Method", "Mean rank", "Group"]
     size = _fitting_size(_column_widths(header, rows)) or _SIZES[-1]
     return _emit(path, [_float(caption, label, header, rows, "lcc", comments, size[1])])
+
+
+def item_leaderboard_to_latex(result, path=None, *, digits: int = 3, caption: str | None = None,
+                              label: str | None = None) -> str:
+    r"""The leaderboard of each test set over items: rank (tied models share it), mean and interval.
+
+    Parameters
+    ----------
+    result : ItemLeaderboard
+        :func:`mcda.item_leaderboard`'s result.
+    path : str or Path, optional
+    digits : int
+    caption, label : str, optional
+
+    Returns
+    -------
+    str
+
+    Notes
+    -----
+    One row per (dataset, model), best first within each dataset; ``1=`` marks a rank shared by
+    a tie group (models no paired test separates from the group's best). The interval is the
+    result's (cluster-robust when the items carry clusters).
+
+    Examples
+    --------
+    >>> import pandas as pd, mcda
+    >>> from mcda.export import item_leaderboard_to_latex
+    >>> rows = [{"dataset": "qa", "method": m, "item": i, "score": float(s)} for m, line in
+    ...         (("a", "1101111011" * 3), ("b", "1101101011" * 3), ("c", "0001000010" * 3)) for i, s in enumerate(line)]
+    >>> text = item_leaderboard_to_latex(mcda.item_leaderboard(pd.DataFrame(rows), metric="exact_match"))
+    >>> text.splitlines()[text.splitlines().index(r"\midrule") + 1]
+    'qa & 1= & a & 0.800 & [0.648, 0.952] & 30 \\\\'
+    """
+    if not hasattr(result, "pairs") or not hasattr(result, "confidence_level"):
+        raise McdaArgumentTypeError(f"`result` must be an ItemLeaderboard (mcda.item_leaderboard); got "
+                                    f"{type(result).__name__}", argument="result")
+    table = _result_frame(result, "ItemLeaderboard (mcda.item_leaderboard)")
+    shared = table.groupby(["dataset", "rank"])["rank"].transform("size")
+    rows = [[latex_escape(r.dataset), f"{r.rank}{'=' if n > 1 else ''}", latex_escape(r.method),
+             _number(r.mean, digits), f"[{_number(r.ci_low, digits)}, {_number(r.ci_high, digits)}]",
+             f"{int(r.n_items):,}"] for r, n in zip(table.itertuples(index=False), shared)]
+    pairs = result.pairs
+    adjust = _display_adjust(pairs.adjust)
+    default = (f"Mean item score per model, best first, with {result.confidence_level:.0%} intervals"
+               + (" on the cluster-robust standard error" if pairs.clustered else "")
+               + f". Models sharing a rank (=) are not separated from their group's best by the paired test over "
+               f"items ({adjust}, $\\alpha = {result.alpha:g}$).")
+    header = ["Dataset", "Rank", "Model", "Mean", "Interval", "Items"]
+    size = _fitting_size(_column_widths(header, rows)) or _SIZES[-1]
+    return _emit(path, [_float(caption if caption is not None else default, label, header, rows, "llcccr",
+                               [f"mcda: item_leaderboard, test {pairs.test}, adjust {pairs.adjust}"], size[1])])
+
+
+def _display_adjust(adjust) -> str:
+    return f"{adjust}-adjusted" if adjust else "unadjusted"
+
+
+def item_pairs_to_latex(result, path=None, *, digits: int = 3, caption: str | None = None,
+                        label: str | None = None) -> str:
+    r"""Every pair of models over items: the difference, its interval, the adjusted p-value and, for a pair
+    not separated, the minimum detectable difference.
+
+    Parameters
+    ----------
+    result : PairedItems
+        :func:`mcda.paired_items`'s result.
+    path : str or Path, optional
+    digits : int
+    caption, label : str, optional
+
+    Returns
+    -------
+    str
+    """
+    if not hasattr(result, "mde") and not hasattr(result, "power"):
+        raise McdaArgumentTypeError(f"`result` must be a PairedItems (mcda.paired_items); got "
+                                    f"{type(result).__name__}", argument="result")
+    table = _result_frame(result, "PairedItems (mcda.paired_items)")
+    rows = []
+    for r in table.itertuples(index=False):
+        separated = bool(r.significant)
+        rows.append([latex_escape(r.dataset), f"{latex_escape(r.method_a)} -- {latex_escape(r.method_b)}",
+                     _number(r.mean_diff, digits), f"[{_number(r.ci_low, digits)}, {_number(r.ci_high, digits)}]",
+                     _p_text(r.p_adjusted, digits) if np.isfinite(r.p_adjusted) else "--",
+                     "" if separated or not np.isfinite(r.mde) else _number(r.mde, digits)])
+    default = (f"Paired differences over items (a $-$ b, on the items both have), {result.confidence_level:.0%} "
+               "intervals" + (" on the cluster-robust standard error" if result.clustered else "")
+               + f"; p-values {_display_adjust(result.adjust)} over the pairs of each dataset. MDE: the difference "
+               f"a pair not separated at $\\alpha = {result.alpha:g}$ would have been detected at "
+               f"{result.power:.0%} power.")
+    header = ["Dataset", "Pair", "Difference", "Interval", "$p$", "MDE"]
+    size = _fitting_size(_column_widths(header, rows)) or _SIZES[-1]
+    return _emit(path, [_float(caption if caption is not None else default, label, header, rows, "llcccc",
+                               [f"mcda: paired_items, test {result.test}, adjust {result.adjust}"], size[1])])

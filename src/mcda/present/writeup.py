@@ -713,6 +713,16 @@ BIBTEX = {
   year    = {2013},
   doi     = {10.1186/1471-2288-13-91}
 }""",
+    "liang1986": """@article{liang1986,
+  author  = {Liang, Kung-Yee and Zeger, Scott L.},
+  title   = {Longitudinal Data Analysis Using Generalized Linear Models},
+  journal = {Biometrika},
+  volume  = {73},
+  number  = {1},
+  pages   = {13--22},
+  year    = {1986},
+  doi     = {10.1093/biomet/73.1.13}
+}""",
     "cochran1950": """@article{cochran1950,
   author  = {Cochran, William G.},
   title   = {The Comparison of Percentages in Matched Samples},
@@ -908,6 +918,12 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
     scale = report.raw.attrs.get("scale")
     if scale:
         methods.append(f"Scores were converted on reading ({scale}), so the card's range and noise floor apply.")
+    items = _items_paragraphs(report, cite, md, max_pairs) if getattr(report, "has_items", False) else None
+    if items is not None:
+        methods.append(items[0])
+        if n_datasets < 2:   # one test set: the comparison over its items is the whole analysis
+            methods.append(f"Analyses used mcda {__version__} (random seed {report.rng}).")
+            return " ".join(methods), items[1], items[2], cites
     n_missing = len(report.missing_cells())
     if "seed" in cube.dims:
         with warnings.catch_warnings():
@@ -1015,7 +1031,7 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
     methods.append(f"Analyses used mcda {__version__} (random seed {report.rng}).")
 
     # ---------------------------------------------------------------- results
-    results = []
+    results = [items[1]] if items is not None else []
     if comparison is not None:
         f = comparison.friedman
         deciding = f.f_pvalue if comparison.design in ("complete", "balanced incomplete") else f.pvalue
@@ -1084,6 +1100,8 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
         results.append(smaa_results(smaa, max_methods=max_pairs, escape=md))
 
     reading = reading_paragraph(report, comparison, sign, alpha, escape=md)
+    if items is not None:  # the item level first; the across-dataset reading is about the test sets' means
+        reading = f"{items[2]} Across the test sets' mean item scores: {reading[0].lower()}{reading[1:]}"
     return " ".join(methods), " ".join(results), reading, cites
 
 
@@ -1315,3 +1333,241 @@ def reading_paragraph(report, comparison, decisions, alpha: float, *, escape=Non
             "at most that the differences are smaller than these datasets can resolve"
             + (f" (the Bayesian sign test decides {_plural(len(decisions.equivalent), 'pair', 'pairs')} practically "
                f"equivalent, within ±{rope:g})" if decisions.equivalent else "") + ".")
+
+
+# --------------------------------------------------------------------------- over items
+
+#: What the overview and the text call the item-level results (the Report views that give them).
+ITEM_VIEWS = "report.item_leaderboard(), report.item_pairs(), report.item_omnibus(), report.item_means()"
+
+
+def _items_per_dataset(means) -> dict:
+    """dataset -> (items some method has, clusters of those items or None): from the ItemMeans table."""
+    table = means.table
+    out = {}
+    for dataset, block in table.groupby("dataset", sort=False):
+        n_items = int((block["n_items"] + block["n_missing"]).max())
+        out[dataset] = (n_items, int(block["n_clusters"].max()) if means.clustered else None)
+    return out
+
+
+def _item_pair_rows(table):
+    """(separated rows, not separated rows that were tested, untested rows) of a PairedItems table."""
+    tested = table["p_raw"].notna()
+    significant = table["significant"].astype(bool)
+    return table[significant], table[tested & ~significant], table[~tested]
+
+
+def _shown(value: float, digits: int) -> str:
+    """A difference for reading: the rounding residue of a sum of item scores (|x| < 1e-12) shown as 0."""
+    return f"{0.0 if abs(value) < 1e-12 else value:.{digits}g}"
+
+
+def _better_worse(row) -> tuple[str, str]:
+    return (row.superior, row.method_b if row.superior == row.method_a else row.method_a)
+
+
+def item_methods(means, pairs, omnibus, cite, *, across: bool, escape=str) -> str:
+    """The Methods sentences over items, from the results (:class:`ItemMeans`, :class:`PairedItems`,
+    :class:`ItemOmnibus`); ``cite(*keys)`` writes a citation, ``across`` says the across-dataset views follow."""
+    level = f"{means.confidence_level * 100:g}%"
+    per = _items_per_dataset(means)
+    sets = "; ".join(f"{escape(d)}: {n:,} items" + (f" in {g:,} clusters" if g is not None else "")
+                     for d, (n, g) in per.items())
+    k = len(pairs.methods)
+    sentences = [f"The scores are per item: the {k} methods were scored on the same items of {len(per)} test "
+                 f"set{'s' if len(per) != 1 else ''} ({sets}), the items a sample from a larger population."]
+    if means.clustered:
+        sentences.append(f"Items of one cluster (the `cluster` coordinate: items sharing a passage, a source or a "
+                         f"task) are not independent, so each method's mean item score received a {level} t interval "
+                         f"(clusters − 1 degrees of freedom) on its cluster-robust standard error "
+                         f"{cite('liang1986', 'miller2024')}; the standard error that treats items as independent "
+                         "is reported beside it.")
+    else:
+        sentences.append(f"Each method's mean item score received a {level} t interval on its standard error "
+                         f"(items treated as independent; no cluster coordinate was given) {cite('miller2024')}.")
+    if any(means.binary.values()):
+        sentences.append(f"For 0/1 scores the Wilson and Clopper–Pearson intervals of the rate are given too "
+                         f"{cite('wilson1927', 'clopper1934')}.")
+    test = PROCEDURES[pairs.test]
+    family = k - 1 if pairs.control is not None else k * (k - 1) // 2
+    adjusted = (f"{_display(pairs.adjust)}-adjusted over the {family} pairs of each test set "
+                f"{cite(*_primary(pairs.adjust))}" if pairs.adjust else "unadjusted")
+    sentences.append(f"Every pair of methods was compared on the items both have with {test.words} "
+                     f"{cite(*test.references)}, {adjusted}, at α = {pairs.alpha:g}; the methods no test separates "
+                     "from the best form its tie group, and every pair not separated is reported with its minimum "
+                     f"detectable difference at {pairs.power:.0%} power, (z_(1−α/2) + z_power) times the standard "
+                     f"error of its difference {cite('miller2024')}.")
+    tests = list(dict.fromkeys(omnibus.table["test"]))
+    words = " and ".join(f"{PROCEDURES[t].words} {cite(*PROCEDURES[t].references)}" for t in tests)
+    sentences.append(f"Whether the methods differ at all on a test set was tested with {words}"
+                     + (" (Cochran's Q for 0/1 scores, the Friedman test over items otherwise)" if len(tests) > 1 else "")
+                     + " on the items every method has"
+                     + (f", which treat{'s' if len(tests) == 1 else ''} items as independent" if omnibus.clustered
+                        else "") + ".")
+    missing = means.missing_items
+    if len(missing):
+        sentences.append(f"{len(missing)} (test set, method) cell{'s lack' if len(missing) != 1 else ' lacks'} items "
+                         "other methods have; nothing was imputed: means are over the items a method has, and pairs "
+                         "are compared on the items both have.")
+    if across:
+        sentences.append("The across-dataset analyses below read one score per (test set, method): the mean item "
+                         "score (mcda.reduce_items), its standard error kept beside it.")
+    return " ".join(sentences)
+
+
+def item_results(board, omnibus, means, *, max_pairs: int = 12, escape=str) -> str:
+    """The Results sentences over items, per test set: the leader and its tie group, the pairs separated and the
+    minimum detectable difference of the rest, the omnibus test, the missing items (each from its result)."""
+    pairs = board.pairs
+    level = f"{board.confidence_level * 100:g}%"
+    out = []
+    table = board.table
+    for dataset, block in table.groupby("dataset", sort=False):
+        first = block.iloc[0]
+        tied = block[block["tied_with_best"].astype(bool)]
+        rows = pairs.table[pairs.table["dataset"] == dataset]
+        separated, open_pairs, untested = _item_pair_rows(rows)
+        others = [escape(m) for m in tied["method"].iloc[1:]]
+        text = (f"On {escape(dataset)}, {escape(first['method'])} ranks first (mean {first['mean']:.4g}, {level} CI "
+                f"[{first['ci_low']:.4g}, {first['ci_high']:.4g}]); {len(tied)} of {len(block)} methods are in its "
+                "tie group" + (f" ({_listing(others, max_pairs)} not separated from it)" if others else "") + ".")
+        text += (f" The paired tests separated {len(separated)} of {len(rows)} pairs"
+                 + (": " + _listing([f"{escape(b)} better than {escape(w)} by {abs(r.mean_diff):.3g}"
+                                      for r in separated.itertuples(index=False)
+                                      for b, w in [_better_worse(r)]], max_pairs) if len(separated) else "")
+                 + ".")
+        if len(open_pairs):
+            mde = open_pairs["mde"].to_numpy(dtype=float)
+            text += (f" The {len(open_pairs)} pair{'s' if len(open_pairs) != 1 else ''} not separated could have detected differences of "
+                     f"{np.nanmin(mde):.3g} to {np.nanmax(mde):.3g} (minimum detectable difference at "
+                     f"{pairs.power:.0%} power; median {np.nanmedian(mde):.3g}): "
+                     + _listing([f"{escape(r.method_a)} vs {escape(r.method_b)} (difference {_shown(r.mean_diff, 3)}, "
+                                 f"detectable {r.mde:.3g})" for r in open_pairs.itertuples(index=False)], max_pairs)
+                     + ".")
+        if len(untested):
+            text += f" {len(untested)} pairs could not be tested ({_listing(sorted(set(untested['reason'])), 3)})."
+        row = omnibus.table[omnibus.table["dataset"] == dataset].iloc[0]
+        name = PROCEDURES[row["test"]].noun or PROCEDURES[row["test"]].words
+        name = name[0].upper() + name[1:]
+        if row["reason"]:
+            text += f" {name} could not be computed: {row['reason']}."
+        else:
+            verb = "rejected" if row["rejected"] else "did not reject"
+            text += (f" {name} {verb} equal {'rates' if row['test'] == 'cochran-q' else 'mean ranks'} "
+                     f"(statistic {row['statistic']:.3g}, df = {int(row['df'])}, {_p_eq(row['p_raw'])}; "
+                     f"{int(row['n_items']):,} items every method has).")
+        out.append(text)
+    missing = means.missing_items
+    if len(missing):
+        out.append("Missing per-item results: " + _listing(
+            [f"{escape(r.method)} lacks {int(r.n_missing)} item{'s' if r.n_missing != 1 else ''} of "
+             f"{escape(r.dataset)} ({escape(r.first_missing)})" for r in missing.itertuples(index=False)],
+            max_pairs) + ".")
+    return " ".join(out)
+
+
+def items_overview_lines(report, *, max_pairs: int = 12, max_rows: int = 50) -> list[str]:
+    """The overview's section over items (what ``mcda compare`` prints for per-item scores), from the results."""
+    means, board, omnibus = report.item_means(), report.item_leaderboard(), report.item_omnibus()
+    pairs = board.pairs
+    level = f"{means.confidence_level * 100:g}%"
+    lines = ["", f"== Over items: is A better than B on this test set? ({ITEM_VIEWS})"]
+    if means.clustered:
+        lines.append(f"  intervals: {level} t intervals on the cluster-robust standard error (items grouped by the "
+                     "`cluster` coordinate; Liang & Zeger 1986, Miller 2024); se_naive treats items as independent")
+    else:
+        lines.append(f"  intervals: {level} t intervals on the standard error over items (no `cluster` coordinate: "
+                     "items treated as independent)")
+    adjust = display_name(pairs.adjust) if pairs.adjust else "unadjusted"
+    per = _items_per_dataset(means)
+    naive = means.table.set_index(["dataset", "method"])["standard_error"]
+    for dataset, block in board.table.groupby("dataset", sort=False):
+        n, g = per[dataset]
+        lines.append(f"  {dataset}: {n:,} items" + (f" in {g:,} clusters" if g is not None else "")
+                     + f"; leaderboard ('=' marks methods no {display_name(pairs.test)} test ({adjust}, alpha "
+                     f"{pairs.alpha:g}) separates from their group's best)")
+        shown = block.head(max_rows)
+        sizes = block.groupby("rank")["rank"].transform("size")
+        rows = [["rank", "method", "mean", "ci_low", "ci_high", "se"] + (["se_naive"] if means.clustered else [])
+                + ["n_items"]]
+        for r, size in zip(shown.itertuples(index=False), sizes.head(max_rows)):
+            rows.append([f"{r.rank}{'=' if size > 1 else ''}", str(r.method), f"{r.mean:.4g}", f"{r.ci_low:.4g}",
+                         f"{r.ci_high:.4g}", f"{r.standard_error:.3g}"]
+                        + ([f"{naive[(dataset, r.method)]:.3g}"] if means.clustered else []) + [f"{r.n_items:,}"])
+        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+        for row in rows:
+            lines.append("    " + "  ".join(c.ljust(w) if i == 1 else c.rjust(w)
+                                            for i, (c, w) in enumerate(zip(row, widths))).rstrip())
+        if len(block) > max_rows:
+            lines.append(f"    … and {len(block) - max_rows} more (report.item_leaderboard().to_frame())")
+        tied = block[block["tied_with_best"].astype(bool)]
+        lines.append(f"    tie group of the best: {len(tied)} of {len(block)} methods")
+    separated, open_pairs, untested = _item_pair_rows(pairs.table)
+    lines.append(f"  {display_name(pairs.test)}, {adjust} over the pairs of each dataset: {len(separated)} of "
+                 f"{len(pairs.table) - len(untested)} tested (dataset, pair) differences significant at alpha "
+                 f"{pairs.alpha:g}" + (f"; {len(untested)} not tested (see the reason column of "
+                                       "report.item_pairs())" if len(untested) else ""))
+    for r in separated.head(max_pairs).itertuples(index=False):
+        better, worse = _better_worse(r)
+        low, high = (r.ci_low, r.ci_high) if better == r.method_a else (-r.ci_high, -r.ci_low)
+        lines.append(f"    {r.dataset}: {better} better than {worse} by {abs(r.mean_diff):.4g} "
+                     f"[{low:.4g}, {high:.4g}] (p_adjusted {r.p_adjusted:.3g})")
+    if len(separated) > max_pairs:
+        lines.append(f"    … and {len(separated) - max_pairs} more")
+    if len(open_pairs):
+        lines.append(f"  not separated ({len(open_pairs)}), each with the difference it could have detected "
+                     f"(minimum detectable difference at {pairs.power:.0%} power):")
+        for r in open_pairs.head(max_pairs).itertuples(index=False):
+            lines.append(f"    {r.dataset}: {r.method_a} vs {r.method_b}: {_shown(r.mean_diff, 4)} [{r.ci_low:.4g}, "
+                         f"{r.ci_high:.4g}], mde {r.mde:.3g} (p_adjusted {r.p_adjusted:.3g})")
+        if len(open_pairs) > max_pairs:
+            lines.append(f"    … and {len(open_pairs) - max_pairs} more (the mde column of report.item_pairs())")
+    for row in omnibus.table.itertuples(index=False):
+        if row.reason:
+            lines.append(f"  {display_name(row.test)} on {row.dataset}: not computed ({row.reason})")
+        else:
+            lines.append(f"  {display_name(row.test)} on {row.dataset}: statistic {row.statistic:.4g}, df {row.df}, "
+                         f"{_p_eq(row.p_raw)} over the {row.n_items:,} items every method has"
+                         f"{'; rejected' if row.rejected else '; not rejected'} at alpha {omnibus.alpha:g}")
+    for note in dict.fromkeys(pairs.notes + omnibus.notes):
+        lines.append(f"  note: {note}")
+    missing = means.missing_items
+    if len(missing):
+        lines.append(f"  missing per-item results ({len(missing)} (dataset, method) cells; nothing imputed):")
+        for r in missing.head(max_pairs).itertuples(index=False):
+            lines.append(f"    {r.method} lacks {r.n_missing} item{'s' if r.n_missing != 1 else ''} of {r.dataset} "
+                         f"({r.first_missing})")
+        if len(missing) > max_pairs:
+            lines.append(f"    … and {len(missing) - max_pairs} more (report.item_means().missing_items)")
+    else:
+        lines.append("  missing per-item results: none (every method has a score on every item)")
+    if len(per) >= 2:
+        lines.append(f"  across datasets: the views below read reduce_items(cube), one mean item score per (dataset, "
+                     f"method) over the {len(per)} datasets")
+    else:
+        lines.append("  across datasets: do not apply (one dataset); the comparison above is over its items")
+    return lines
+
+
+def item_reading(board, *, escape=str) -> str:
+    """The reading paragraph over items: which claims of "A beats B on this test set" the paired tests license."""
+    pairs = board.pairs
+    separated, open_pairs, _ = _item_pair_rows(pairs.table)
+    tied = board.table[board.table["tied_with_best"].astype(bool)]
+    n_sets = board.table["dataset"].nunique()
+    groups = "; ".join(f"{escape(d)}: {_listing([escape(m) for m in block['method']], 12)}"
+                       for d, block in tied.groupby("dataset", sort=False))
+    return (f"Over items, a claim that one method beats another on a test set is licensed for the {len(separated)} "
+            f"(test set, pair) differences the paired tests separated, and for no other; the {len(open_pairs)} pairs "
+            "not separated are not shown equal either: each could have hidden a difference as large as its minimum "
+            f"detectable difference. No method may be called the best of {'a' if n_sets > 1 else 'the'} test set "
+            f"over the others of its tie group ({groups}).")
+
+
+def _items_paragraphs(report, cite, escape, max_pairs: int) -> tuple[str, str, str]:
+    """(Methods, Results, Reading) sentences over items of an item report, from its cached results."""
+    means, board, omnibus = report.item_means(), report.item_leaderboard(), report.item_omnibus()
+    return (item_methods(means, board.pairs, omnibus, cite, across=len(report.datasets) >= 2, escape=escape),
+            item_results(board, omnibus, means, max_pairs=max_pairs, escape=escape),
+            item_reading(board, escape=escape))

@@ -28,6 +28,9 @@ The figures
 ``plot_central_weights(result)``          SMAA-2 central weights and confidence factors (SmaaResult)
 ``plot_meta_forest(result, pair)``        per-dataset differences, pooled mean, prediction interval (MetaAnalysisResult)
 ``plot_rank_sets(result)``                one rank confidence set per method, the best set marked (RankConfidenceSets)
+``plot_item_intervals(means)``            mean item score per model, clustered and naive intervals (ItemMeans)
+``plot_item_forest(pairs)``               paired differences from a control over items (PairedItems with control)
+``plot_item_matrix(board)``               which pairs the paired tests over items separate (ItemLeaderboard)
 ========================================  ================================================
 
 Every rank axis has rank 1 (best) at the left. Save with :func:`savefig` to keep the vector
@@ -69,6 +72,10 @@ _PLOTS: dict[str, str] = {
     "plot_meta_forest": "meta_forest",
     # confidence sets for ranks
     "plot_rank_sets": "rank_sets",
+    # over items: one test set
+    "plot_item_intervals": "items",
+    "plot_item_forest": "items",
+    "plot_item_matrix": "items",
 }
 
 __all__ = ["style", "savefig", "WIDTHS", *sorted(_PLOTS)]

@@ -73,7 +73,9 @@ class ItemMeans(ItemTable):
         (cluster-robust; NaN without clusters), ``design_effect`` (their squared ratio),
         ``df`` (of the t interval: clusters − 1 with clusters, else items − 1), ``ci_low``,
         ``ci_high`` (t interval on the clustered standard error when there are clusters, else on
-        the CLT one), ``wilson_low``, ``wilson_high``, ``exact_low``, ``exact_high`` (Wilson and
+        the CLT one), ``naive_ci_low``, ``naive_ci_high`` (the t interval on the CLT standard
+        error, items - 1 df: what ignoring the clusters would report; ``ci_low``/``ci_high`` without
+        clusters), ``wilson_low``, ``wilson_high``, ``exact_low``, ``exact_high`` (Wilson and
         Clopper–Pearson intervals of the rate; NaN unless every item score of the dataset is
         0 or 1 — or, in general, one of two values a unit apart), ``samples_per_item`` and ``within_item_variance`` (with a ``sample`` dim: answers per
         item, and the mean over items of the variance of an item's answers; NaN otherwise),
@@ -137,6 +139,7 @@ def _means(design: ItemDesign, sums: dict, confidence_level: float) -> ItemMeans
     with np.errstate(invalid="ignore", divide="ignore"):
         half = np.where(df >= 1, stats.t.ppf(0.5 + confidence_level / 2.0, np.maximum(df, 1.0)), np.nan) * used
         design_effect = (se_cluster / se) ** 2
+        naive_half = np.where(n >= 2, stats.t.ppf(0.5 + confidence_level / 2.0, np.maximum(n - 1.0, 1.0)), np.nan) * se
     binary, lo = two_valued(sums)
     successes = np.round(n * (mean - lo[:, None]))  # items scoring lo + 1
     wilson = [lo[:, None] + end for end in wilson_interval(successes, n, confidence_level)]
@@ -161,6 +164,7 @@ def _means(design: ItemDesign, sums: dict, confidence_level: float) -> ItemMeans
         "mean": np.where(n > 0, mean, np.nan).ravel(), "standard_error": se.ravel(),
         "standard_error_clustered": se_cluster.ravel(), "design_effect": design_effect.ravel(),
         "df": df.ravel(), "ci_low": (mean - half).ravel(), "ci_high": (mean + half).ravel(),
+        "naive_ci_low": (mean - naive_half).ravel(), "naive_ci_high": (mean + naive_half).ravel(),
         "wilson_low": np.where(rate, wilson[0], np.nan).ravel(), "wilson_high": np.where(rate, wilson[1], np.nan).ravel(),
         "exact_low": np.where(rate, exact[0], np.nan).ravel(), "exact_high": np.where(rate, exact[1], np.nan).ravel(),
         "samples_per_item": per_item.ravel(), "within_item_variance": within.ravel(), "reason": reason.ravel(),
