@@ -200,8 +200,8 @@ def test_one_metric_is_selected_from_several():
     tidy = full.to_dataframe(name="score").reset_index()[["dataset", "method", "metric", "score"]]
     from_tidy = Report(tidy, metric="ARI", rng=0)
     assert from_tidy.direction == "higher_is_better"
-    np.testing.assert_array_equal(from_tidy.cube.sel(method=report.methods).values,
-                                  full.sel(metric="ARI").sel(method=report.methods).values)
+    np.testing.assert_array_equal(from_tidy.cube.mcda.sel(method=report.methods).values,
+                                  full.sel(metric="ARI").mcda.sel(method=report.methods).values)
 
 
 def test_final_metrics_give_the_cube_back():

@@ -125,7 +125,7 @@ def _jobs(text: str):
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``mcda`` (every command has ``--help``)."""
     from mcda import __version__
-    from mcda.app.report import PLACKETT_LUCE_CHOICES, SIGNED_RANK_CHOICES
+    from mcda.app.report import DESIGN_POWER_CHOICES, PLACKETT_LUCE_CHOICES, SIGNED_RANK_CHOICES
 
     parser = argparse.ArgumentParser(
         prog="mcda", description="Which differences between benchmarked methods are real: across datasets, within "
@@ -206,6 +206,11 @@ def build_parser() -> argparse.ArgumentParser:
                          help="the Bayesian Plackett-Luce ranking: auto (default) leaves it out when its sampler would "
                               "take more than about seven seconds (chains x draws x datasets x methods; the report "
                               "says so and what it would cost), always, or never")
+    compare.add_argument("--design-power", choices=DESIGN_POWER_CHOICES, default="auto",
+                         help="beside an across-dataset result that leaves pairs unseparated, the smallest lead the "
+                              "design could have detected with power 0.8, by simulation: auto (default) leaves it out "
+                              "when the simulation would take more than about ten seconds (the report says so), "
+                              "always, or never")
     compare.add_argument("--rng", type=int, help="seed of the random views (default: drawn and stored in the bundle)")
     compare.add_argument("--transpose", action=argparse.BooleanOptionalAction, default=None,
                          help="a wide file whose rows are methods and columns datasets: --transpose reads it so; "
@@ -276,7 +281,7 @@ FLAGS = {
     "selection": "--epoch-selection", "epoch_selection": "--epoch-selection",
     "ci_method": "--ci-method", "pairwise_method": "--pairwise-method",
     "plackett_luce_samples": "--plackett-luce-samples", "signed_rank": "--signed-rank",
-    "plackett_luce": "--plackett-luce",
+    "plackett_luce": "--plackett-luce", "design_power": "--design-power",
     ("strict", "False"): "--fallback-final", ("strict", "True"): "no --fallback-final",
     ("paired", "False"): "--unpaired", ("paired", "True"): "no --unpaired",
     ("seed_distributions", "True"): "--seed-distributions", ("seed_distributions", "False"): "no --seed-distributions",
@@ -866,7 +871,7 @@ def _compare(args, stdout) -> int:
                 "missing": args.missing, "paired": not args.unpaired,
                 "strict": not args.fallback_final, "signed_rank": args.signed_rank,
                 "seed_distributions": args.seed_distributions,
-                "plackett_luce": args.plackett_luce}
+                "plackett_luce": args.plackett_luce, "design_power": args.design_power}
     if args.no_figures and args.figures != ("auto",) and args.figures != ("none",):
         raise CliError(f"--no-figures contradicts --figures {','.join(args.figures)}; give one of them")
     if args.fallback_final and args.epoch_selection != "best_val":

@@ -826,6 +826,13 @@ def _family(comparison):
     return tested, _separated_pairs(comparison), frame.attrs.get("control")
 
 
+def all_separated(comparison) -> bool:
+    """Whether the across-dataset procedure separated every pair it tested (then no "not separated" result
+    needs the difference the design could have detected beside it)."""
+    tested, separated, _ = _family(comparison)
+    return comparison is not None and comparison.posthoc is not None and len(separated) == len(tested) > 0
+
+
 def _listing(items, limit: int) -> str:
     items = list(items)
     text = "; ".join(items[:limit])
@@ -981,6 +988,15 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
                            + ", ".join(f"{md(m)} {int(n)}" for m, n in comparison.datasets_per_method.items())
                            + f"); only if it rejected, pairs were compared with {_incomplete_posthoc(comparison, cite)} "
                            "(each pair net of the competitors its two methods met on their datasets).")
+    power = (report.design_power() if comparison is not None and not all_separated(comparison)
+             and report.design_power_skipped() is None else None)
+    if power is not None:
+        methods.append(f"To say what this design could have detected, benchmarks of {power.n_datasets} datasets and "
+                       f"{power.n_methods} methods were simulated from the scores tested (centred per dataset, with the "
+                       f"residuals' covariance as the noise; {power.n_resamples} simulated benchmarks per evaluation), "
+                       f"and the smallest lead of one method over all others that {power.row(report.test)['procedure']} "
+                       f"detects with power {power.target_power:g} at α = {power.alpha:g} was found by bisection "
+                       f"{cited('design-power')}.")
     rank_sets = None if report.rank_sets_not_applicable() else report.rank_sets()
     if rank_sets is not None:
         methods.append(rank_set_methods(rank_sets, cited("rank-confidence-sets"), escape=md))
@@ -1061,6 +1077,8 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
             results.append("No post-hoc test applies to this design, so no pair may be claimed different from it.")
         else:
             results.append("No difference between methods may be claimed from this procedure.")
+        if power is not None:
+            results.append(f"{power.sentence(report.test).rstrip('.')} {cited('design-power')}.")
     if rank_sets is not None:
         results.append(rank_set_results(rank_sets, max_methods=max_pairs, escape=md))
     sup = report.superiority().to_frame()
