@@ -127,10 +127,12 @@ def _scores_functions():
 @pytest.mark.parametrize("name,function,params", list(_scores_functions()), ids=lambda v: v if isinstance(v, str) else "")
 def test_a_hint_names_only_arguments_of_the_function_called(name, function, params):
     # friedman_test on an incomplete cube said "Try `policy='datasets'`", an argument it does not take
-    # the required keyword-only arguments get a valid value (items_needed's `difference`: the effect to detect)
-    required = {"control": "a", "difference": 0.05}
-    extra = {k: v for k, v in required.items() if k in params and inspect.signature(function).parameters[
-        k].default is inspect.Parameter.empty}
+    # the required arguments past the scores, given values that are valid on their own
+    samples = {"control": "a", "difference": 0.05}
+    required = [p for p in list(inspect.signature(function).parameters.values())[1:]
+                if p.default is inspect.Parameter.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    assert all(p.name in samples for p in required), f"{name}: give this test a value for {[p.name for p in required]}"
+    extra = {p.name: samples[p.name] for p in required}
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", mcda.McdaWarning)

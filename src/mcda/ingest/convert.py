@@ -1428,7 +1428,10 @@ def _item_roles(kind: str, path, cols: dict, delimiter: str = ",") -> dict | Non
 
     if not os.path.exists(str(path)):
         return None  # the source names the missing file
-    names = file_columns(kind, path, delimiter)
+    try:
+        names = file_columns(kind, path, delimiter)
+    except (OSError, ValueError):  # not Parquet / CSV at all (pyarrow's ArrowInvalid is a ValueError)
+        return None  # the source says the file cannot be read, naming its argument
     roles = dict(cols)
     taken = set(cols.values())  # a column `columns` gives another role (an "item" column read as datasets)
     for role in ("item", "cluster", "sample"):
