@@ -16,11 +16,13 @@ def run(argv):
     return status, out.getvalue(), err.getvalue()
 
 
-def fake_report(k, *, seeds=True, epochs=False, cv_runs=None, signed_rank_skipped=None, plackett_luce_skipped=None):
+def fake_report(k, *, seeds=True, epochs=False, cv_runs=None, signed_rank_skipped=None, plackett_luce_skipped=None,
+                rank_sets_not_applicable=""):
     return SimpleNamespace(methods=[f"m{i}" for i in range(k)], has_seeds=seeds, has_epochs=epochs,
                            raw=SimpleNamespace(attrs={"cv_runs": cv_runs}),
                            signed_rank_skipped=lambda: signed_rank_skipped,
-                           plackett_luce_skipped=lambda: plackett_luce_skipped)
+                           plackett_luce_skipped=lambda: plackett_luce_skipped,
+                           rank_sets_not_applicable=lambda: rank_sets_not_applicable)
 
 
 def test_a_signed_rank_test_left_out_for_its_cost_draws_no_bars():
@@ -192,3 +194,44 @@ def test_shrinkage_of_more_datasets_than_a_page_is_written_page_by_page(tmp_path
                           "shrinkage_top_pair", "--jobs", "2", "--rng", "0", "--out", str(out)])
     assert status == 0, err
     assert sorted(p.name for p in out.glob("*.png")) == ["shrinkage_top_pair.png", "shrinkage_top_pair_page2.png"]
+
+
+def test_rank_sets_and_the_meta_analysis_forest_apply_by_their_own_rules():
+    assert _figure_plan(fake_report(8))["rank_sets"] is None
+    assert _figure_plan(fake_report(8))["meta_forest"] is None
+    assert _figure_plan(fake_report(8, seeds=False))["meta_forest"] == "needs seeds (several runs per cell)"
+    plan = _figure_plan(fake_report(8, rank_sets_not_applicable="they estimate the covariance ..."))
+    assert plan["rank_sets"] == "needs 2 methods with results on 2 common datasets"
+
+
+@pytest.mark.parametrize("pages", [2, 9])
+def test_the_meta_analysis_forest_beyond_its_pages_is_left_for_the_user_to_name(pages):
+    from mcda.app.cli import FOREST_PAGES_MAX
+    from mcda.present.plots._layout import check_page
+
+    report = fake_report(8)
+    report.raw.sizes = {"dataset": 30 * pages}
+    report.compare_not_applicable = lambda: "no ranking here"  # run_order: the file's order
+
+    def plot_meta_forest(pair, page):  # the real figure's own page check
+        assert pair == ("m0", "m1")    # the two first methods of the run's order
+        check_page(page, pages, "the datasets' pages")
+
+    report.plot_meta_forest = plot_meta_forest
+    report.plot_forest = lambda page: check_page(page, 1, "the datasets' pages")
+    plan = _figure_plan(report)
+    assert plan["meta_forest"] == (None if pages <= FOREST_PAGES_MAX else
+                                   f"{pages} pages for {30 * pages} datasets: more than {FOREST_PAGES_MAX}")
+
+
+def test_rank_sets_and_the_meta_analysis_forest_are_written(tmp_path):
+    import mcda
+
+    cube = mcda.datasets.synthetic(n_datasets=6, n_methods=4, n_seeds=3, rng=2)
+    csv = tmp_path / "scores.csv"
+    cube.to_dataframe(name="score").reset_index()[["dataset", "method", "seed", "score"]].to_csv(csv, index=False)
+    out = tmp_path / "o"
+    status, text, err = run(["compare", str(csv), "--metric", "accuracy", "--rng", "0", "--figures",
+                             "rank_sets,meta_forest", "--out", str(out)])
+    assert status == 0, err
+    assert sorted(p.name for p in out.glob("*.png")) == ["meta_forest.png", "rank_sets.png"]

@@ -341,7 +341,7 @@ def _load(args):
 
 #: Every figure ``mcda compare`` can write, in the order it writes them (``--figures`` names).
 FIGURES = ("critical_difference", "superiority", "relation", "posterior_bars", "signed_rank_bars",
-           "posterior_top_pair", "rank_stability", "forest", "pairwise", "learning_curves", "rank_distribution",
+           "posterior_top_pair", "rank_stability", "rank_sets", "forest", "meta_forest", "pairwise", "learning_curves", "rank_distribution",
            "shrinkage_top_pair", "hierarchical_top_pair", "rank_acceptability", "central_weights",
            "item_intervals", "item_forest", "item_matrix")
 #: The figures over items (per-item scores); with one test set they are the only figures that apply.
@@ -410,7 +410,10 @@ def _figure_plan(report) -> dict:
     k = len(report.methods)
     plan = {name: None for name in FIGURES}
     if not report.has_seeds:
-        plan["forest"] = plan["pairwise"] = "needs seeds (several runs per cell)"
+        plan["forest"] = plan["pairwise"] = plan["meta_forest"] = "needs seeds (several runs per cell)"
+    why_not = report.rank_sets_not_applicable()
+    if why_not:
+        plan["rank_sets"] = "needs 2 methods with results on 2 common datasets"
     if not report.has_epochs:
         plan["learning_curves"] = "needs an epoch column"
     if k < 3:
@@ -434,10 +437,22 @@ def _figure_plan(report) -> dict:
         if pages is not None and pages > FOREST_PAGES_MAX:
             plan["forest"] = (f"{pages} pages for {report.raw.sizes['dataset']:,} datasets of {k} methods: more than "
                               f"{FOREST_PAGES_MAX}")
+    if plan["meta_forest"] is None:
+        pages = _page_count({"meta_forest": lambda page: report.plot_meta_forest(_top_pair(report), page=page)},
+                            "meta_forest")
+        if pages is not None and pages > FOREST_PAGES_MAX:
+            plan["meta_forest"] = (f"{pages} pages for {report.raw.sizes['dataset']:,} datasets: more than "
+                                   f"{FOREST_PAGES_MAX}")
     if not getattr(report, "has_criteria", False):  # a report of one metric
         plan["rank_acceptability"] = plan["central_weights"] = "needs several metrics (a metric column)"
     _item_figure_plan(report, plan)
     return plan
+
+
+def _top_pair(report) -> tuple[str, str]:
+    """The pair of the meta-analysis forest: the two first methods of the run's order (:data:`ORDER_RULE`)."""
+    first, second = run_order(report)[:2]
+    return first, second
 
 
 def _item_figure_plan(report, plan: dict) -> None:
@@ -484,7 +499,9 @@ def _figures(report, out_dir: Path, stdout, chosen=("auto",), jobs=1, cd_width="
              "signed_rank_bars": lambda: report.plot_signed_rank_bars(order=order),
              "posterior_top_pair": lambda: report.plot_posterior(tuple(report.bayesian().order[:2])),
              "rank_stability": lambda: report.plot_rank_stability(order=order),
+             "rank_sets": lambda: report.plot_rank_sets(),
              "forest": lambda: report.plot_forest(),
+             "meta_forest": lambda: report.plot_meta_forest(_top_pair(report)),
              "pairwise": lambda: report.plot_pairwise(),
              "learning_curves": lambda: report.plot_learning_curves(),
              "rank_distribution": lambda: _rank_distribution(report),
@@ -511,6 +528,8 @@ def _figures(report, out_dir: Path, stdout, chosen=("auto",), jobs=1, cd_width="
         wanted = [n for n in wanted if plan[n] is None or not plan[n].startswith("needs")]
     paged = {"critical_difference": lambda page: report.plot_critical_difference(page=page, width=cd_width),
              "forest": lambda page: report.plot_forest(page=page),  # datasets beyond a page: further files
+             "rank_sets": lambda page: report.plot_rank_sets(page=page),  # 50 methods a page
+             "meta_forest": lambda page: report.plot_meta_forest(_top_pair(report), page=page),
              "pairwise": lambda page: report.plot_pairwise(page=page),
              "learning_curves": lambda page: report.plot_learning_curves(page=page),
              "shrinkage_top_pair": lambda page: report.plot_shrinkage(top_pair(), page=page),
