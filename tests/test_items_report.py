@@ -322,3 +322,45 @@ def test_mcda_compare_names_a_bad_item_column(tmp_path):
     assert main(["compare", str(path), "--metric", "exact_match", "--item-column", "qid", "--no-figures",
                  "--out", str(tmp_path / "o2")], stdout=out, stderr=io.StringIO()) == 0
     assert "== Over items" in out.getvalue()
+
+
+def test_the_item_test_setting_chooses_mcnemar_and_the_text_cites_it(tmp_path):
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    from mcda.app.cli import _item_tests, main
+    from mcda.stats.items.paired import PAIR_TESTS
+
+    assert _item_tests() == PAIR_TESTS
+    frame = _tidy(clustered=False, rng=8)
+    report = mcda.Report(frame, metric="exact_match", item_test="mcnemar", rng=0)
+    pairs = report.item_pairs()
+    assert pairs.test == "mcnemar-exact"
+    wide = frame.pivot(index="item", columns="method", values="score")
+    # statsmodels' exact McNemar test of m0 vs m3, Holm over the 6 pairs as multipletests gives
+    raw = {}
+    for a, b in [(f"m{i}", f"m{j}") for i in range(4) for j in range(i + 1, 4)]:
+        table = pd.crosstab(wide[a], wide[b]).reindex(index=[0.0, 1.0], columns=[0.0, 1.0], fill_value=0)
+        raw[(a, b)] = mcnemar(table.to_numpy(), exact=True).pvalue
+    holm = dict(zip(raw, multipletests(list(raw.values()), method="holm")[1]))
+    got = {(r.method_a, r.method_b): r.p_adjusted for r in pairs.table.itertuples(index=False)}
+    for key, value in holm.items():
+        assert got[key] == pytest.approx(value, rel=1e-9)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        text = report.text()
+    assert "McNemar's exact (binomial) test [@mcnemar1947]" in text and "@article{mcnemar1947" in text
+    plain = mcda.Report(frame, metric="exact_match", rng=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert "asymptotically McNemar's test of the discordant items [@mcnemar1947]" in plain.text()
+    # refused where it cannot apply, naming the setting
+    with pytest.raises(mcda.McdaArgumentError, match="`item_test"):
+        mcda.Report(mcda.datasets.load("demsar2006"), item_test="mcnemar", rng=0)
+    with pytest.raises(mcda.McdaArgumentError, match="`item_test`"):
+        mcda.Report(frame, metric="exact_match", item_test="welch", rng=0)
+    path = tmp_path / "items.csv"
+    frame.to_csv(path, index=False)
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["compare", str(path), "--metric", "exact_match", "--item-test", "mcnemar-mid-p", "--no-figures",
+                 "--out", str(tmp_path / "o")], stdout=out, stderr=err) == 0, err.getvalue()
+    assert "McNemar (mid-p), Holm over the pairs of each dataset" in out.getvalue()

@@ -76,6 +76,13 @@ def _procedures_listed(names) -> str:
     return ", ".join(f"{name} ({PROCEDURES[name].words})" for name in names)
 
 
+def _item_tests() -> tuple:
+    """The registered paired tests over items (``--item-test``; mcda.stats.items.paired.PAIR_TESTS, read from the
+    registry here so that the parser imports no statistics)."""
+    return tuple(name for name in procedure_names("items", comparisons="all-pairs")
+                 if PROCEDURES[name].function.endswith(":paired_items"))
+
+
 def _procedure(allowed, what: str):
     """An argparse type: the canonical registered name a word spells (any alias, case, "_"), one of ``allowed``."""
     def read(text: str) -> str:
@@ -224,6 +231,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="the item column of a tidy file of per-item scores (default: a column named item, "
                               "question, example, prompt or id, when the other columns repeat without it): the "
                               "scores become an item cube and the analysis starts over the items of each test set")
+    compare.add_argument("--item-test", metavar="TEST", type=_procedure(_item_tests(), "item test"),
+                         help="per-item scores: the paired test of every pair over the items, its tie groups and "
+                              "figures: " + _procedures_listed(_item_tests()) + " (default: paired-items-t)")
     compare.add_argument("--cluster-column", metavar="NAME",
                          help="the column grouping the items (a passage, a repository, a task), one value per item: "
                               "the item intervals and paired tests become cluster-robust (default: cluster)")
@@ -899,6 +909,8 @@ def _compare(args, stdout) -> int:
     out_dir = _check_out(args.out, args.force)  # before the analysis, so a bad --out does not cost the whole run
     if args.ci_method:
         settings["ci_method"] = args.ci_method
+    if args.item_test is not None:
+        settings["item_test"] = args.item_test
     if args.rng is not None:
         settings["rng"] = args.rng
     if args.plackett_luce_samples is not None:
@@ -929,6 +941,9 @@ def _compare(args, stdout) -> int:
                                                      ("--pairwise-method", args.pairwise_method),
                                                      ("--unpaired", args.unpaired),
                                                      ("--seed-distributions", args.seed_distributions)) if given]
+        if args.item_test is not None and not report.has_items:
+            raise CliError(f"--item-test {args.item_test} compares methods over the items of a test set, and these "
+                           "scores have no item column (name it with --item-column)")
         if seed_options and not report.has_seeds:
             raise CliError(f"{' and '.join(seed_options)} {'apply' if len(seed_options) > 1 else 'applies'} to the "
                            "seeds within a dataset, and these scores have no seeds (one score per dataset and method); "

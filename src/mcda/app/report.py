@@ -88,11 +88,14 @@ _DEFAULTS = {
     "seed_distributions": False,  # the almost stochastic order of the seed distributions in the overview and write-up
     "plackett_luce": "auto",  # the Plackett-Luce model in the overview, write-up and CLI: by its cost
     "design_power": "auto",  # what the design could detect, beside a result that separates not every pair: by its cost
+    "item_test": "paired-items-t",  # over items: the paired test of the pairs, the tie groups and the figures
     "rng": None,  # None: an integer is drawn once and stored
 }
 SETTINGS = tuple(_DEFAULTS)
 # settings only the within-dataset views (over seeds) read: refused away from their defaults without seeds
 _SEED_SETTINGS = ("ci_method", "pairwise_method", "paired", "seed_reduction", "seed_distributions")
+# settings only the views over items read: refused away from their defaults without an `item` dim
+_ITEM_SETTINGS = ("item_test",)
 # settings that change the cube every view starts from
 _CUBE_SETTINGS = ("epoch_selection", "split", "validation", "strict")
 
@@ -198,6 +201,10 @@ def _check_setting(name: str, value, cube: xr.DataArray | None = None):
             raise McdaArgumentTypeError(f"`{name}` must be True or False; got {value!r}",
                                         argument=name, value=value)
         return value
+    if name == "item_test":
+        from mcda.stats.items.paired import PAIR_TESTS
+
+        return canonical("item_test", value, allowed=PAIR_TESTS)
     if name == "test":
         from mcda.stats.across.compare import COMPARISON_TESTS
 
@@ -514,6 +521,11 @@ class Report:
         Whether :meth:`overview`, :meth:`text` and ``mcda compare`` also compare the methods' seed
         distributions on each dataset by almost stochastic order
         (:meth:`almost_stochastic_order`, ``n_resamples`` resamples at ``confidence_level``).
+    item_test : str, default "paired-items-t"
+        Over items (scores with an ``item`` dim): the paired test of :meth:`item_pairs`,
+        :meth:`item_leaderboard`'s tie groups and the item figures: the paired t test on the item
+        differences (cluster-robust with clusters) or McNemar's exact, mid-p or asymptotic test of
+        0/1 scores (:func:`mcda.paired_items`' ``test``).
     plackett_luce : {"auto", "always", "never"}
         Whether :meth:`overview`, :meth:`text` and ``mcda compare`` include the Bayesian
         Plackett–Luce model. ``"auto"`` (default) leaves it out, saying so, why and what it would
@@ -609,7 +621,14 @@ class Report:
 
     def _check_seed_setting(self, name):
         """A setting only the views over seeds read, away from its default on scores without seeds, is refused
-        (it would be silently unused)."""
+        (it would be silently unused); so is a setting of the views over items on scores without items."""
+        if name in _ITEM_SETTINGS and "item" not in self._raw.dims:
+            value = self._settings[name]
+            if value != _check_setting(name, _DEFAULTS[name], self._raw):
+                raise McdaArgumentError(f"`{name}={value!r}` applies to the comparison over the items of a test set, "
+                                        "and these scores have no `item` dim; leave it at its default",
+                                        argument=name, value=value)
+            return
         if name not in _SEED_SETTINGS or "seed" in self._raw.dims:
             return
         value = self._settings[name]
@@ -1933,7 +1952,7 @@ class Report:
                                     "item column, or a cube with an `item` dim)", argument="scores")
 
     def _item_settings(self, overrides: dict) -> dict:
-        return self._resolve(overrides, _CUBE_SETTINGS + ("alpha", "confidence_level", "adjust"))
+        return self._resolve(overrides, _CUBE_SETTINGS + ("alpha", "confidence_level", "adjust", "item_test"))
 
     def item_means(self, **overrides):
         """Each method's mean item score per dataset with its CLT and cluster-robust standard errors and intervals
@@ -1945,18 +1964,18 @@ class Report:
         return self._cached(("item_means", s), lambda: item_means(self._selected(s),
                                                                   confidence_level=s["confidence_level"]))
 
-    def item_pairs(self, *, control: str | None = None, test: str = "paired-items-t", power: float = 0.8,
-                   **overrides):
+    def item_pairs(self, *, control: str | None = None, power: float = 0.8, **overrides):
         """Every pair of methods (or every method against ``control``) on the items both have (:func:`mcda.paired_items`):
-        the report's ``alpha``, ``confidence_level`` and ``adjust`` (Holm by default) over the pairs of each dataset."""
+        the report's ``item_test``, ``alpha``, ``confidence_level`` and ``adjust`` (Holm by default) over the pairs of
+        each dataset."""
         from mcda.stats.items import paired_items
 
         self._require_items("item_pairs")
         s = self._item_settings(overrides)
         if control is not None:
             control = check_control(control, self.methods)
-        return self._cached(("item_pairs", s, control, test, power), lambda: paired_items(
-            self._selected(s), test=test, adjust=s["adjust"], control=control, alpha=s["alpha"],
+        return self._cached(("item_pairs", s, control, power), lambda: paired_items(
+            self._selected(s), test=s["item_test"], adjust=s["adjust"], control=control, alpha=s["alpha"],
             confidence_level=s["confidence_level"], power=power))
 
     def item_omnibus(self, *, test: str | None = None, **overrides):
@@ -1968,15 +1987,15 @@ class Report:
         return self._cached(("item_omnibus", s, test), lambda: item_omnibus(self._selected(s), test=test,
                                                                             alpha=s["alpha"]))
 
-    def item_leaderboard(self, *, test: str = "paired-items-t", **overrides):
+    def item_leaderboard(self, **overrides):
         """The methods of each dataset sorted by mean item score with intervals and tie groups
-        (:func:`mcda.item_leaderboard`), the report's ``alpha``, ``confidence_level`` and ``adjust``."""
+        (:func:`mcda.item_leaderboard`), the report's ``item_test``, ``alpha``, ``confidence_level`` and ``adjust``."""
         from mcda.stats.items import item_leaderboard
 
         self._require_items("item_leaderboard")
         s = self._item_settings(overrides)
-        return self._cached(("item_leaderboard", s, test), lambda: item_leaderboard(
-            self._selected(s), test=test, adjust=s["adjust"], alpha=s["alpha"],
+        return self._cached(("item_leaderboard", s), lambda: item_leaderboard(
+            self._selected(s), test=s["item_test"], adjust=s["adjust"], alpha=s["alpha"],
             confidence_level=s["confidence_level"]))
 
     def item_control(self) -> str:

@@ -1416,6 +1416,9 @@ def item_methods(means, pairs, omnibus, cite, *, across: bool, escape=str) -> st
                      "from the best form its tie group, and every pair not separated is reported with its minimum "
                      f"detectable difference at {pairs.power:.0%} power, (z_(1−α/2) + z_power) times the standard "
                      f"error of its difference {cite('miller2024')}.")
+    if pairs.test == "paired-items-t" and any(pairs.binary.values()) and not pairs.clustered:
+        sentences.append(f"For 0/1 scores this test is asymptotically McNemar's test of the discordant items "
+                         f"{cite('mcnemar1947')}, which the per-pair table also gives.")
     tests = list(dict.fromkeys(omnibus.table["test"]))
     words = " and ".join(f"{PROCEDURES[t].words} {cite(*PROCEDURES[t].references)}" for t in tests)
     sentences.append(f"Whether the methods differ at all on a test set was tested with {words}"
