@@ -64,7 +64,8 @@ SETUP = ("import warnings\n"
 #: A code cell whose source holds this marker prints what differs on every run (wall-clock
 #: timings): :func:`text_outputs` leaves it out of the comparison of a re-run with the stored text.
 VARIES = "# varies:"
-_PROGRESS = re.compile(r"\r?[^\r\n]*: +\d+%, about \d+ s left ?")  # mcda's progress line, shown by elapsed time
+# mcda's progress line, shown by elapsed time: "name: 25%, about 7 s left" while it runs, "name: 100%, 0.6 s" at the end
+_PROGRESS = re.compile(r"\r?[^\r\n]*: +\d+%, (?:about \d+ s left|[\d.]+ s) *")
 
 
 def execute(nb: nbformat.NotebookNode, *, timeout: int = 300) -> nbformat.NotebookNode:
@@ -108,7 +109,7 @@ def text_outputs(nb: nbformat.NotebookNode) -> list:
             kind = output.get("output_type")
             if kind == "stream":
                 text = _PROGRESS.sub("", output.get("text", "")).strip("\n")
-                if text:
+                if text.strip():
                     texts.append((output.get("name"), text))
             elif kind in ("execute_result", "display_data"):
                 data = output.get("data", {})
