@@ -92,14 +92,16 @@ DESIGNS = [
     ("strong-judge-clustered", "strong", False, True, False, ("qa",)),
     ("null-judge-plain", "null", False, False, False, ("qa",)),
     ("strong-binary-clustered-missing-2sets", "strong", True, True, True, ("qa", "code")),
+    ("null-judge-clustered-control-3sets", "null", False, True, False, ("qa", "code", "math")),
 ]
 
 
 @pytest.fixture(scope="module", params=DESIGNS, ids=[d[0] for d in DESIGNS])
 def design(request):
-    _, effect, binary, clustered, missing, datasets = request.param
+    name, effect, binary, clustered, missing, datasets = request.param
     frame = _tidy(effect=effect, binary=binary, clustered=clustered, missing=missing, datasets=datasets, rng=3)
-    report = mcda.Report(frame, metric="exact_match" if binary else "judge_score", rng=1)
+    control = {"control": "m0", "test": "holm"} if "control" in name else {}
+    report = mcda.Report(frame, metric="exact_match" if binary else "judge_score", rng=1, **control)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         text, overview = report.text(), report.overview()
@@ -364,3 +366,26 @@ def test_the_item_test_setting_chooses_mcnemar_and_the_text_cites_it(tmp_path):
     assert main(["compare", str(path), "--metric", "exact_match", "--item-test", "mcnemar-mid-p", "--no-figures",
                  "--out", str(tmp_path / "o")], stdout=out, stderr=err) == 0, err.getvalue()
     assert "McNemar (mid-p), Holm over the pairs of each dataset" in out.getvalue()
+
+
+def test_one_test_set_on_the_command_line_and_back_from_the_bundle(tmp_path):
+    from mcda.app.cli import main
+
+    frame = _tidy(rng=6).rename(columns={"item": "prompt"})
+    path = tmp_path / "one.parquet"
+    frame.to_parquet(path, index=False)
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["compare", str(path), "--metric", "exact_match", "--rng", "2", "--out", str(tmp_path / "o")],
+                stdout=out, stderr=err) == 0, err.getvalue()
+    text = out.getvalue()
+    assert "across datasets: do not apply (one dataset)" in text and "== Across datasets" not in text
+    written = {p.name for p in (tmp_path / "o").iterdir()}
+    assert {"item_intervals.png", "item_forest.png", "item_matrix.png", "items_leaderboard.tex"} <= written
+    assert not written & {"comparison.tex", "critical_difference.png", "superiority.png"}, written
+    # the bundle keeps the items and their clusters: the same overview read back
+    back = mcda.Report.from_json(tmp_path / "o" / "report.json")
+    report = mcda.Report(frame.rename(columns={"prompt": "item"}), metric="exact_match", rng=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert back.overview() == report.overview()
+    assert back.item_means().clustered
