@@ -17,7 +17,7 @@ from mcda.present.plots import _common, _layout, _style
 from mcda.present.plots._layout import check_page
 
 __all__ = ["plot_item_intervals", "plot_item_forest", "plot_item_matrix", "item_pages", "item_rows",
-           "forest_rows", "significance_matrix", "matrix_pages", "column_ticks", "MATRIX_ROWS"]
+           "forest_rows", "significance_matrix", "matrix_pages", "column_ticks", "shared_limits", "MATRIX_ROWS"]
 
 #: Inches of title, axis, its label and the legend around the rows.
 _FIXED = 1.5
@@ -31,13 +31,15 @@ def item_pages(rows_per_dataset: dict) -> list[tuple[str, slice, float]]:
     --------
     >>> [(d, p.stop - p.start) for d, p, _ in item_pages({"qa": 8})]
     [('qa', 8)]
-    >>> [(d, p.stop - p.start) for d, p, _ in item_pages({"qa": 200, "code": 50})]
-    [('qa', 50), ('qa', 50), ('qa', 50), ('qa', 50), ('code', 50)]
+    >>> [(d, p.stop - p.start) for d, p, _ in item_pages({"qa": 200, "code": 49})]
+    [('qa', 50), ('qa', 50), ('qa', 50), ('qa', 50), ('code', 49)]
     """
     pages = []
     for dataset, n in rows_per_dataset.items():
         row = _layout.row_height(n, fixed=_FIXED)
-        for part in _layout.page_slices(n, _layout.rows_per_page(row, fixed=_FIXED)):
+        # the row was squeezed to fit n rows on a page: n rows fit (rounding must not cut one off)
+        per_page = n if row > 0.125 else _layout.rows_per_page(row, fixed=_FIXED)
+        for part in _layout.page_slices(n, per_page):
             pages.append((dataset, part, row))
     return pages
 
@@ -68,6 +70,23 @@ def item_rows(means, *, dataset=None, order=None) -> dict:
         block = table[table["dataset"] == d].set_index("method", drop=False)
         out[d] = block.loc[_ordered(list(block.index), order, d)].reset_index(drop=True)
     return out
+
+
+def shared_limits(frame, columns) -> tuple[float, float]:
+    """The x range of every row of a dataset (all its pages), padded by 4 %: the pages of one dataset share
+    their axis, so a model on page 3 reads against one on page 1.
+
+    >>> import pandas as pd
+    >>> shared_limits(pd.DataFrame({"lo": [0.2, 0.4], "hi": [0.5, 0.7]}), ["lo", "hi"])
+    (0.18, 0.72)
+    """
+    values = frame[list(columns)].to_numpy(dtype=float)
+    values = values[np.isfinite(values)]
+    if not values.size:
+        return (-1.0, 1.0)
+    low, high = float(values.min()), float(values.max())
+    pad = 0.04 * (high - low) if high > low else 0.5 * max(abs(low), 1e-3)
+    return (round(low - pad, 12), round(high + pad, 12))
 
 
 def _title(head: str, dataset, part: slice, n: int, page: int, n_pages: int) -> str:
@@ -138,6 +157,7 @@ def plot_item_intervals(means, *, dataset=None, order=None, page: int = 1, width
                   linewidth=max(thick / 2.5, 0.6), gid="naive_interval")
     ax.plot(shown["mean"].to_numpy(float), y - offset * differ, linestyle="none", marker="o", color="black",
             markersize=max(min(0.3 * row_pt, 3.0), 1.2), gid="mean")
+    ax.set_xlim(*shared_limits(rows[name], ["ci_low", "ci_high", "naive_ci_low", "naive_ci_high", "mean"]))
     ax.set_xlabel("mean item score")
     from matplotlib.lines import Line2D
 
@@ -229,6 +249,9 @@ def plot_item_forest(pairs, *, dataset=None, order=None, page: int = 1, width="c
         mde = shown["mde"].to_numpy(float)[open_rows]
         ax.plot(np.concatenate([-mde, mde]), np.concatenate([y[open_rows], y[open_rows]]), linestyle="none",
                 marker="|", color=_style.PALETTE[0], markersize=max(min(0.5 * row_pt, 5.0), 2.0), gid="mde")
+    mde = rows[name]["mde"].where(~rows[name]["significant"].astype(bool))
+    ax.set_xlim(*shared_limits(rows[name].assign(plus=mde, minus=-mde, zero=0.0), ["low", "high", "plus", "minus",
+                                                                                  "zero"]))
     ax.set_xlabel(f"difference from {pairs.control} (model − control)")
     from matplotlib.lines import Line2D
 
@@ -304,6 +327,8 @@ def column_ticks(k: int) -> list[int]:
     if k <= 25:
         return list(range(1, k + 1))
     step = next(s for s in (2, 5, 10, 20, 50, 100, 200, 500, 1000) if k / s <= 25)
+    if step == 2:  # 1, 3, 5, …: a 2 beside the 1 would crowd it
+        return list(range(1, k + 1, 2))
     return [1] + list(range(step, k + 1, step))
 
 
