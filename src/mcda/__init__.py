@@ -102,6 +102,8 @@ _EXPORTS: dict[str, str] = {
     "weight_stability": "stats.criteria",
     # several criteria under uncertainty
     "smaa": "stats.smaa",
+    # several criteria of mixed scale: statistical dominance over datasets
+    "gsd_front": "stats.gsd",
     # the report object and epoch selection
     "Report": "app.report",
     "select_epoch": "stats.within.epochs",

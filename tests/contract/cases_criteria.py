@@ -45,6 +45,10 @@ def _smaa(cube, **kwargs):
     return mcda.smaa(two_criteria(cube), **({"n_draws": 2_000, "rng": 3} | kwargs))
 
 
+def _gsd(cube, **kwargs):
+    return mcda.gsd_front(two_criteria(cube), **({"n_resamples": 9, "rng": 3} | kwargs))
+
+
 def _stability(cube, **kwargs):
     return mcda.weight_stability(two_criteria(cube), **({"n_steps": 10} | kwargs))
 
@@ -90,4 +94,13 @@ CASES = [
          bad_inputs=[({"weights": ["score"]}, ValueError, "must list every criterion"),
                      ({"uncertainty": "folds"}, ValueError, "`uncertainty` must be one of"),
                      ({"n_draws": 0}, ValueError, "`n_draws` must be an integer >= 1")]),
+    Case(name="gsd_front", call=_gsd,
+         fields=("methods", "metrics", "directions", "ordinal", "statistics", "dominates", "front", "dominated_by",
+                 "tested", "pvalues", "front_pvalues", "tolerated_contamination", "alpha", "contamination",
+                 "n_resamples", "n_datasets", "dropped_datasets"),
+         pvalue_columns=("p_raw",), ignore_columns=("dominated_by",), n_methods=4,
+         bad_inputs=[({"ordinal": ["speed"]}, ValueError, "`ordinal` names metrics not among"),
+                     ({"candidates": ["nope"]}, ValueError, "`candidates` names methods not among"),
+                     ({"contamination": 1.5}, ValueError, "`contamination` must lie in"),
+                     ({"n_resamples": 0}, ValueError, "`n_resamples` must be an integer >= 1")]),
 ]

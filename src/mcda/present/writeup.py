@@ -431,6 +431,24 @@ BIBTEX = {
   year      = {2018},
   doi       = {10.1145/3205651.3205658}
 }""",
+    # the GSD-front (mcda.gsd_front)
+    "jansen2024gsd": """@inproceedings{jansen2024gsd,
+  author    = {Jansen, Christoph and Schollmeyer, Georg and Rodemann, Julian and Blocher, Hannah and Augustin, Thomas},
+  title     = {Statistical Multicriteria Benchmarking via the {GSD}-Front},
+  booktitle = {Advances in Neural Information Processing Systems 37 (NeurIPS 2024)},
+  year      = {2024},
+  eprint    = {2406.03924},
+  archivePrefix = {arXiv}
+}""",
+    "jansen2023robust": """@inproceedings{jansen2023robust,
+  author    = {Jansen, Christoph and Schollmeyer, Georg and Blocher, Hannah and Rodemann, Julian and Augustin, Thomas},
+  title     = {Robust Statistical Comparison of Random Variables with Locally Varying Scale of Measurement},
+  booktitle = {Proceedings of the Thirty-Ninth Conference on Uncertainty in Artificial Intelligence},
+  series    = {Proceedings of Machine Learning Research},
+  volume    = {216},
+  pages     = {941--952},
+  year      = {2023}
+}""",
     # SMAA-2 (mcda.smaa)
     "lahdelma2001": """@article{lahdelma2001,
   author  = {Lahdelma, Risto and Salminen, Pekka},

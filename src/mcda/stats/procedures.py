@@ -48,6 +48,8 @@ class Procedure:
         the seeds of one dataset), "bayesian" (posterior probabilities over datasets),
         "bayesian-cv" (posterior probabilities from cross-validation folds), "criteria-uncertainty"
         (several criteria under the uncertainty of the scores and of the weights: rank acceptabilities),
+        "criteria-dominance" (several criteria of mixed scale, cardinal and ordinal: generalized
+        stochastic dominance of the methods' distributions over datasets, its front and test),
         "seeds-distribution" (the distributions of two methods' scores over the seeds of one dataset,
         compared whole), "replicability" (on how many datasets a method beats another: partial
         conjunction tests of per-dataset p-values), "meta-analysis" (a random-effects model of the
@@ -225,6 +227,11 @@ _ENTRIES = (
     Procedure("smaa-2", "criteria-uncertainty", "SMAA-2",
               "stochastic multicriteria acceptability analysis (SMAA-2) with a linear additive value function",
               ("lahdelma2001", "tervonen2008"), None, ("ranking",), "mcda.stats.smaa:smaa", aliases=("smaa",)),
+    # statistical dominance across criteria of mixed scale
+    Procedure("gsd-front", "criteria-dominance", "GSD-front",
+              "the generalized stochastic dominance (GSD) front with its permutation test",
+              ("jansen2024gsd", "jansen2023robust"), None, ("all-pairs",), "mcda.stats.gsd:gsd_front",
+              aliases=("gsd", "generalized-stochastic-dominance"), noun="the GSD-front"),
     Procedure("aso", "seeds-distribution", "almost stochastic order", "the almost stochastic order test (ε_min)",
               ("delbarrio2018", "dror2019", "ulmer2022"), "bonferroni", ("all-pairs",),
               "mcda.stats.within.aso:almost_stochastic_order", aliases=("almost-stochastic-order",),

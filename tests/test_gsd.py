@@ -1,0 +1,268 @@
+"""The GSD-front (mcda.gsd_front, Jansen et al. 2024): its linear programs, front, test and robust test.
+
+Reference values come from sources independent of mcda's linear programs:
+
+- brute force: the same minimum from a linear program formulated afresh here (every R1 pair and
+  every R2 pair of pairs enumerated by plain loops, nothing left out) solved by scipy's
+  ``linprog``; for ordinal criteria alone, the minimum over the vertices of the order polytope
+  (the indicator functions of up-sets, enumerated over all subsets);
+- closed forms: one cardinal criterion on equally spaced values forces u to be linear, so the
+  statistic is half the difference of means over the range;
+- the authors' own results (Gurobi, their R code) on the OpenML example, when
+  ``tests/data/jansen2024_gsd`` (see its PROVENANCE.md) is present.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import xarray as xr
+from scipy.optimize import linprog
+
+import mcda
+from mcda.stats.gsd import _pvalue, gsd_statistic
+
+
+# --------------------------------------------------------------------------- brute force
+def _brute_force_lp(a, b, cardinal):
+    """min_u Σ (n_a − n_b)/(n_a + n_b) u over the preference system, every constraint enumerated."""
+    stacked = np.vstack([a, b])
+    low, high = stacked.min(axis=0), stacked.max(axis=0)
+    outcomes = []
+    for row in [*stacked, low, high]:
+        if not any(np.array_equal(row, o) for o in outcomes):
+            outcomes.append(row)
+    m = len(outcomes)
+    find = lambda row: next(i for i, o in enumerate(outcomes) if np.array_equal(row, o))
+    w = np.zeros(m)
+    for row in a:
+        w[find(row)] += 1
+    for row in b:
+        w[find(row)] -= 1
+    w /= len(a) + len(b)
+    rows = []
+    r1 = [(x, y) for x in range(m) for y in range(m) if x != y and np.all(outcomes[x] >= outcomes[y])]
+    for x, y in r1:                                     # u(y) - u(x) <= 0
+        row = np.zeros(m)
+        row[y] += 1
+        row[x] -= 1
+        rows.append(row)
+    for (x, y), (z, v) in itertools.product(r1, r1):    # (x, y) R2 (z, v): u(z) - u(v) - u(x) + u(y) <= 0
+        ok = True
+        for c in range(len(cardinal)):
+            if cardinal[c]:
+                ok &= outcomes[x][c] - outcomes[y][c] >= outcomes[z][c] - outcomes[v][c]
+            else:
+                ok &= outcomes[y][c] <= outcomes[v][c] <= outcomes[z][c] <= outcomes[x][c]
+        if ok:
+            row = np.zeros(m)
+            row[z] += 1
+            row[v] -= 1
+            row[x] -= 1
+            row[y] += 1
+            rows.append(row)
+    bounds = [(0.0, 1.0)] * m
+    bounds[find(low)] = (0.0, 0.0)
+    bounds[find(high)] = (1.0, 1.0)
+    res = linprog(w, A_ub=np.array(rows), b_ub=np.zeros(len(rows)), bounds=bounds, method="highs")
+    assert res.status == 0
+    return res.fun
+
+
+def _up_set_minimum(a, b):
+    """Ordinal criteria only: min over the up-sets U (top in U, bottom not) of Σ_{x in U} w_x."""
+    stacked = np.vstack([a, b])
+    low, high = stacked.min(axis=0), stacked.max(axis=0)
+    outcomes = np.unique(np.vstack([stacked, low, high]), axis=0)
+    index = lambda row: int(np.nonzero(np.all(outcomes == row, axis=1))[0][0])
+    w = np.zeros(len(outcomes))
+    for row in a:
+        w[index(row)] += 1
+    for row in b:
+        w[index(row)] -= 1
+    w /= len(a) + len(b)
+    ge = np.all(outcomes[:, None, :] >= outcomes[None, :, :], axis=2)
+    best = np.inf
+    for mask in itertools.product([False, True], repeat=len(outcomes)):
+        mask = np.array(mask)
+        if not mask[index(high)] or mask[index(low)]:
+            continue
+        if np.any(mask[:, None] & ge.T & ~mask[None, :]):   # x in U, y >= x, y not in U: not an up-set
+            continue
+        best = min(best, float(w[mask].sum()))
+    return best
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_lp_equals_a_brute_force_lp_over_every_constraint(seed):
+    rng = np.random.default_rng(seed)
+    n = 4
+    # two cardinal criteria on a coarse grid (ties and equal differences happen) and one ordinal
+    a = np.column_stack([rng.integers(0, 5, n) / 4, rng.integers(0, 4, n), rng.integers(0, 3, n)]).astype(float)
+    b = np.column_stack([rng.integers(0, 5, n) / 4, rng.integers(0, 4, n), rng.integers(0, 3, n)]).astype(float)
+    cardinal = [True, True, False]
+    for x, y in ((a, b), (b, a)):
+        assert gsd_statistic(x, y, cardinal=cardinal) == pytest.approx(_brute_force_lp(x, y, cardinal), abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ordinal_criteria_alone_give_the_minimum_over_up_sets(seed):
+    rng = np.random.default_rng(100 + seed)
+    a = rng.integers(0, 3, size=(4, 2)).astype(float)
+    b = rng.integers(0, 3, size=(4, 2)).astype(float)
+    for x, y in ((a, b), (b, a)):
+        assert gsd_statistic(x, y, cardinal=[False, False]) == pytest.approx(_up_set_minimum(x, y), abs=1e-9)
+
+
+def test_one_cardinal_criterion_on_a_grid_is_half_the_mean_difference_over_the_range():
+    # equally spaced values 0..3 force u(k + 1) - u(k) to be equal: u(x) = x / 3
+    a = np.array([[3.0], [2.0], [2.0], [0.0]])
+    b = np.array([[1.0], [1.0], [0.0], [3.0]])
+    expected = (a.mean() - b.mean()) / 3 / 2
+    assert gsd_statistic(a, b, cardinal=[True]) == pytest.approx(expected, abs=1e-12)
+    assert gsd_statistic(b, a, cardinal=[True]) == pytest.approx(-expected, abs=1e-12)
+
+
+# --------------------------------------------------------------------------- the front and the test
+def _cube(values, methods, metrics=("accuracy", "runtime")):
+    n = values.shape[0]
+    data = xr.DataArray(values, dims=("dataset", "method", "metric"),
+                        coords={"dataset": [f"d{i:02d}" for i in range(n)], "method": list(methods),
+                                "metric": list(metrics)})
+    return mcda.score_cube(data, metric={m: m for m in metrics})
+
+
+def _three_methods(n=12, seed=0):
+    rng = np.random.default_rng(seed)
+    base = rng.uniform(0.6, 0.8, n)
+    acc = np.column_stack([base + 0.1, base, base + 0.05])               # best, worst, mid
+    time = np.column_stack([np.full(n, 1.0), np.full(n, 5.0), np.full(n, 0.5)]) * rng.uniform(1, 1.2, (n, 1))
+    return _cube(np.stack([acc, time], axis=-1), ["best", "worst", "mid"])
+
+
+def test_a_method_better_everywhere_dominates_and_the_front_drops_the_dominated():
+    res = mcda.gsd_front(_three_methods(), candidates=[], rng=0)
+    # best and mid trade accuracy against runtime; worst loses to both on every dataset and criterion
+    assert res.front == ["best", "mid"]
+    assert res.dominated_by["worst"] == ["best", "mid"]
+    assert bool(res.dominates.loc["best", "worst"]) and not bool(res.dominates.loc["best", "mid"])
+    assert res.statistics.loc["best", "worst"] >= 0 and res.statistics.loc["worst", "best"] < 0
+
+
+def test_a_clear_front_member_gets_the_smallest_permutation_p_value():
+    # worst never dominates best, and mid cannot either: every permuted statistic lies above the
+    # observed one, so each p-value is its floor 1 / (n_resamples + 1) (the definition, by hand)
+    res = mcda.gsd_front(_three_methods(n=16), candidates=["best"], n_resamples=39, rng=1)
+    assert res.pvalues.loc["worst", "best"] == pytest.approx(1 / 40)
+    assert res.front_pvalues["best"] == res.pvalues["best"].drop("best").max()
+    assert res.significant == (["best"] if res.front_pvalues["best"] <= 0.05 else [])
+
+
+def test_contamination_raises_the_p_values_and_the_tolerance_is_where_they_cross_alpha():
+    cube = _three_methods(n=16)
+    plain = mcda.gsd_front(cube, candidates=["best"], n_resamples=39, rng=1)
+    robust = mcda.gsd_front(cube, candidates=["best"], n_resamples=39, rng=1, contamination=0.1)
+    assert (robust.pvalues["best"].drop("best") >= plain.pvalues["best"].drop("best")).all()
+    k = plain.tolerated_contamination["best"]
+    if not np.isnan(k):
+        at_k = mcda.gsd_front(cube, candidates=["best"], n_resamples=39, rng=1, contamination=k / 16)
+        assert at_k.front_pvalues["best"] <= 0.05
+        if k + 1 < 16:
+            beyond = mcda.gsd_front(cube, candidates=["best"], n_resamples=39, rng=1, contamination=(k + 1) / 16)
+            assert beyond.front_pvalues["best"] > 0.05
+
+
+def test_the_p_value_counts_the_permutations_at_or_below_the_shifted_observation():
+    permuted = np.array([-0.3, -0.2, -0.1, 0.0, 0.1])
+    assert _pvalue(-0.15, permuted, 0.0) == pytest.approx((1 + 2) / 6)
+    # γ = 0.05 shifts by 2γ/(1 − γ) = 0.10526...: -0.15 + 0.105 = -0.045 -> three at or below
+    assert _pvalue(-0.15, permuted, 0.05) == pytest.approx((1 + 3) / 6)
+
+
+def test_order_of_methods_and_datasets_changes_nothing():
+    cube = _three_methods(n=10)
+    res = mcda.gsd_front(cube, n_resamples=19, rng=5)
+    shuffled = cube.isel(method=[2, 0, 1], dataset=np.random.default_rng(0).permutation(10))
+    other = mcda.gsd_front(shuffled, n_resamples=19, rng=5)
+    assert sorted(res.front) == sorted(other.front)
+    pd.testing.assert_series_equal(res.front_pvalues.sort_index(), other.front_pvalues.sort_index())
+
+
+def test_missing_results_drop_the_dataset_and_say_so():
+    cube = _three_methods(n=10)
+    values = cube.values.copy()
+    values[3, 1, 0] = np.nan
+    holed = cube.copy(data=values)
+    with pytest.warns(mcda.McdaWarning, match="leaves out 1 dataset"):
+        res = mcda.gsd_front(holed, candidates=[], rng=0)
+    assert res.dropped_datasets == ["d03"] and res.n_datasets == 9
+    assert "dropped datasets" in res.summary()
+
+
+@pytest.mark.parametrize("kwargs, text", [
+    ({"ordinal": ["speed"]}, "`ordinal`"),
+    ({"candidates": ["nope"]}, "`candidates` names methods not among"),
+    ({"contamination": 1.0}, "`contamination` must lie in"),
+    ({"n_resamples": 0}, "`n_resamples` must be an integer >= 1"),
+    ({"alpha": 0}, "`alpha` must lie in"),
+])
+def test_bad_arguments_name_the_argument_and_the_value(kwargs, text):
+    with pytest.raises(ValueError, match=text):
+        mcda.gsd_front(_three_methods(n=6), rng=0, **kwargs)
+
+
+def test_scores_with_seeds_are_refused():
+    cube = mcda.datasets.synthetic(n_datasets=4, n_methods=3, n_seeds=3, rng=0)
+    with pytest.raises(ValueError, match="'seed' dim"):
+        mcda.gsd_front(cube)
+
+
+def test_the_summary_and_the_frame_come_from_the_result():
+    res = mcda.gsd_front(_three_methods(n=12), n_resamples=19, rng=2)
+    text = res.summary()
+    assert "empirical GSD-front: best, mid" in text and "worst is strictly GSD-dominated by best, mid" in text
+    frame = res.to_frame()
+    assert frame.set_index("method")["in_front"].to_dict() == {"best": True, "worst": False, "mid": True}
+    pairs = res.to_frame("pairs")
+    assert len(pairs) == 6 and pairs["p_raw"].notna().sum() == 4   # best and mid tested, two competitors each
+
+
+# --------------------------------------------------------------------------- the authors' OpenML results
+def _oracle_folder():
+    for folder in (Path(__file__).parent / "data" / "jansen2024_gsd", Path("/work/shared/data/jansen2024_gsd")):
+        if folder.is_dir():
+            return folder
+    pytest.skip("tests/data/jansen2024_gsd (the authors' OpenML tables, see PROVENANCE) is not present")
+
+
+def _samples(frame):
+    values = frame[["ordinal_1", "ordinal_2", "numeric"]].to_numpy(float)
+    svm = np.repeat(values, frame["count_group_a"].astype(int), axis=0)
+    other = np.repeat(values, frame["count_group_b"].astype(int), axis=0)
+    return svm, other
+
+
+# the authors' d_observed$result_eps_0 (Gurobi) and their count of the 1000 permuted statistics below it
+# (proportion_below_df.rds), openml_permutation_results/ at commit b5da02a
+OPENML = {"glmnet": (-0.3375, 0), "kknn": (-0.3875, 0)}
+
+
+@pytest.mark.parametrize("competitor", sorted(OPENML))
+def test_the_authors_openml_statistic_and_test_decision(competitor):
+    folder = _oracle_folder()
+    frame = pd.read_csv(folder / f"openml_svm_vs_{competitor}_dat_set.csv")
+    svm, other = _samples(frame)
+    assert len(svm) == len(other) == 80
+    d_authors, below_authors = OPENML[competitor]
+    # training and testing time are ordinal (binned deciles), accuracy cardinal
+    d = gsd_statistic(other, svm, cardinal=[False, False, True])
+    assert d == pytest.approx(d_authors, abs=1e-9)
+    permuted = pd.read_csv(folder / f"openml_svm_vs_{competitor}_permutations.csv")["V1"].to_numpy()
+    assert np.count_nonzero(permuted < d) == below_authors
+    # on the authors' permutations mcda's p-value is its floor: the competitor's dominance is rejected
+    assert _pvalue(d, permuted, 0.0) == pytest.approx(1 / 1001)
