@@ -351,7 +351,7 @@ def _load(args):
 
 #: Every figure ``mcda compare`` can write, in the order it writes them (``--figures`` names).
 FIGURES = ("critical_difference", "superiority", "relation", "posterior_bars", "signed_rank_bars",
-           "posterior_top_pair", "rank_stability", "rank_sets", "forest", "meta_forest", "pairwise", "learning_curves", "rank_distribution",
+           "posterior_top_pair", "rank_stability", "rank_sets", "forest", "replicability", "meta_forest", "pairwise", "learning_curves", "rank_distribution",
            "shrinkage_top_pair", "hierarchical_top_pair", "rank_acceptability", "central_weights",
            "item_intervals", "item_forest", "item_matrix")
 #: The figures over items (per-item scores); with one test set they are the only figures that apply.
@@ -420,7 +420,8 @@ def _figure_plan(report) -> dict:
     k = len(report.methods)
     plan = {name: None for name in FIGURES}
     if not report.has_seeds:
-        plan["forest"] = plan["pairwise"] = plan["meta_forest"] = "needs seeds (several runs per cell)"
+        plan["forest"] = plan["pairwise"] = plan["meta_forest"] = plan["replicability"] = \
+            "needs seeds (several runs per cell)"
     why_not = report.rank_sets_not_applicable()
     if why_not:
         plan["rank_sets"] = "needs 2 methods with results on 2 common datasets"
@@ -511,6 +512,7 @@ def _figures(report, out_dir: Path, stdout, chosen=("auto",), jobs=1, cd_width="
              "rank_stability": lambda: report.plot_rank_stability(order=order),
              "rank_sets": lambda: report.plot_rank_sets(),
              "forest": lambda: report.plot_forest(),
+             "replicability": lambda: report.plot_replicability(order=order),
              "meta_forest": lambda: report.plot_meta_forest(_top_pair(report)),
              "pairwise": lambda: report.plot_pairwise(),
              "learning_curves": lambda: report.plot_learning_curves(),

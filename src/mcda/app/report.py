@@ -953,6 +953,11 @@ class Report:
         return self._cached(("meta_analysis", method, s), lambda: meta_analysis(
             self._selected(s), method=method, confidence_level=s["confidence_level"], paired=s["paired"]))
 
+    def plot_replicability(self, **kwargs):
+        """:func:`mcda.plots.plot_replicability` of :meth:`replicability` (settings and the figure's keywords)."""
+        settings, rest = self._split(kwargs)
+        return self._plot("plot_replicability", self.replicability(**settings), rest)
+
     def plot_meta_forest(self, pair=None, **kwargs):
         """The forest plot of :meth:`meta_analysis` for one pair (default: its first)."""
         settings, rest = self._split(kwargs)

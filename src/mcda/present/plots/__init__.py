@@ -27,6 +27,7 @@ The figures
 ``plot_rank_acceptability(result)``       SMAA-2 stacked rank acceptabilities per method (SmaaResult)
 ``plot_central_weights(result)``          SMAA-2 central weights and confidence factors (SmaaResult)
 ``plot_meta_forest(result, pair)``        per-dataset differences, pooled mean, prediction interval (MetaAnalysisResult)
+``plot_replicability(result)``            on how many datasets each method beats each other (ReplicabilityResult)
 ``plot_rank_sets(result)``                one rank confidence set per method, the best set marked (RankConfidenceSets)
 ``plot_item_intervals(means)``            mean item score per model, clustered and naive intervals (ItemMeans)
 ``plot_item_forest(pairs)``               paired differences from a control over items (PairedItems with control)
@@ -70,6 +71,8 @@ _PLOTS: dict[str, str] = {
     "plot_central_weights": "acceptability",
     # across datasets: a random-effects meta-analysis
     "plot_meta_forest": "meta_forest",
+    # across datasets: on how many datasets a claim replicates
+    "plot_replicability": "replicability",
     # confidence sets for ranks
     "plot_rank_sets": "rank_sets",
     # over items: one test set
