@@ -150,6 +150,31 @@ def label_matrix(ax, layout: dict, *, key_title: str = "methods") -> None:
                          title_fontsize=layout["key_font"])
 
 
+def share_matrix(ax, values, layout: dict, *, gid: str):
+    """Draw a k × k matrix of shares in [0, 1] (white where NaN), labelled as ``layout`` says: (image, cmap, norm).
+
+    The one look of mcda's pair matrices (superiority, replicability); the caller writes the cells
+    and adds :func:`share_bar`.
+    """
+    import matplotlib
+    from matplotlib.colors import Normalize
+
+    cmap = matplotlib.colormaps[_style.SEQUENTIAL_CMAP].with_extremes(bad="white")
+    norm = Normalize(0.0, 1.0)
+    image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, norm=norm, interpolation="nearest")
+    image.set_gid(gid)
+    label_matrix(ax, layout)
+    return image, cmap, norm
+
+
+def share_bar(fig, ax, image, k: int, label: str):
+    """The colour bar of a :func:`share_matrix` of ``k`` methods, as tall as the matrix allows."""
+    bar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.03, shrink=min(1.0, 0.5 + 0.05 * k))
+    bar.set_label(label, fontsize=_style.FONT_SIZE - 1)
+    bar.ax.tick_params(labelsize=_style.FONT_SIZE - 2)
+    return bar
+
+
 def fit_cell_texts(fig, axes, *, min_font: float, gid: str = "cell_value") -> None:
     """Shrink the texts ``gid`` of each axes so the widest fits 85 % of a cell; drop them below ``min_font``.
 

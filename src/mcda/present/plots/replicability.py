@@ -97,15 +97,8 @@ def plot_replicability(result, *, annotate: bool | None = None, width="column", 
     layout = _layout.matrix_layout(k, order, width=w, cell_text=widest)
     annotate = layout["annotate"] if annotate is None else bool(annotate)
     with _style.style():
-        import matplotlib
-        from matplotlib.colors import Normalize
-
         fig, ax = _style.get_figure(ax, width, height=layout["height"])
-        cmap = matplotlib.colormaps[_style.SEQUENTIAL_CMAP].with_extremes(bad="white")
-        norm = Normalize(0.0, 1.0)
-        image = ax.imshow(np.ma.masked_invalid(share), cmap=cmap, norm=norm, interpolation="nearest")
-        image.set_gid("replicability_matrix")
-        _common.label_matrix(ax, layout)
+        image, cmap, norm = _common.share_matrix(ax, share, layout, gid="replicability_matrix")
         if annotate:
             for i in range(k):
                 for j in range(k):
@@ -114,9 +107,7 @@ def plot_replicability(result, *, annotate: bool | None = None, width="column", 
                                 fontsize=max(layout["cell_font"], _style.FONT_SIZE - 2) if layout["annotate"]
                                 else _style.FONT_SIZE - 2, color=_style.text_color_on(cmap(norm(share[i, j]))),
                                 gid="cell_value")
-        bar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.03, shrink=min(1.0, 0.5 + 0.05 * k))
-        bar.set_label("share of the pair's datasets", fontsize=_style.FONT_SIZE - 1)
-        bar.ax.tick_params(labelsize=_style.FONT_SIZE - 2)
+        _common.share_bar(fig, ax, image, k, "share of the pair's datasets")
         what = "number: " if annotate else ""
         ax.set_xlabel(f"{what}datasets on which row beats column (a lower bound);\n"
                       f"{result.method.replace('conjunction-', '').capitalize()} partial conjunctions, "

@@ -84,15 +84,8 @@ def plot_superiority(report, *, annotate: bool | None = None, width="column", ax
     layout = _layout.matrix_layout(k, order, width=w, cell_text="0.00*")
     annotate = layout["annotate"] if annotate is None else bool(annotate)
     with _style.style():
-        import matplotlib
-        from matplotlib.colors import Normalize
-
         fig, ax = _style.get_figure(ax, width, height=layout["height"])
-        cmap = matplotlib.colormaps[_style.SEQUENTIAL_CMAP].with_extremes(bad="white")
-        norm = Normalize(0.0, 1.0)
-        image = ax.imshow(np.ma.masked_invalid(probs), cmap=cmap, norm=norm, interpolation="nearest")
-        image.set_gid("superiority_matrix")
-        _common.label_matrix(ax, layout)
+        image, cmap, norm = _common.share_matrix(ax, probs, layout, gid="superiority_matrix")
         if annotate:
             for i in range(k):
                 for j in range(k):
@@ -110,9 +103,7 @@ def plot_superiority(report, *, annotate: bool | None = None, width="column", ax
             ax.plot(cols, rows, linestyle="none", marker="o", markersize=size, markeredgewidth=0,
                     color=_style.HIGHLIGHT, gid="superior_marker")
             mark = "dot"
-        bar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.03, shrink=min(1.0, 0.5 + 0.05 * k))
-        bar.set_label("P(row outperforms column)", fontsize=_style.FONT_SIZE - 1)
-        bar.ax.tick_params(labelsize=_style.FONT_SIZE - 2)
+        _common.share_bar(fig, ax, image, k, "P(row outperforms column)")
         adjust = f", {report.adjust}-adjusted" if report.adjust else ", unadjusted"
         ax.set_xlabel(f"{mark}: row significantly better (sign test p ≤ {report.alpha:g}{adjust}); "
                       f"rope {report.rope:g}", fontsize=_style.FONT_SIZE - 1, wrap=True)
