@@ -323,3 +323,14 @@ def test_items_that_some_method_lacks_are_left_out_and_said():
     assert res.n_items == 38
     with pytest.raises(mcda.McdaArgumentError, match="item"):
         mcda.rank_confidence_sets_over_items(mcda.datasets.load("demsar2006"))
+
+
+def test_a_lazy_cube_gives_the_same_sets_as_in_memory():
+    """The mean ranks and their covariance are sums over datasets: a dask-backed cube chunked along
+    ``dataset`` (blocks of 7, the last one short) gives the in-memory result exactly."""
+    pytest.importorskip("dask")
+    cube = mcda.datasets.synthetic(n_datasets=30, n_methods=5, n_seeds=0, rng=3)
+    for estimate in ("mean_rank", "mean"):
+        memory = mcda.rank_confidence_sets(cube, estimate=estimate, rng=0).to_frame()
+        lazy = mcda.rank_confidence_sets(cube.chunk({"dataset": 7}), estimate=estimate, rng=0).to_frame()
+        pd.testing.assert_frame_equal(memory, lazy)
