@@ -266,3 +266,66 @@ def test_the_authors_openml_statistic_and_test_decision(competitor):
     assert np.count_nonzero(permuted < d) == below_authors
     # on the authors' permutations mcda's p-value is its floor: the competitor's dominance is rejected
     assert _pvalue(d, permuted, 0.0) == pytest.approx(1 / 1001)
+
+
+# --------------------------------------------------------------------------- the report and the command line
+def test_report_of_several_metrics_writes_the_gsd_front_from_the_result():
+    cube = mcda.datasets.synthetic_criteria(n_datasets=10, n_methods=4, rng=0)
+    report = mcda.Report(cube, metric="accuracy", rng=5)
+    res = report.gsd_front()
+    assert res is report.gsd_front() and res.tested == [] and res.metrics == ["accuracy", "runtime", "memory_mb"]
+    overview = report.overview()
+    assert "== Statistical dominance across criteria: the GSD-front (Jansen et al. 2024)" in overview
+    assert f"empirical GSD-front: {', '.join(res.front)}" in overview
+    assert "report.gsd_front(candidates=[...])" in overview
+    text = report.text()
+    assert "generalized stochastic dominance (GSD) [@jansen2024gsd; @jansen2023robust]" in text
+    assert f"The empirical GSD-front held {len(res.front)} of the 4 methods" in text
+    assert "@inproceedings{jansen2024gsd" in text
+    single = mcda.Report(cube.mcda.sel(metric="accuracy"), rng=5)
+    assert "GSD-front" not in single.overview()
+    with pytest.raises(ValueError, match="several metrics"):
+        single.gsd_front()
+
+
+# The sentences are read back against the result's own fields (no reference numbers: the test checks
+# that the text states what the result holds, over a grid of tested methods, contamination and scales).
+@pytest.mark.parametrize(("candidates", "contamination", "ordinal"), [
+    ([], 0.0, None), (None, 0.0, None), (["best", "worst"], 0.1, ["runtime"]), (["mid"], 0.0, None)])
+def test_the_methods_and_results_sentences_state_the_result(candidates, contamination, ordinal):
+    from mcda.present.writeup import gsd_methods, gsd_results
+
+    res = mcda.gsd_front(_three_methods(n=12), candidates=candidates, contamination=contamination, ordinal=ordinal,
+                         n_resamples=19, rng=4)
+    methods = gsd_methods(res, "[@jansen2024gsd]")
+    assert f"over the {res.n_datasets} datasets on the 2 criteria" in methods
+    for m in res.metrics:
+        assert f"{m} ({'ordinal' if m in res.ordinal else 'cardinal'})" in methods
+    assert ("permutation test" in methods) == bool(res.tested)
+    assert ("2γ/(1 − γ)" in methods) == (bool(res.tested) and contamination > 0)
+    results = gsd_results(res)
+    assert f"held {len(res.front)} of the 3 methods ({'; '.join(res.front)})" in results
+    for m in res.methods:
+        if res.dominated_by[m]:
+            assert f"{m} was strictly dominated by {', '.join(res.dominated_by[m])}" in results
+    for m in res.tested:
+        assert f"{m} (p = {res.front_pvalues[m]:.3g}" in results
+        part = results.split("not shown to be:")
+        assert (m in part[0].split("at α")[1]) == (res.front_pvalues[m] <= res.alpha)
+
+
+def test_compare_on_a_multi_metric_file_writes_the_gsd_front(tmp_path):
+    import io
+
+    from mcda.app.cli import main
+
+    cube = mcda.datasets.synthetic_criteria(n_datasets=8, n_methods=4, rng=1)
+    path = tmp_path / "tradeoffs.csv"
+    cube.to_dataframe(name="score").reset_index()[["dataset", "method", "metric", "score"]].to_csv(path, index=False)
+    out = io.StringIO()
+    code = main(["compare", str(path), "--metric", "accuracy", "--out", str(tmp_path / "out"), "--rng", "3",
+                 "--figures", "none", "--jobs", "1"], stdout=out)
+    assert code == 0
+    assert "== Statistical dominance across criteria: the GSD-front" in out.getvalue()
+    assert "== Several criteria under uncertainty: SMAA-2" in out.getvalue()   # a multi-metric file gets both
+    assert "GSD-front" in (tmp_path / "out" / "report.md").read_text()

@@ -25,7 +25,7 @@ _NO_CUBE = {"design_adequacy", "attainable_significance", "q_alpha", "critical_d
 # the criteria cases rebuild a two-metric cube from the values (tests/contract/cases_criteria.py):
 # they run below on a two-metric cube converted per metric
 _CRITERIA = {"compare_criteria", "practical_dominance", "promethee", "promethee[available]", "weight_stability",
-             "smaa"}
+             "smaa", "gsd_front"}
 _NO_CUBE |= _CRITERIA
 # these take estimates and their covariance, not the cube: the contract case computes them from the cube's values
 _NO_CUBE |= {"rank_confidence_sets_from_estimates"}
@@ -121,6 +121,6 @@ def test_the_criteria_state_the_conversion_of_their_metric():
         warnings.simplefilter("ignore")
         results = [mcda.compare_criteria(multi), mcda.practical_dominance(multi),
                    mcda.promethee(multi, weights={"accuracy": 2, "runtime": 1}), mcda.weight_stability(multi, n_steps=5),
-                   mcda.smaa(multi, n_draws=500, rng=0)]
+                   mcda.smaa(multi, n_draws=500, rng=0), mcda.gsd_front(multi, n_resamples=9, rng=0)]
     for result in results:
         assert result.summary().endswith(scale_sentence(note)), type(result).__name__

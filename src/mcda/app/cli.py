@@ -150,7 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("scores", nargs="?", metavar="SCORES.csv", help="the CSV file (omit with --example)")
     compare.add_argument("--example", choices=EXAMPLES, help="analyse bundled example data instead of a file")
     compare.add_argument("--metric", help="the metric card (e.g. ari, accuracy, runtime); with a metric column, "
-                                          "the metric to analyse (SMAA-2 weighs every metric of the column together)")
+                                          "the metric to analyse (SMAA-2 and the GSD-front weigh every metric "
+                                          "of the column together)")
     compare.add_argument("--direction", choices=("higher_is_better", "lower_is_better"),
                          help="which way is better (needed when the metric has no card)")
     compare.add_argument("--scale", choices=("fraction", "percent"),
@@ -926,7 +927,7 @@ def _compare(args, stdout) -> int:
             if has_metric_column and args.metric is None and data["metric"].nunique() > 1:
                 raise CliError(f"{source}: the metric column holds several metrics "
                                f"({shown(pd.unique(data['metric']))}); choose the one the tests are about with --metric "
-                               "(SMAA-2 then weighs all of them together)")
+                               "(SMAA-2 and the GSD-front then weigh all of them together)")
             if args.metric is None and args.direction is None and not has_metric_column:
                 raise CliError("name the metric with --metric (a card such as accuracy or ari; see `mcda cards list`) "
                                "or give --direction higher_is_better|lower_is_better")

@@ -435,6 +435,11 @@ def _not_computed(exc: ComputeLimitError, report_way: str, cli_way: str) -> str:
     return (f"not computed: {exc.cost()}. Ask for {report_way} (command line: {cli_way}), or raise the limit with "
             "mcda.set_options(compute_limit=...)")
 
+#: The overview and the write-up show the GSD-front up to this many methods and datasets (its linear
+#: programs, one per pair of methods, grow with the square of the datasets); report.gsd_front() runs it anyway.
+GSD_REPORT_METHODS = 12
+GSD_REPORT_DATASETS = 100
+
 class Report:
     """A score cube and the analyst's choices; every view, figure and export reads both.
 
@@ -1357,6 +1362,66 @@ class Report:
         """:func:`mcda.plots.plot_central_weights` of :meth:`smaa` (keywords of both)."""
         return self._figure("plot_central_weights", self.smaa, kwargs)
 
+    def gsd_front(self, *, ordinal=None, candidates=(), n_resamples: int = 200, contamination: float = 0.0,
+                  **overrides):
+        """The GSD-front over every metric of the scores (:func:`mcda.gsd_front`), the seeds reduced as the
+        report reduces them (``seed_reduction``); the report's ``alpha`` and ``rng``. By default only the
+        relation and the front (no method tested: each test solves ``n_resamples`` linear programs per
+        competitor); ``candidates=None`` tests the front's members."""
+        from mcda.stats.gsd import gsd_front
+
+        if self._criteria is None:
+            raise McdaArgumentError("the GSD-front compares methods on several metrics, and this report's scores "
+                                    f"hold one ({self.metric_name()}); give scores with a metric column or dim",
+                                    argument="scores")
+        s = self._resolve(overrides, ("seed_reduction", "rng", "alpha"))
+        ordinal_key = None if ordinal is None else tuple([ordinal] if isinstance(ordinal, str) else ordinal)
+        candidates_key = None if candidates is None else tuple([candidates] if isinstance(candidates, str)
+                                                               else candidates)
+
+        def compute():
+            cube = self._criteria
+            if "seed" in cube.dims:
+                cube = reduce_seeds(cube, how=s["seed_reduction"])
+            return gsd_front(cube, ordinal=ordinal, candidates=None if candidates is None else list(candidates_key),
+                             alpha=s["alpha"], n_resamples=n_resamples, contamination=contamination, rng=s["rng"])
+
+        return self._cached(("gsd_front", ordinal_key, candidates_key, n_resamples, contamination,
+                             s["seed_reduction"], s["rng"], s["alpha"]), compute)
+
+    def gsd_front_skipped(self) -> str:
+        """Why the overview and the write-up leave the GSD-front out ("" when they show it): one metric only,
+        more than :data:`GSD_REPORT_METHODS` methods or :data:`GSD_REPORT_DATASETS` datasets (each pair of
+        methods is a linear program growing with the square of the datasets; :meth:`gsd_front` computes it
+        anyway), or scores it does not apply to (the reason it gives)."""
+        if self._criteria is None:
+            return "needs several metrics"
+        k, n = self._criteria.sizes["method"], self._criteria.sizes["dataset"]
+        if k > GSD_REPORT_METHODS or n > GSD_REPORT_DATASETS:
+            return (f"not run by default: {k} methods on {n} datasets are {k * (k - 1) // 2:,} pairs of linear "
+                    f"programs (the report runs it up to {GSD_REPORT_METHODS} methods and {GSD_REPORT_DATASETS} "
+                    "datasets); compute it with report.gsd_front()")
+        try:
+            self.gsd_front()
+        except McdaArgumentError as exc:
+            if exc.argument != "scores":
+                raise
+            return f"not run: {exc}"
+        return ""
+
+    def _gsd_text(self) -> str:
+        """The GSD-front section of the overview: its summary, from the result, and how to test a method."""
+        skipped = self.gsd_front_skipped()
+        if skipped:
+            return skipped
+        result = self.gsd_front()
+        text = result.summary()
+        if not result.tested:
+            text += ("\nwhether a method lies in the front of the population of datasets: "
+                     "report.gsd_front(candidates=[...]) (the paper's permutation test, robustified with "
+                     "contamination=)")
+        return text
+
     def _smaa_text(self) -> str:
         """The SMAA-2 section of the overview: its summary, from the result."""
         return self.smaa().summary()
@@ -1813,6 +1878,9 @@ class Report:
             lines += ["", "== Several criteria under uncertainty: SMAA-2 (Lahdelma & Salminen 2001)"]
             lines += ["  " + line for line in (self._smaa_text() if self.has_criteria
                                                else self._criteria_note).split("\n")]
+        if self.has_criteria:
+            lines += ["", "== Statistical dominance across criteria: the GSD-front (Jansen et al. 2024)"]
+            lines += ["  " + line for line in self._gsd_text().split("\n")]
 
         from mcda.present.writeup import BayesDecisions, reading_paragraph
 

@@ -1062,6 +1062,10 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
     smaa = report.smaa() if getattr(report, "has_criteria", False) else None
     if smaa is not None:
         methods.append(smaa_methods(smaa, cited("smaa-2"), escape=md))
+    gsd = (report.gsd_front() if getattr(report, "has_criteria", False) and not report.gsd_front_skipped()
+           else None)
+    if gsd is not None:
+        methods.append(gsd_methods(gsd, cited("gsd-front"), escape=md))
     methods.append(f"Analyses used mcda {__version__} (random seed {report.rng}).")
 
     # ---------------------------------------------------------------- results
@@ -1134,6 +1138,8 @@ def methods_and_results(report, *, max_pairs: int = 12) -> tuple[str, str, str, 
 
     if smaa is not None:
         results.append(smaa_results(smaa, max_methods=max_pairs, escape=md))
+    if gsd is not None:
+        results.append(gsd_results(gsd, max_methods=max_pairs, escape=md))
 
     reading = reading_paragraph(report, comparison, sign, alpha, escape=md)
     if items is not None:  # the item level first; the across-dataset reading is about the test sets' means
@@ -1148,6 +1154,60 @@ def dominance_claims(result) -> list[tuple[str, str, str, float, str]]:
     return [(str(r.dataset), str(r.method_a), str(r.method_b), float(r.epsilon_min),
              "stochastically dominates" if r.epsilon_min == 0 else "almost stochastically dominates")
             for r in rows.itertuples(index=False)]
+
+
+def gsd_methods(result, citation: str, *, escape=str) -> str:
+    """The Methods sentences of a GSD-front result (:func:`mcda.gsd_front`), from its fields."""
+    scales = ", ".join(f"{escape(m)} ({'ordinal' if m in result.ordinal else 'cardinal'})" for m in result.metrics)
+    text = (f"The methods' distributions over the {result.n_datasets} datasets on the {len(result.metrics)} criteria "
+            f"({scales}) were compared by generalized stochastic dominance (GSD) {citation}: a method dominates "
+            "another when its expected utility is at least the other's for every utility that is monotone in every "
+            "criterion and, on the cardinal criteria, respects the order of differences, each oriented by its card's "
+            "direction and normalised to 0 at the worst and 1 at the best outcome of the pair (linear programs "
+            "solved with HiGHS); the GSD-front is the set of methods no other strictly dominates.")
+    if result.tested:
+        robust = (f", allowing a share γ = {result.contamination:g} of the datasets to be contaminated "
+                  "(the statistic shifted by 2γ/(1 − γ))" if result.contamination > 0 else "")
+        text += (f" Whether {_listing([escape(m) for m in result.tested], 12)} lie"
+                 f"{'s' if len(result.tested) == 1 else ''} in the front of the population of datasets was tested "
+                 f"with the permutation test of the same authors ({result.n_resamples} permutations of the pooled "
+                 f"results of each pair{robust}): a method is in the front at α = {result.alpha:g} when the "
+                 "dominance of every competitor is rejected, its p-value the largest of the competitors'.")
+    if result.dropped_datasets:
+        n = len(result.dropped_datasets)
+        text += (f" {n} dataset{'s' if n != 1 else ''} lacking a result of some method on some criterion "
+                 f"{'were' if n != 1 else 'was'} left out of it.")
+    return text
+
+
+def gsd_results(result, *, max_methods: int = 12, escape=str) -> str:
+    """The Results sentences of a GSD-front result: the front, who strictly dominates whom, and each tested
+    method's p-value, from its fields."""
+    dominated = [m for m in result.methods if result.dominated_by[m]]
+    text = (f"The empirical GSD-front held {len(result.front)} of the {len(result.methods)} methods "
+            f"({_listing([escape(m) for m in result.front], max_methods)})")
+    if dominated:
+        text += "; " + _listing([f"{escape(m)} was strictly dominated by "
+                                 f"{', '.join(escape(d) for d in result.dominated_by[m])}" for m in dominated],
+                                max_methods)
+    else:
+        text += "; no method strictly dominated another"
+    text += "."
+    if result.tested:
+        def one(m) -> str:
+            p = float(result.front_pvalues[m])
+            k = result.tolerated_contamination[m]
+            words = f"{escape(m)} ({p_text(p)}"
+            if np.isfinite(k):
+                words += f", still significant with up to {int(k)} contaminated datasets"
+            return words + ")"
+
+        significant = [m for m in result.tested if result.front_pvalues[m] <= result.alpha]
+        others = [m for m in result.tested if m not in significant]
+        text += (f" Significantly in the GSD-front at α = {result.alpha:g}: "
+                 + (_listing([one(m) for m in significant], max_methods) if significant else "none")
+                 + (f"; not shown to be: {_listing([one(m) for m in others], max_methods)}" if others else "") + ".")
+    return text
 
 
 def smaa_methods(result, citation: str, *, escape=str) -> str:
