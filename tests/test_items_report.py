@@ -389,3 +389,42 @@ def test_one_test_set_on_the_command_line_and_back_from_the_bundle(tmp_path):
         warnings.simplefilter("ignore")
         assert back.overview() == report.overview()
     assert back.item_means().clustered
+
+
+def test_a_parquet_file_reads_as_its_csv_does(tmp_path):
+    """The Parquet path keeps text columns as categoricals (a label once, not a string per row): the table,
+    the cube and the errors are those of the same table written as CSV."""
+    from mcda.app.cli import main
+    from mcda.data.readers import CliError, read_scores
+
+    frame = _tidy(datasets=("qa", "code"), missing=True, rng=9)
+    frame = frame.sample(frac=1.0, random_state=0).reset_index(drop=True)   # rows in any order
+    frame.to_csv(tmp_path / "s.csv", index=False)
+    frame.to_parquet(tmp_path / "s.parquet", index=False)
+    from_csv = mcda.score_cube(read_scores(tmp_path / "s.csv"), metric="exact_match")
+    from_parquet = mcda.score_cube(read_scores(tmp_path / "s.parquet"), metric="exact_match")
+    for dim in ("dataset", "method", "item"):
+        assert list(from_csv.coords[dim].values) == list(from_parquet.coords[dim].values), dim
+    assert list(from_csv.coords["cluster"].values) == list(from_parquet.coords["cluster"].values)
+    np.testing.assert_array_equal(from_csv.values, from_parquet.values)
+    # a label padded with spaces is the same label; an empty key and a repeated row are named by line
+    padded = frame.astype({"method": object})
+    padded.loc[0, "method"] = f" {padded.loc[0, 'method']} "
+    padded.to_parquet(tmp_path / "p.parquet", index=False)
+    assert set(read_scores(tmp_path / "p.parquet")["method"].astype(str)) == {f"m{j}" for j in range(4)}
+    broken = frame.astype({"method": object})
+    broken.loc[3, "method"] = None
+    broken.to_parquet(tmp_path / "b.parquet", index=False)
+    with pytest.raises(CliError, match="empty method at line 5"):
+        read_scores(tmp_path / "b.parquet")
+    twice = pd.concat([frame, frame.iloc[[7]]], ignore_index=True)
+    twice.to_parquet(tmp_path / "t.parquet", index=False)
+    with pytest.raises(CliError, match="duplicate rows at lines 9 and"):
+        read_scores(tmp_path / "t.parquet")
+    clash = frame.copy()
+    clash.loc[clash.index[0], "cluster"] = "elsewhere"
+    clash.to_parquet(tmp_path / "c.parquet", index=False)
+    err = io.StringIO()
+    assert main(["compare", str(tmp_path / "c.parquet"), "--metric", "exact_match", "--no-figures", "--out",
+                 str(tmp_path / "o")], stdout=io.StringIO(), stderr=err) == 1
+    assert "must each belong to one cluster" in err.getvalue() and str(frame.loc[0, "item"]) in err.getvalue()

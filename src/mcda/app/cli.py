@@ -935,6 +935,7 @@ def _compare(args, stdout) -> int:
                 report = Report(data, metric=args.metric, direction=args.direction, scale=args.scale, **settings)
             except UnknownMetricError:
                 raise CliError(_unknown_metric(args.metric)) from None
+            del data  # the report holds the cube: the table (ten million rows of a leaderboard) is not needed
             if args.rope is None and report.card is None:
                 raise CliError(f"--metric {args.metric!r} has no metric card, so there is no noise floor to use as "
                                "the rope; give --rope (0 for none)" if args.metric else

@@ -236,7 +236,12 @@ def _from_tidy(frame: pd.DataFrame, columns: Mapping[str, str]) -> xr.DataArray:
                       lambda i: f"row {index_names[i[0]]!r} (column {cols['score']!r})")
     labels, codes = {}, []
     for d, k in zip(dims, keys):
-        code, uniques = pd.factorize(pd.Series(frame[k].to_numpy(), dtype=object), sort=False)
+        column = frame[k]
+        if isinstance(column.dtype, pd.CategoricalDtype):  # its codes, in the order of appearance as below
+            code, uniques = pd.factorize(column, sort=False)
+            uniques = np.asarray(uniques, dtype=object)
+        else:
+            code, uniques = pd.factorize(pd.Series(column.to_numpy(), dtype=object), sort=False)
         labels[d] = _labels(uniques, d)
         codes.append(code.astype(np.int64))
     shape = tuple(len(labels[d]) for d in dims)
@@ -271,19 +276,32 @@ def _item_column(frame: pd.DataFrame, cols: dict, explicit: set) -> str | None:
 
 
 def _item_clusters(raw: pd.Series, item_codes: np.ndarray, items: np.ndarray, column: str) -> np.ndarray:
-    """One cluster label per item, refusing an item given two clusters or none."""
-    values = pd.Series(raw.to_numpy(), dtype=object)
-    if values.isna().any():
-        rows = list(raw.index[values.isna().to_numpy()])
+    """One cluster label (its text) per item, refusing an item given two clusters or none.
+
+    Written on integer codes (a categorical's own, else ``pd.factorize``'s): ten million rows of a
+    leaderboard need their codes, not a string per row.
+    """
+    if isinstance(raw.dtype, pd.CategoricalDtype):
+        codes, uniques = raw.cat.codes.to_numpy().astype(np.int64), np.asarray(raw.cat.categories, dtype=object)
+    else:
+        codes, uniques = pd.factorize(pd.Series(raw.to_numpy(), dtype=object), sort=False)
+        codes, uniques = codes.astype(np.int64), np.asarray(uniques, dtype=object)
+    if (codes < 0).any():
+        rows = list(raw.index[codes < 0])
         raise McdaArgumentError(f"the cluster column {column!r} is empty in rows {shown(rows)}", argument=None)
-    pairs = pd.DataFrame({"item": item_codes, "cluster": values.astype(str)}).drop_duplicates()
-    twice = pairs["item"].duplicated(keep=False)
+    # values that read alike as text (1 and "1") are one cluster, as their labels are
+    merged, names = pd.factorize(pd.Series([str(u) for u in uniques], dtype=object), sort=False)
+    codes = merged[codes] if merged.size else codes
+    n_names = max(len(names), 1)
+    pairs = np.unique(item_codes.astype(np.int64) * n_names + codes)
+    pair_items, pair_clusters = pairs // n_names, pairs % n_names
+    twice = np.r_[pair_items[1:] == pair_items[:-1], False] | np.r_[False, pair_items[1:] == pair_items[:-1]]
     if twice.any():
-        bad = [items[i] for i in pd.unique(pairs.loc[twice, "item"])]
+        bad = [items[i] for i in pd.unique(pair_items[twice])]
         raise McdaArgumentError(f"items must each belong to one cluster; items {shown(bad)} have two or more "
                                 f"values in the cluster column {column!r}", argument=None)
     out = np.empty(len(items), dtype=object)
-    out[pairs["item"].to_numpy()] = pairs["cluster"].to_numpy()
+    out[pair_items] = np.asarray(names, dtype=object)[pair_clusters]
     return out
 
 
@@ -971,7 +989,7 @@ def read_scores(path, *, columns: dict | None = None, metric: str | None = None,
                            "--method-column")
     if (roles["method"] in frame.columns and not columns and transpose is None and roles["dataset"] not in frame.columns
             and roles["score"] not in frame.columns and len(frame.columns) > 2
-            and all(pd.to_numeric(frame[c], errors="coerce").notna().sum() == frame[c].notna().sum()
+            and all(_numeric_or_nan(frame[c]).notna().sum() == frame[c].notna().sum()
                     for c in frame.columns if c != roles["method"])):
         raise CliError(f"{source}: a {roles['method']!r} column and {len(frame.columns) - 1} numeric columns "
                        f"({shown([c for c in frame.columns if c != roles['method']], 4)}) and no dataset or score "
@@ -993,19 +1011,54 @@ def read_scores(path, *, columns: dict | None = None, metric: str | None = None,
 
 
 def _parquet_as_text(path: Path, source: str) -> pd.DataFrame:
-    """A Parquet file's table with every cell as text (missing cells NaN), as the CSV reader gives it, so one
-    set of checks (keys, duplicates, numeric scores by row) reads both."""
+    """A Parquet file's table for the checks of the CSV reader: text columns as categoricals of their text
+    (a label stored once, not once per row: ten million rows of a leaderboard stay small), numeric
+    columns as numbers, missing cells NaN."""
     try:
-        table = pd.read_parquet(path)
+        try:  # text columns read dictionary-encoded: a label once, not a Python string per row
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError:  # pragma: no cover - pandas reads it with its own engine
+            table = pd.read_parquet(path)
+        else:
+            text = [f.name for f in pq.read_schema(path) if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
+            table = pq.read_table(path, read_dictionary=text).to_pandas()
     except Exception as exc:  # pyarrow's own errors: the file is not Parquet, or is damaged
         raise CliError(f"{source}: not a readable Parquet file ({' '.join(str(exc).split())[:200]})") from None
-    out = pd.DataFrame(index=table.index)
+    out = {}
     for name in table.columns:
         column = table[name]
-        text = column.astype(str).astype(object)
-        text[column.isna().to_numpy()] = np.nan
-        out[str(name)] = text
-    return out
+        if column.dtype.kind in "fiub":
+            out[str(name)] = column
+        else:
+            codes, uniques = pd.factorize(column, use_na_sentinel=True)   # labels in their order of appearance
+            out[str(name)] = pd.Categorical.from_codes(codes, categories=pd.Index(uniques).astype(str))
+    return pd.DataFrame(out, index=table.index)
+
+
+def _as_text(column: pd.Series) -> tuple[pd.Series, np.ndarray]:
+    """(the column as stripped text, where it is empty or missing): a categorical keeps its codes and strips
+    its categories (labels that strip alike merge), any other column becomes text row by row."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes = column.cat.codes.to_numpy()
+        stripped = pd.Index(column.cat.categories.astype(str)).str.strip()
+        merged, uniques = pd.factorize(stripped)
+        blank = np.asarray(stripped == "", dtype=bool)
+        empty = (codes < 0) | np.where(codes >= 0, blank[np.maximum(codes, 0)] if blank.size else False, False)
+        new = np.where(codes >= 0, merged[np.maximum(codes, 0)] if merged.size else -1, -1)
+        return pd.Series(pd.Categorical.from_codes(new, categories=uniques), index=column.index), empty
+    empty = (column.isna() | (column.astype(str).str.strip() == "")).to_numpy()
+    return column.astype(str).str.strip(), empty
+
+
+def _numeric_or_nan(column: pd.Series) -> pd.Series:
+    """``pd.to_numeric(column, errors="coerce")``, a categorical's categories converted once."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        values = pd.to_numeric(pd.Series(column.cat.categories.astype(str)), errors="coerce").to_numpy(float)
+        codes = column.cat.codes.to_numpy()
+        return pd.Series(np.where(codes >= 0, values[np.maximum(codes, 0)] if values.size else np.nan, np.nan),
+                         index=column.index)
+    return pd.to_numeric(column, errors="coerce")
 
 
 def _csv_item_column(frame: pd.DataFrame, roles: dict, source: str, notes: list) -> str:
@@ -1040,7 +1093,7 @@ def _read_tidy(frame: pd.DataFrame, roles: dict, source: str, explicit_score: bo
     unused = [c for c in frame.columns if c not in {roles[r] for r in present}]
     notes = []
     if unused:  # runtime, notes, ...: ignored and said; a numeric one can be analysed instead with --metric
-        numeric = [c for c in unused if pd.to_numeric(frame[c], errors="coerce").notna().sum() ==
+        numeric = [c for c in unused if _numeric_or_nan(frame[c]).notna().sum() ==
                    frame[c].notna().sum() and frame[c].notna().any()]
         text = [c for c in unused if c not in numeric]
         parts = []
@@ -1052,14 +1105,15 @@ def _read_tidy(frame: pd.DataFrame, roles: dict, source: str, explicit_score: bo
         notes.append(f"ignored the extra {' and '.join(parts)}; the analysis reads {roles['score']!r} as the score")
     out = frame[[roles[r] for r in present]].rename(columns={roles[r]: r for r in present})
     for key in keys:
-        empty = out[key].isna() | (out[key].astype(str).str.strip() == "")
+        text, empty = _as_text(out[key])
+        empty = pd.Series(empty, index=out.index)
         if empty.any():
             lines = [str(_line(i)) for i in list(out.index[empty])[:_SHOWN]]
             raise CliError(f"{source}: empty {key} at line{'s' if len(lines) > 1 else ''} {', '.join(lines)}")
-        out[key] = out[key].astype(str).str.strip()
+        out[key] = text
     for key in ("seed", "epoch"):
         if key in out.columns:
-            as_number = pd.to_numeric(out[key], errors="coerce")
+            as_number = _numeric_or_nan(out[key])
             if as_number.notna().all() and (as_number == as_number.round()).all():
                 out[key] = as_number.astype(np.int64)
     duplicated = out.duplicated(subset=keys, keep=False)
