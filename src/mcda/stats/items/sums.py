@@ -143,10 +143,15 @@ def _block(values, positions, groups, shift, pairs, ranks, sign):
         out = {name: np.zeros(shape) for name in ("p", "r", "x", "m", "pq1", "pq2", "pq3", "pg")}
         for d in range(n_d):
             ed, md = e[d].T, present[d].T.astype(np.float64)
-            p = ed.T @ md
-            r = (ed * ed).T @ md
             x = ed.T @ ed
-            mm = md.T @ md
+            if present[d].all():   # every method has every item: the pair sums are the methods' own
+                p = np.repeat(part["s1"][d][:, None], k, axis=1)
+                r = np.repeat(part["s2"][d][:, None], k, axis=1)
+                mm = np.full((k, k), float(n_b))
+            else:
+                p = ed.T @ md
+                r = (ed * ed).T @ md
+                mm = md.T @ md
             out["p"][d], out["r"][d], out["x"][d], out["m"][d] = p, r, x, mm
             if groups is None:
                 out["pq1"][d] = r + r.T - 2.0 * x
