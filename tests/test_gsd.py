@@ -329,3 +329,28 @@ def test_compare_on_a_multi_metric_file_writes_the_gsd_front(tmp_path):
     assert "== Statistical dominance across criteria: the GSD-front" in out.getvalue()
     assert "== Several criteria under uncertainty: SMAA-2" in out.getvalue()   # a multi-metric file gets both
     assert "GSD-front" in (tmp_path / "out" / "report.md").read_text()
+
+
+# --------------------------------------------------------------------------- the figure
+def test_the_figure_draws_the_front_on_top_and_the_covering_pairs():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mcda.present.plots.gsd import gsd_edges, gsd_levels, gsd_positions, plot_gsd_front
+
+    res = mcda.gsd_front(_three_methods(n=12), candidates=["best"], n_resamples=19, rng=0)
+    # by hand from the relation: best and mid are the front, worst lies below both
+    assert gsd_levels(res) == {"best": 0, "worst": 1, "mid": 0}
+    assert sorted(gsd_edges(res)) == [("best", "worst"), ("mid", "worst")]
+    assert gsd_positions(res) == {"best": (0.0, 0.0), "worst": (0.5, -1.0), "mid": (1.0, 0.0)}
+    fig, ax = plot_gsd_front(res)
+    assert sorted(t.get_text() for t in ax.texts if t.get_gid() == "node_label") == ["best", "mid", "worst"]
+    assert len([p for p in ax.patches if p.get_gid() == "dominance_edge"]) == 2
+    assert [t.get_text() for t in ax.texts if t.get_gid() == "front_pvalue"] == [f"p = {res.front_pvalues['best']:.2g}"]
+    plt.close(fig)
+    report = mcda.Report(mcda.datasets.synthetic_criteria(n_datasets=8, n_methods=3, rng=0), metric="accuracy")
+    fig, ax = report.plot_gsd_front()
+    assert len([t for t in ax.texts if t.get_gid() == "node_label"]) == 3
+    plt.close(fig)

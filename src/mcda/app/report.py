@@ -1409,6 +1409,10 @@ class Report:
             return f"not run: {exc}"
         return ""
 
+    def plot_gsd_front(self, **kwargs):
+        """:func:`mcda.plots.plot_gsd_front` of :meth:`gsd_front` (keywords of both)."""
+        return self._figure("plot_gsd_front", self.gsd_front, kwargs)
+
     def _gsd_text(self) -> str:
         """The GSD-front section of the overview: its summary, from the result, and how to test a method."""
         skipped = self.gsd_front_skipped()

@@ -26,6 +26,7 @@ The figures
 ``plot_tradeoffs``, ``plot_weight_stability``  several criteria (see :mod:`mcda.stats.criteria`)
 ``plot_rank_acceptability(result)``       SMAA-2 stacked rank acceptabilities per method (SmaaResult)
 ``plot_central_weights(result)``          SMAA-2 central weights and confidence factors (SmaaResult)
+``plot_gsd_front(result)``                the GSD relation in layers, the front shaded (GsdFrontResult)
 ``plot_meta_forest(result, pair)``        per-dataset differences, pooled mean, prediction interval (MetaAnalysisResult)
 ``plot_replicability(result)``            on how many datasets each method beats each other (ReplicabilityResult)
 ``plot_rank_sets(result)``                one rank confidence set per method, the best set marked (RankConfidenceSets)
@@ -69,6 +70,8 @@ _PLOTS: dict[str, str] = {
     # several criteria under uncertainty (SMAA-2)
     "plot_rank_acceptability": "acceptability",
     "plot_central_weights": "acceptability",
+    # statistical dominance across criteria (the GSD-front)
+    "plot_gsd_front": "gsd",
     # across datasets: a random-effects meta-analysis
     "plot_meta_forest": "meta_forest",
     # across datasets: on how many datasets a claim replicates
