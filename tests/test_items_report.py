@@ -219,6 +219,21 @@ def test_item_views_on_scores_without_items_are_refused_by_name():
     assert not report.has_items
     with pytest.raises(mcda.McdaArgumentError, match="no `item` dim"):
         report.item_leaderboard()
+    items = mcda.Report(_tidy(), metric="exact_match", rng=0)
+    with pytest.raises(mcda.McdaArgumentError, match="item_means"):   # runs, not items: the way on is named
+        items.final_metrics()
+    with pytest.raises(mcda.McdaArgumentError, match="over seeds"):
+        items.summary()
+
+
+def test_an_item_report_goes_through_netcdf_unchanged(tmp_path):
+    report = mcda.Report(_tidy(datasets=("qa", "code"), missing=True), metric="exact_match", rng=0)
+    report.to_netcdf(tmp_path / "r.nc")
+    back = mcda.Report.from_netcdf(tmp_path / "r.nc")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert back.overview() == report.overview()
+    assert list(back.raw.coords["cluster"].values) == list(report.raw.coords["cluster"].values)
 
 
 # --------------------------------------------------------------------------- figures at 8, 50 and 200 models

@@ -788,6 +788,10 @@ class Report:
         lists. A missing seed (or cell) stays NaN: nothing is dropped or filled, so
         ``mcda.score_cube(report.final_metrics(), metric=...)`` gives the same cube back.
         """
+        if self.has_items:
+            raise McdaArgumentError("report.final_metrics() lists the score of each run, and these scores are per item "
+                                    "(an `item` dim); read report.item_means() (each cell's mean over its items) or "
+                                    "report.across_cube (mcda.reduce_items) instead", argument="scores")
         cube = self._selected(overrides)
         out: dict = {}
         values = cube.transpose("dataset", "method", *(["seed"] if "seed" in cube.dims else [])).values
