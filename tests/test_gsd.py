@@ -324,11 +324,12 @@ def test_compare_on_a_multi_metric_file_writes_the_gsd_front(tmp_path):
     cube.to_dataframe(name="score").reset_index()[["dataset", "method", "metric", "score"]].to_csv(path, index=False)
     out = io.StringIO()
     code = main(["compare", str(path), "--metric", "accuracy", "--out", str(tmp_path / "out"), "--rng", "3",
-                 "--figures", "none", "--jobs", "1"], stdout=out)
+                 "--figures", "gsd_front", "--jobs", "1"], stdout=out)
     assert code == 0
     assert "== Statistical dominance across criteria: the GSD-front" in out.getvalue()
     assert "== Several criteria under uncertainty: SMAA-2" in out.getvalue()   # a multi-metric file gets both
     assert "GSD-front" in (tmp_path / "out" / "report.md").read_text()
+    assert (tmp_path / "out" / "gsd_front.png").exists()
 
 
 # --------------------------------------------------------------------------- the figure

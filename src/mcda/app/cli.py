@@ -353,7 +353,7 @@ def _load(args):
 #: Every figure ``mcda compare`` can write, in the order it writes them (``--figures`` names).
 FIGURES = ("critical_difference", "superiority", "relation", "posterior_bars", "signed_rank_bars",
            "posterior_top_pair", "rank_stability", "rank_sets", "forest", "replicability", "meta_forest", "pairwise", "learning_curves", "rank_distribution",
-           "shrinkage_top_pair", "hierarchical_top_pair", "rank_acceptability", "central_weights",
+           "shrinkage_top_pair", "hierarchical_top_pair", "rank_acceptability", "central_weights", "gsd_front",
            "item_intervals", "item_forest", "item_matrix")
 #: The figures over items (per-item scores); with one test set they are the only figures that apply.
 ITEM_FIGURES = ("item_intervals", "item_forest", "item_matrix")
@@ -457,6 +457,9 @@ def _figure_plan(report) -> dict:
                                    f"{FOREST_PAGES_MAX}")
     if not getattr(report, "has_criteria", False):  # a report of one metric
         plan["rank_acceptability"] = plan["central_weights"] = "needs several metrics (a metric column)"
+        plan["gsd_front"] = "needs several metrics (a metric column)"
+    elif report.gsd_front_skipped():  # the overview says why the GSD-front is left out; so does the plan
+        plan["gsd_front"] = report.gsd_front_skipped()
     _item_figure_plan(report, plan)
     return plan
 
@@ -522,6 +525,7 @@ def _figures(report, out_dir: Path, stdout, chosen=("auto",), jobs=1, cd_width="
              "hierarchical_top_pair": hierarchical,
              "rank_acceptability": lambda: report.plot_rank_acceptability(order=order),
              "central_weights": lambda: report.plot_central_weights(order=order),
+             "gsd_front": lambda: report.plot_gsd_front(),
              "item_intervals": lambda: report.plot_item_intervals(),
              "item_forest": lambda: report.plot_item_forest(),
              "item_matrix": lambda: report.plot_item_matrix()}
@@ -703,6 +707,7 @@ def _figures_parallel(report, out_dir, stdout, wanted, draws, paged, top_pair, j
                 "rank_stability": lambda: report.rank_stability(), "rank_distribution": lambda: report.plackett_luce(),
                 "shrinkage_top_pair": lambda: top_pair(), "hierarchical_top_pair": lambda: top_pair(),
                 "rank_acceptability": lambda: report.smaa(), "central_weights": lambda: report.smaa(),
+                "gsd_front": lambda: report.gsd_front(),
                 "item_intervals": lambda: (report.item_means(), report.item_leaderboard()),
                 "item_forest": lambda: report.item_pairs(control=report.item_control()),
                 "item_matrix": lambda: report.item_leaderboard()}
