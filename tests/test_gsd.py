@@ -355,3 +355,26 @@ def test_the_figure_draws_the_front_on_top_and_the_covering_pairs():
     fig, ax = report.plot_gsd_front()
     assert len([t for t in ax.texts if t.get_gid() == "node_label"]) == 3
     plt.close(fig)
+
+
+def test_work_past_the_compute_limit_is_refused_before_any_linear_program():
+    from mcda._core.options import ComputeLimitError
+
+    with mcda.set_options(compute_limit=1e-3):
+        with pytest.raises(ComputeLimitError, match="Name fewer `candidates`") as info:
+            mcda.gsd_front(_three_methods(n=12), n_resamples=50)
+    assert info.value.argument == "candidates" and "linear programs" in str(info.value)
+
+
+def test_the_permutation_test_holds_its_level_when_the_two_methods_are_exchangeable():
+    # brute force by simulation: two methods drawn from one distribution (the boundary of the null
+    # "the competitor dominates"), 200 benchmarks; the share of p <= 0.1 must not exceed 0.1 beyond
+    # its Monte Carlo error (3 binomial standard errors: 0.064)
+    rng = np.random.default_rng(11)
+    rejections = 0
+    for _ in range(200):
+        values = np.stack([rng.integers(0, 6, size=(6, 2)) / 5, rng.integers(0, 3, size=(6, 2))], axis=-1)
+        res = mcda.gsd_front(_cube(values.astype(float), ["a", "b"]), ordinal=["runtime"], candidates=["a"],
+                             n_resamples=19, rng=rng)
+        rejections += res.front_pvalues["a"] <= 0.1
+    assert rejections / 200 <= 0.1 + 3 * (0.1 * 0.9 / 200) ** 0.5
