@@ -435,10 +435,10 @@ def _not_computed(exc: ComputeLimitError, report_way: str, cli_way: str) -> str:
     return (f"not computed: {exc.cost()}. Ask for {report_way} (command line: {cli_way}), or raise the limit with "
             "mcda.set_options(compute_limit=...)")
 
-#: The overview and the write-up show the GSD-front up to this many methods and datasets (its linear
-#: programs, one per pair of methods, grow with the square of the datasets); report.gsd_front() runs it anyway.
-GSD_REPORT_METHODS = 12
-GSD_REPORT_DATASETS = 100
+#: The overview and the write-up show the GSD-front when its relation is estimated to take at most this many
+#: seconds of one core (mcda.stats.gsd.estimated_seconds: k (k - 1) linear programs growing with the square of
+#: the datasets; 10 methods on 30 datasets take about 13 s); report.gsd_front() runs it anyway.
+GSD_REPORT_SECONDS = 30.0
 
 class Report:
     """A score cube and the analyst's choices; every view, figure and export reads both.
@@ -1395,16 +1395,20 @@ class Report:
 
     def gsd_front_skipped(self) -> str:
         """Why the overview and the write-up leave the GSD-front out ("" when they show it): one metric only,
-        more than :data:`GSD_REPORT_METHODS` methods or :data:`GSD_REPORT_DATASETS` datasets (each pair of
-        methods is a linear program growing with the square of the datasets; :meth:`gsd_front` computes it
-        anyway), or scores it does not apply to (the reason it gives)."""
+        its relation estimated past :data:`GSD_REPORT_SECONDS` (each pair of methods is a linear program
+        growing with the square of the datasets; :meth:`gsd_front` computes it anyway), or scores it does
+        not apply to (the reason it gives)."""
+        from mcda._core.options import format_seconds
+        from mcda.stats.gsd import estimated_seconds
+
         if self._criteria is None:
             return "needs several metrics"
         k, n = self._criteria.sizes["method"], self._criteria.sizes["dataset"]
-        if k > GSD_REPORT_METHODS or n > GSD_REPORT_DATASETS:
-            return (f"not run by default: {k} methods on {n} datasets are {k * (k - 1) // 2:,} pairs of linear "
-                    f"programs (the report runs it up to {GSD_REPORT_METHODS} methods and {GSD_REPORT_DATASETS} "
-                    "datasets); compute it with report.gsd_front()")
+        seconds = estimated_seconds(k, n)
+        if seconds > GSD_REPORT_SECONDS:
+            return (f"not run by default: {k} methods on {n} datasets are {k * (k - 1):,} linear programs, about "
+                    f"{format_seconds(seconds)} of one core (the report runs it up to {GSD_REPORT_SECONDS:g} s); "
+                    "compute it with report.gsd_front()")
         try:
             self.gsd_front()
         except McdaArgumentError as exc:

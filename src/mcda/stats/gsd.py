@@ -63,7 +63,7 @@ from mcda._core.validation import (McdaArgumentError, MissingDataWarning, as_rng
 from mcda.data.cards import DIRECTIONS, direction_sign
 from mcda.data.checks import cube_metric, metric_keys
 
-__all__ = ["GsdFrontResult", "gsd_front", "gsd_statistic"]
+__all__ = ["GsdFrontResult", "gsd_front", "gsd_statistic", "estimated_seconds"]
 
 _LP_TOLERANCE = 1e-7        # HiGHS' primal feasibility tolerance: d within it of 0 counts as 0
 _MAX_PAIRS = 9_000          # comparable outcome pairs of one LP: its R2 table is this squared (81 M booleans)
@@ -356,6 +356,18 @@ def _cube(scores, metrics) -> xr.DataArray:
     return cube.transpose("dataset", "method", "metric")
 
 
+def estimated_seconds(n_methods: int, n_datasets: int, *, n_tested: int = 0, n_resamples: int = 200) -> float:
+    """Seconds of one core :func:`gsd_front` is estimated to take: k (k − 1) linear programs for the relation
+    and n_tested (k − 1) n_resamples for the test, each about 1.6e-4 s × n_datasets² (measured on the
+    worked example, 30 datasets and three cardinal criteria: 0.14 s; fewer with ordinal criteria).
+
+    >>> round(estimated_seconds(10, 30), 1)
+    13.0
+    """
+    k = n_methods
+    return _SECONDS_PER_LP * n_datasets ** 2 * (k * (k - 1) + n_tested * (k - 1) * n_resamples)
+
+
 def _contamination_shift(gamma: float) -> float:
     """How far the observed statistic moves when a share ``gamma`` of both samples may be contaminated."""
     return 2.0 * gamma / (1.0 - gamma)
@@ -490,7 +502,7 @@ def gsd_front(scores, *, metrics=None, ordinal=None, candidates=None, alpha: flo
     from mcda._core.options import check_compute
 
     n_tested = len(candidates) if candidates is not None else k        # the front: at most every method
-    check_compute(_SECONDS_PER_LP * n ** 2 * (k * (k - 1) + n_tested * (k - 1) * n_resamples),
+    check_compute(estimated_seconds(k, n, n_tested=n_tested, n_resamples=n_resamples),
                   f"the GSD-front of {k} methods over {n} datasets: {k * (k - 1):,} linear programs for the relation"
                   f" and up to {n_tested * (k - 1) * n_resamples:,} for the test ({n_tested} method(s) × {k - 1} "
                   f"competitors × {n_resamples} permutations)",
