@@ -443,3 +443,33 @@ def test_a_parquet_file_reads_as_its_csv_does(tmp_path):
     assert main(["compare", str(tmp_path / "c.parquet"), "--metric", "exact_match", "--no-figures", "--out",
                  str(tmp_path / "o")], stdout=io.StringIO(), stderr=err) == 1
     assert "must each belong to one cluster" in err.getvalue() and str(frame.loc[0, "item"]) in err.getvalue()
+
+
+def test_a_long_csv_read_in_pieces_gives_the_table_read_at_once(tmp_path, monkeypatch):
+    """Past CSV_CHUNK_ROWS rows the CSV is read in pieces, its repetitive text columns as categoricals: the
+    cube, the labels' order, the clusters and the errors by line are those of reading it at once."""
+    import mcda.data.readers as readers
+    from mcda.data.readers import CliError, read_scores
+
+    frame = _tidy(datasets=("qa", "code"), missing=True, binary=False, rng=10)
+    frame = frame.sample(frac=1.0, random_state=1).reset_index(drop=True)
+    frame.to_csv(tmp_path / "s.csv", index=False)
+    whole = mcda.score_cube(read_scores(tmp_path / "s.csv"), metric="judge_score")
+    monkeypatch.setattr(readers, "CSV_CHUNK_ROWS", 100)
+    table = read_scores(tmp_path / "s.csv")
+    assert isinstance(table["method"].dtype, pd.CategoricalDtype)   # the pieces were read as categoricals
+    pieces = mcda.score_cube(table, metric="judge_score")
+    for dim in ("dataset", "method", "item"):
+        assert list(whole.coords[dim].values) == list(pieces.coords[dim].values), dim
+    assert list(whole.coords["cluster"].values) == list(pieces.coords["cluster"].values)
+    np.testing.assert_array_equal(whole.values, pieces.values)
+    broken = frame.astype({"score": object})
+    broken.loc[250, "score"] = "n/a?"
+    broken.to_csv(tmp_path / "b.csv", index=False)
+    with pytest.raises(CliError, match=r"not a number at line 252 \('n/a\?'\)"):
+        read_scores(tmp_path / "b.csv")
+    lines = (tmp_path / "s.csv").read_text().splitlines()
+    lines[300] += ",extra"
+    (tmp_path / "f.csv").write_text("\n".join(lines) + "\n")
+    with pytest.raises((CliError, mcda.McdaArgumentError)):
+        read_scores(tmp_path / "f.csv")

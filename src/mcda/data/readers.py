@@ -887,7 +887,7 @@ def _line(index) -> int:
 
 def _numeric_column(frame: pd.DataFrame, column: str, source: str) -> pd.Series:
     raw = frame[column]
-    values = pd.to_numeric(raw, errors="coerce")
+    values = _numeric_or_nan(raw) if isinstance(raw.dtype, pd.CategoricalDtype) else pd.to_numeric(raw, errors="coerce")
     bad = raw.notna() & values.isna()
     if bad.any():
         where = [f"line {_line(i)} ({raw[i]!r})" for i in list(raw.index[bad])[:_SHOWN]]
@@ -944,7 +944,7 @@ def read_scores(path, *, columns: dict | None = None, metric: str | None = None,
         frame = _parquet_as_text(path, source)
     else:
         try:
-            frame = pd.read_csv(path, dtype=str, skipinitialspace=True)
+            frame = _read_csv_text(path, source)
         except pd.errors.EmptyDataError:
             raise CliError(f"{source}: the file is empty") from None
         except pd.errors.ParserError as exc:
@@ -1034,6 +1034,36 @@ def _parquet_as_text(path: Path, source: str) -> pd.DataFrame:
             codes, uniques = pd.factorize(column, use_na_sentinel=True)   # labels in their order of appearance
             out[str(name)] = pd.Categorical.from_codes(codes, categories=pd.Index(uniques).astype(str))
     return pd.DataFrame(out, index=table.index)
+
+
+#: A CSV longer than this is read in pieces of this many rows, each text column with few distinct values kept as a
+#: categorical (a label once, not a Python string per row: ten million rows of a leaderboard stay small).
+CSV_CHUNK_ROWS = 1_000_000
+
+
+def _read_csv_text(path: Path, source: str) -> pd.DataFrame:
+    """The CSV as text cells (missing cells NaN); past :data:`CSV_CHUNK_ROWS` rows read piece by piece, the
+    columns with few distinct values in the first piece (at most a tenth of its rows) as categoricals."""
+    reader = pd.read_csv(path, dtype=str, skipinitialspace=True, chunksize=CSV_CHUNK_ROWS)
+    first = next(reader, None)
+    if first is None:  # pragma: no cover - read_csv raises EmptyDataError first
+        raise pd.errors.EmptyDataError("no rows")
+    check_csv_fields(first, source)
+    if len(first) < CSV_CHUNK_ROWS:
+        reader.close()
+        return first
+    coded = [c for c in first.columns if first[c].nunique(dropna=True) <= len(first) // 10]
+    pieces = []
+    for chunk in [first, *reader]:
+        check_csv_fields(chunk, source)
+        pieces.append(chunk.astype({c: "category" for c in coded}))
+    out = {}
+    for c in first.columns:
+        if c in coded:
+            out[c] = pd.api.types.union_categoricals([p[c] for p in pieces], ignore_order=True)
+        else:
+            out[c] = np.concatenate([p[c].to_numpy(dtype=object) for p in pieces])
+    return pd.DataFrame(out, index=pd.RangeIndex(sum(len(p) for p in pieces)))
 
 
 def _as_text(column: pd.Series) -> tuple[pd.Series, np.ndarray]:
