@@ -97,7 +97,7 @@ def label_heights(positions: dict, *, crowded: int) -> list:
 
 def plot_gsd_front(result, *, width="column", ax=None):
     """The GSD relation of :func:`mcda.gsd_front`: the front shaded on top, an arrow from each method to each
-    method it strictly dominates directly (the covering pairs), a tested method's p-value under its name.
+    method it strictly dominates directly (the covering pairs), a tested method's p-value beside it.
 
     Parameters
     ----------
@@ -115,7 +115,7 @@ def plot_gsd_front(result, *, width="column", ax=None):
     Level 0 (shaded) is the empirical GSD-front; a method sits one level below the deepest method
     dominating it. Arrows are drawn only between a method and those it dominates with no method in
     between (the rest follow along the arrows). A tested method carries "p = …" (the test that it lies
-    outside the front), in the highlight colour when significant at the result's alpha.
+    outside the front), between its node and its name, in the highlight colour when significant at the result's alpha.
 
     Examples
     --------
@@ -135,7 +135,7 @@ def plot_gsd_front(result, *, width="column", ax=None):
         w = _style.figure_size(width)[0]
         fig, ax = _style.get_figure(ax, width, height=min(1.2 + 0.75 * depth, _layout.PAGE_HEIGHT - 0.3))
         ax.set_axis_off()
-        ax.add_patch(Rectangle((-0.12, -0.35), 1.24, 0.95, facecolor=_style.PALETTE[0], alpha=0.12, lw=0,
+        ax.add_patch(Rectangle((-0.12, -0.3), 1.24, 1.1, facecolor=_style.PALETTE[0], alpha=0.12, lw=0,
                                gid="front_band"))
         for a, b in gsd_edges(result):
             (x0, y0), (x1, y1) = pos[a], pos[b]
@@ -147,15 +147,16 @@ def plot_gsd_front(result, *, width="column", ax=None):
         wrap = 12 if w < 5 else 20
         for m, (x, y), high in label_heights(pos, crowded=4 if w < 5 else 7):
             label = _layout.wrap_label(str(m), wrap)
-            ax.text(x, y + (0.34 if high else 0.1), label, ha="center", va="bottom", fontsize=_style.FONT_SIZE - 1,
-                    gid="node_label", linespacing=1.0, zorder=5)
+            lift = 0.13 if m in result.tested else 0.0      # room for the p-value between node and name
+            ax.text(x, y + (0.36 if high else 0.1) + lift, label, ha="center", va="bottom",
+                    fontsize=_style.FONT_SIZE - 1, gid="node_label", linespacing=1.0, zorder=5)
         for m in result.tested:
             x, y = pos[m]
             p = float(result.front_pvalues[m])
-            ax.text(x, y - 0.12, f"p = {p:.2g}", ha="center", va="top", fontsize=_style.FONT_SIZE - 2,
+            ax.text(x, y + 0.09, f"p = {p:.2g}", ha="center", va="bottom", fontsize=_style.FONT_SIZE - 2,
                     color=_style.HIGHLIGHT if p <= result.alpha else _style.NEUTRAL, gid="front_pvalue")
         ax.set_xlim(-0.2, 1.2)
-        ax.set_ylim(-depth - 0.5, 0.75)
+        ax.set_ylim(-depth - 0.5, 0.9)
         ax.set_title(f"GSD-front (shaded): {len(result.front)} of {len(result.methods)} methods, "
                      f"{result.n_datasets} datasets\narrow a → b: a strictly dominates b", fontsize=_style.FONT_SIZE,
                      loc="left")
