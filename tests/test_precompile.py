@@ -56,7 +56,7 @@ print("MODULES", sorted({{name for name, _, _ in before}}))
 """
     out = _python(code, tmp_path)
     assert "NEW []" in out, out
-    for module in ("counts", "signed_rank", "bootstrap", "dirichlet", "rank_positions"):
+    for module in ("design_power", "counts", "signed_rank", "bootstrap", "dirichlet", "rank_positions"):
         assert f"mcda._core._kernels.{module}" in out.split("MODULES")[1]
 
 
@@ -143,8 +143,8 @@ def test_a_cold_command_writes_the_same_files_as_a_warm_one(tmp_path):
         outs.append(done.stdout.replace(str(tmp_path / run), "OUT"))
         if run == "cold":
             marked = sorted(p.name.rsplit(".", 1)[0] for p in (tmp_path / "numba" / "mcda-precompiled").iterdir())
-            assert marked == [f"mcda._core._kernels.{m}" for m in ("bootstrap", "counts", "dirichlet", "rank_positions",
-                                                              "signed_rank")]
+            assert marked == [f"mcda._core._kernels.{m}" for m in ("bootstrap", "counts", "design_power", "dirichlet",
+                                                              "rank_positions", "signed_rank")]
     assert outs[0] == outs[1]
     files = sorted(p.name for p in (tmp_path / "cold").iterdir())
     assert files == sorted(p.name for p in (tmp_path / "warm").iterdir()) and "rank_stability.png" in files

@@ -1078,7 +1078,8 @@ def _missing_ways(report, missing: str) -> str:
 
 
 #: The kernel modules ``mcda compare`` uses, in the order it first needs them (the figures' analyses last).
-KERNELS_AHEAD = ("mcda._core._kernels.counts", "mcda._core._kernels.signed_rank", "mcda._core._kernels.bootstrap")
+KERNELS_AHEAD = ("mcda._core._kernels.design_power", "mcda._core._kernels.counts", "mcda._core._kernels.signed_rank",
+                 "mcda._core._kernels.bootstrap")
 KERNELS_AHEAD_FIGURES = ("mcda._core._kernels.dirichlet", "mcda._core._kernels.rank_positions")
 
 

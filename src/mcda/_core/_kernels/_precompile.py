@@ -78,8 +78,22 @@ def _warm_rank_positions():
     weighted_counts(np.zeros((1, 1), dtype=np.int64), np.ones(1), np.empty((1, 1)), np.empty(1))
 
 
+def _warm_design_power():
+    # through the public call: the kernel takes seventeen arguments whose types the simulation's
+    # set-up decides (a Report runs it beside every result that leaves a pair unseparated)
+    import warnings
+
+    from mcda.stats.across.power import design_power
+
+    pilot = np.array([[0.10, 0.20, 0.30], [0.20, 0.10, 0.35], [0.30, 0.25, 0.20]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        design_power(pilot, "higher_is_better", tests=("nemenyi",), n_resamples=10, max_datasets=None, rope=0.0,
+                     rng=0)
+
+
 #: Kernel module -> a call of its kernels at the types the analysis uses (tiny inputs).
-WARM_UPS = {"mcda._core._kernels.counts": _warm_counts, "mcda._core._kernels.signed_rank": _warm_signed_rank,
+WARM_UPS = {"mcda._core._kernels.design_power": _warm_design_power, "mcda._core._kernels.counts": _warm_counts, "mcda._core._kernels.signed_rank": _warm_signed_rank,
             "mcda._core._kernels.bootstrap": _warm_bootstrap, "mcda._core._kernels.dirichlet": _warm_dirichlet,
             "mcda._core._kernels.rank_positions": _warm_rank_positions}
 
