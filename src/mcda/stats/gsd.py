@@ -61,7 +61,8 @@ from mcda._core.results import Result, p_text, states_scale
 from mcda._core.validation import (McdaArgumentError, MissingDataWarning, as_rng, check_alpha, check_choice,
                                    check_positive_int, check_probability, shown, warn)
 from mcda.data.cards import DIRECTIONS, direction_sign
-from mcda.data.checks import cube_metric, metric_keys
+from mcda.data.checks import metric_keys
+from mcda.stats._shared.criteria import criteria_cube
 
 __all__ = ["GsdFrontResult", "gsd_front", "gsd_statistic", "estimated_seconds"]
 
@@ -327,32 +328,9 @@ def _weights(index: np.ndarray, n_first: int, n_outcomes: int) -> np.ndarray:
 # =========================================================================== the procedure
 
 def _cube(scores, metrics) -> xr.DataArray:
-    from mcda.data.blocks import require_in_memory
-    from mcda.data.cube import as_cube
-
-    require_in_memory(scores, "mcda.gsd_front", reason="its linear programs compare every dataset's outcomes at once",
-                      instead="load a subset of datasets first, e.g. cube.isel(dataset=slice(0, 200)).load()")
-    cube = as_cube(scores)
-    if "metric" not in cube.dims:
-        label = cube_metric(cube) or "score"
-        cube = cube.expand_dims(metric=[label], axis=-1).assign_coords(
-            direction=("metric", np.array([str(cube.attrs["direction"])], dtype=object)))
-    if "seed" in cube.dims:
-        raise McdaArgumentError("`scores` has a 'seed' dim; the GSD-front compares one result per (dataset, method, "
-                                "metric). Reduce the seeds explicitly first, e.g. mcda.reduce_seeds(cube, how='mean')",
-                                argument="scores", value="seed")
-    extra = [d for d in cube.dims if d not in ("dataset", "method", "metric")]
-    if extra:
-        raise McdaArgumentError(f"`scores` has extra dims {extra}; select one value along each first "
-                                f"(e.g. cube.sel({extra[0]}=...)).", argument="scores", value=extra)
-    labels = [str(m) for m in cube.coords["metric"].values]
-    if metrics is not None:
-        metrics = [metrics] if isinstance(metrics, str) else list(metrics)
-        metrics = metric_keys(metrics, labels, argument="metrics")
-        if len(set(metrics)) != len(metrics) or not metrics:
-            raise McdaArgumentError(f"`metrics` must name at least one metric, each once; got {metrics!r}",
-                                    argument="metrics", value=metrics)
-        cube = cube.sel(metric=np.array(metrics, dtype=object))
+    cube = criteria_cube(scores, metrics, function="mcda.gsd_front", seeds=False,
+                         reason="its linear programs compare every dataset's outcomes at once",
+                         instead="load a subset of datasets first, e.g. cube.isel(dataset=slice(0, 200)).load()")
     return cube.transpose("dataset", "method", "metric")
 
 

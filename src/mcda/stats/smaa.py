@@ -42,7 +42,8 @@ from mcda._core.results import Result, states_scale
 from mcda._core.validation import (MAX_SEED, McdaArgumentError, McdaArgumentTypeError, MissingDataWarning, as_rng,
                                    check_choice, check_positive_int, shown, warn)
 from mcda.data.cards import DIRECTIONS, direction_sign
-from mcda.data.checks import cube_cards, cube_metric, metric_keys
+from mcda.data.checks import cube_cards, metric_keys
+from mcda.stats._shared.criteria import criteria_cube
 
 __all__ = ["SmaaResult", "smaa", "UNCERTAINTIES", "RANGES"]
 
@@ -240,28 +241,9 @@ def _is_real(value) -> bool:
 
 
 def _criteria_cube(scores, metrics) -> xr.DataArray:
-    from mcda.data.blocks import require_in_memory
-    from mcda.data.cube import as_cube
-
-    require_in_memory(scores, "mcda.smaa", reason="its draws resample every dataset at once",
-                      instead="load a subset of datasets first, e.g. cube.isel(dataset=slice(0, 100_000)).load()")
-    cube = as_cube(scores)
-    if "metric" not in cube.dims:
-        label = cube_metric(cube) or "score"
-        cube = cube.expand_dims(metric=[label], axis=-1).assign_coords(
-            direction=("metric", np.array([str(cube.attrs["direction"])], dtype=object)))
-    extra = [d for d in cube.dims if d not in ("dataset", "method", "metric", "seed")]
-    if extra:
-        raise McdaArgumentError(f"`scores` has extra dims {extra}; select one value along each first "
-                                f"(e.g. cube.sel({extra[0]}=...)).", argument="scores", value=extra)
-    labels = [str(m) for m in cube.coords["metric"].values]
-    if metrics is not None:
-        metrics = [metrics] if isinstance(metrics, str) else list(metrics)
-        metrics = metric_keys(metrics, labels, argument="metrics")
-        if len(set(metrics)) != len(metrics) or not metrics:
-            raise McdaArgumentError(f"`metrics` must name at least one metric, each once; got {metrics!r}",
-                                    argument="metrics", value=metrics)
-        cube = cube.sel(metric=np.array(metrics, dtype=object))
+    cube = criteria_cube(scores, metrics, function="mcda.smaa", seeds=True,
+                         reason="its draws resample every dataset at once",
+                         instead="load a subset of datasets first, e.g. cube.isel(dataset=slice(0, 100_000)).load()")
     dims = ("dataset", "method", "seed", "metric") if "seed" in cube.dims else ("dataset", "method", "metric")
     return cube.transpose(*dims)
 

@@ -79,17 +79,16 @@ def _warm_rank_positions():
 
 
 def _warm_design_power():
-    # through the public call: the kernel takes seventeen arguments whose types the simulation's
-    # set-up decides (a Report runs it beside every result that leaves a pair unseparated)
-    import warnings
+    from mcda._core._kernels.design_power import N_PROCEDURES, simulate_separations
 
-    from mcda.stats.across.power import design_power
-
-    pilot = np.array([[0.10, 0.20, 0.30], [0.20, 0.10, 0.35], [0.30, 0.25, 0.20]])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        design_power(pilot, "higher_is_better", tests=("nemenyi",), n_resamples=10, max_datasets=None, rope=0.0,
-                     rng=0)
+    # one simulated benchmark of 3 datasets x 3 methods, at the types mcda.stats.across.power passes
+    # (its tables sized for n = 3: the signed-rank null has n(n + 1)/2 + 1 entries, the sign tables n + 1)
+    n, k = 3, 3
+    simulate_separations(np.zeros((1, n, k)), np.ones(N_PROCEDURES, dtype=np.int64), 4.0, 1.0, True, 1.0, 0.05,
+                         np.ones(n * (n + 1) // 2 + 1), np.ones(n * (n + 1) // 2 + 1), 25, 10, np.ones((n + 1, n + 1)),
+                         0.0, np.zeros((n + 1, n + 1), dtype=np.int64),
+                         np.zeros((N_PROCEDURES, k * (k - 1) // 2), dtype=np.int64),
+                         np.zeros(N_PROCEDURES, dtype=np.int64), np.zeros(1, dtype=np.int64))
 
 
 #: Kernel module -> a call of its kernels at the types the analysis uses (tiny inputs).
