@@ -1044,19 +1044,19 @@ CSV_CHUNK_ROWS = 1_000_000
 def _read_csv_text(path: Path, source: str) -> pd.DataFrame:
     """The CSV as text cells (missing cells NaN); past :data:`CSV_CHUNK_ROWS` rows read piece by piece, the
     columns with few distinct values in the first piece (at most a tenth of its rows) as categoricals."""
-    reader = pd.read_csv(path, dtype=str, skipinitialspace=True, chunksize=CSV_CHUNK_ROWS)
-    first = next(reader, None)
-    if first is None:  # pragma: no cover - read_csv raises EmptyDataError first
-        raise pd.errors.EmptyDataError("no rows")
-    check_csv_fields(first, source)
-    if len(first) < CSV_CHUNK_ROWS:
-        reader.close()
-        return first
-    coded = [c for c in first.columns if first[c].nunique(dropna=True) <= len(first) // 10]
-    pieces = []
-    for chunk in [first, *reader]:
-        check_csv_fields(chunk, source)
-        pieces.append(chunk.astype({c: "category" for c in coded}))
+    # the reader closes its file however this ends (a malformed row raises from inside the loop)
+    with pd.read_csv(path, dtype=str, skipinitialspace=True, chunksize=CSV_CHUNK_ROWS) as reader:
+        first = next(reader, None)
+        if first is None:  # pragma: no cover - read_csv raises EmptyDataError first
+            raise pd.errors.EmptyDataError("no rows")
+        check_csv_fields(first, source)
+        if len(first) < CSV_CHUNK_ROWS:
+            return first
+        coded = [c for c in first.columns if first[c].nunique(dropna=True) <= len(first) // 10]
+        pieces = []
+        for chunk in [first, *reader]:
+            check_csv_fields(chunk, source)
+            pieces.append(chunk.astype({c: "category" for c in coded}))
     out = {}
     for c in first.columns:
         if c in coded:

@@ -41,11 +41,11 @@ def file_columns(kind: str, path, delimiter: str = ",") -> list[str]:
     if kind == "Parquet":
         import pyarrow.parquet as pq
 
-        return list(pq.ParquetFile(str(path)).schema_arrow.names)
+        return list(pq.read_schema(str(path)).names)  # reads the footer and closes the file
     import pyarrow.csv as pcsv
 
-    reader = pcsv.open_csv(str(path), parse_options=pcsv.ParseOptions(delimiter=delimiter))
-    return list(reader.schema.names)
+    with open(path, "rb") as handle:  # closed however the header reads (a malformed file raises)
+        return list(pcsv.open_csv(handle, parse_options=pcsv.ParseOptions(delimiter=delimiter)).schema.names)
 
 
 def _batches(kind: str, path, columns: list[str], batch_rows: int, delimiter: str):
