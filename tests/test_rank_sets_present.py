@@ -150,3 +150,20 @@ def test_mcda_compare_prints_the_rank_sets(tmp_path):
     assert "== Confidence sets for the ranks" in out.getvalue()
     assert f"may be the best: {', '.join(result.best_set)}" in out.getvalue()
     assert "[@mogstad2024]" in (tmp_path / "report.md").read_text()
+
+
+def test_the_figure_names_the_methods_left_out_for_missing_results():
+    import warnings
+
+    from mcda.plots import plot_rank_sets
+
+    cube = mcda.datasets.synthetic(n_datasets=6, n_methods=4, n_seeds=0, rng=1).copy()
+    cube[0, 2] = np.nan   # method_2 lacks dataset_0: it has no rank set
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mcda.McdaWarning)
+        result = mcda.rank_confidence_sets(cube, rng=0)
+    assert list(result.excluded) == ["method_2"]
+    fig, ax = plot_rank_sets(result)
+    assert "left out (missing results): method_2" in fig._suptitle.get_text()
+    assert "method_2" not in [t.get_text() for t in ax.get_yticklabels()]
+    matplotlib.pyplot.close(fig)

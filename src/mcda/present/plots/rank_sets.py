@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+import textwrap
 
 import numpy as np
 
+from mcda._core.validation import shown as listed
 from mcda.present.plots import _common, _layout, _style
 from mcda.present.plots._layout import check_page
 
@@ -141,5 +143,9 @@ def plot_rank_sets(result, *, page: int = 1, width="column", ax=None):
     title = f"{result.confidence_level:.0%} {kind} rank sets\nfrom each method's {result.what}"
     if n_pages > 1:
         title += f"\nmethods {part.start + 1}–{part.stop} of {k} (page {page} of {n_pages}: page=)"
+    excluded = getattr(result, "excluded", None) or {}
+    if excluded:  # a method without a result on every dataset has no set: named, never dropped silently
+        title += "\n" + "\n".join(textwrap.wrap(f"left out (missing results): {listed(excluded, 3, fmt=str)}", 60,
+                                                break_on_hyphens=False, break_long_words=False))
     fig.suptitle(title, x=0.02, ha="left", fontsize=_style.FONT_SIZE - 1)
     return fig, ax
